@@ -1,0 +1,22 @@
+/** One jest run for every unit: unit tests beside the code, integration tests in test/. */
+const swc = [
+  '@swc/jest',
+  {
+    jsc: { parser: { syntax: 'typescript' }, target: 'es2023' },
+    module: { type: 'es6' },
+  },
+];
+
+export default {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  transform: { '^.+\\.ts$': swc },
+  roots: ['<rootDir>/libs', '<rootDir>/services', '<rootDir>/gateway', '<rootDir>/deploy'],
+  testMatch: ['**/*.test.ts'],
+  moduleNameMapper: { '^@pp/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts' },
+  setupFiles: ['<rootDir>/libs/testing/src/jest-setup.ts'],
+  globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
+  globalTeardown: '<rootDir>/libs/testing/src/global-teardown.ts',
+  testTimeout: 30000,
+  slowTestThreshold: 10,
+};

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+
+export class ConfigError extends Error {
+  readonly variables: string[];
+  constructor(issues: z.core.$ZodIssue[]) {
+    const lines = issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
+    super(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+    this.name = 'ConfigError';
+    this.variables = issues.map((i) => i.path.join('.'));
+  }
+}
+
+/** Parses the environment with the process's schema; a bad value throws naming the variable. */
+export function loadConfig<S extends z.ZodType>(
+  schema: S,
+  env: Record<string, string | undefined> = process.env,
+): z.infer<S> {
+  const result = schema.safeParse(env);
+  if (!result.success) throw new ConfigError(result.error.issues);
+  return result.data;
+}
+
+/** Boolean from the environment: only the usual spellings, anything else is an error. */
+export const envBoolean = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
+    .default(fallback ? 'true' : 'false')
+    .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+
+export const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
+
+export const postgresUrl = z
+  .string()
+  .url()
+  .refine((u) => /^postgres(ql)?:\/\//.test(u), 'must be a postgres:// URL');
+
+export const natsUrl = z
+  .string()
+  .default('nats://127.0.0.1:4222')
+  .refine((u) => u.split(',').every((s) => /^(nats|tls|ws|wss):\/\/[^\s]+$/.test(s.trim())), 'must be nats:// URLs');
+
+/** Secret keys: at least 32 characters so HMAC keys have enough entropy. */
+export const secret = z.string().min(32, 'must be at least 32 characters');
+
+/** Settings every service process shares. */
+export const serviceEnv = {
+  PORT: port(0),
+  LOG_LEVEL: logLevel,
+  DATABASE_URL: postgresUrl,
+  NATS_URL: natsUrl,
+  INTERNAL_SIGNING_KEY: secret,
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+};
+
+export * from './units.ts';
+export { z };

@@ -1,0 +1,27 @@
+import { makeEvent, eventEnvelopeSchema, parseEventData, subjectOf, publicEventTypes, eventSchemas } from './index.ts';
+
+describe('contracts', () => {
+  it('builds envelopes that satisfy the envelope schema', () => {
+    const event = makeEvent('token.revoked', { token_id: 't', user_id: 'u', kind: 'api' }, { source: 'identity', correlationId: 'c1' });
+    expect(eventEnvelopeSchema.parse(event)).toEqual(event);
+    expect(event).toMatchObject({ type: 'token.revoked', version: 1, source: 'identity', correlation_id: 'c1' });
+    expect(subjectOf(event.type)).toBe('pp.token.revoked');
+  });
+
+  it('refuses a vote.cast event that carries the vote value', () => {
+    const data = {
+      session_id: '8a6e0804-2bd0-4672-b79d-d97027f9071a',
+      session_code: 'ABCDEF',
+      story_id: '8a6e0804-2bd0-4672-b79d-d97027f9071b',
+      participant: { id: 1, name: 'Ann' },
+      stats: { votes_cast: 1, total_participants: 2, all_voted: false },
+    };
+    expect(parseEventData('vote.cast', data)).toEqual(data);
+    expect(parseEventData('vote.cast', { ...data, value: '5' })).not.toHaveProperty('value');
+    expect(() => parseEventData('vote.cast', { ...data, stats: {} })).toThrow();
+  });
+
+  it('has a schema for every public event type', () => {
+    for (const type of publicEventTypes) expect(eventSchemas[type]).toBeDefined();
+  });
+});

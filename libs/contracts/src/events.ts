@@ -1,0 +1,107 @@
+import { z } from 'zod';
+
+const isoDate = z.iso.datetime({ offset: true });
+const sessionStatus = z.enum(['active', 'paused', 'completed', 'archived']);
+const participantRole = z.enum(['moderator', 'participant', 'observer']);
+
+/** What other units keep of a session (the stories service's read model is built from it). */
+export const sessionSnapshot = z.object({
+  id: z.uuid(),
+  code: z.string().length(6),
+  owner_id: z.string(),
+  name: z.string(),
+  status: sessionStatus,
+  voting_system: z.string(),
+  deck: z.array(z.string()),
+  record_vote_names: z.boolean(),
+  auto_reveal: z.boolean(),
+  voteby_enabled: z.boolean(),
+  vote_by_at: isoDate.nullable(),
+  updated_at: isoDate,
+});
+export type SessionSnapshot = z.infer<typeof sessionSnapshot>;
+
+const voteStats = z.object({ votes_cast: z.number().int(), total_participants: z.number().int(), all_voted: z.boolean() });
+const revealedVote = z.object({
+  participant: z.object({ id: z.number().int().nullable(), name: z.string().nullable() }),
+  value: z.string(),
+});
+const storySummary = z.object({
+  id: z.uuid(),
+  title: z.string(),
+  status: z.enum(['pending', 'voting', 'revealed']),
+  position: z.number().int(),
+});
+
+/** One zod schema per event type (decisions section 10, plus the identity events). */
+export const eventSchemas = {
+  'user.created': z.object({ user: z.object({ id: z.string(), email: z.string(), name: z.string() }) }),
+  'token.revoked': z.object({ token_id: z.string(), user_id: z.string(), kind: z.enum(['access', 'api', 'mcp']) }),
+  'session.created': z.object({ session: sessionSnapshot }),
+  'session.updated': z.object({ session: sessionSnapshot, changed: z.array(z.string()) }),
+  'session.archived': z.object({ session: sessionSnapshot }),
+  'session.unarchived': z.object({ session: sessionSnapshot }),
+  'participant.joined': z.object({
+    session_id: z.uuid(),
+    session_code: z.string(),
+    participant: z.object({ id: z.number().int(), name: z.string(), role: participantRole }),
+  }),
+  /** Never carries the vote's value: votes are secret until reveal. */
+  'vote.cast': z.object({
+    session_id: z.uuid(),
+    session_code: z.string(),
+    story_id: z.uuid(),
+    participant: z.object({ id: z.number().int(), name: z.string() }),
+    stats: voteStats,
+  }),
+  'story.created': z.object({ session_id: z.uuid(), session_code: z.string(), story: storySummary }),
+  'story.revealed': z.object({
+    session_id: z.uuid(),
+    session_code: z.string(),
+    story: storySummary.extend({
+      final_estimate: z.string().nullable(),
+      revealed_at: isoDate,
+      votes: z.array(revealedVote),
+    }),
+    next_story_id: z.uuid().nullable(),
+  }),
+  'story.reset': z.object({ session_id: z.uuid(), session_code: z.string(), story: storySummary }),
+  'story.activated': z.object({ session_id: z.uuid(), session_code: z.string(), story: storySummary, previous_story_id: z.uuid().nullable() }),
+  'import.completed': z.object({
+    session_id: z.uuid(),
+    session_code: z.string(),
+    provider: z.string(),
+    connection_id: z.string().nullable(),
+    story_ids: z.array(z.uuid()),
+  }),
+  'estimates.synced': z.object({
+    session_id: z.uuid(),
+    session_code: z.string(),
+    synced: z.number().int(),
+    failed: z.number().int(),
+    skipped: z.number().int(),
+  }),
+} as const;
+
+export type EventType = keyof typeof eventSchemas;
+export type EventData<T extends EventType> = z.infer<(typeof eventSchemas)[T]>;
+export const eventTypes = Object.keys(eventSchemas) as EventType[];
+
+/** The types a webhook can subscribe to (the public ones). */
+export const publicEventTypes = [
+  'session.created',
+  'session.updated',
+  'session.archived',
+  'session.unarchived',
+  'participant.joined',
+  'vote.cast',
+  'story.created',
+  'story.revealed',
+  'story.reset',
+  'import.completed',
+  'estimates.synced',
+] as const satisfies readonly EventType[];
+
+export function parseEventData<T extends EventType>(type: T, data: unknown): EventData<T> {
+  return eventSchemas[type].parse(data) as EventData<T>;
+}

@@ -1,0 +1,5 @@
+export * from './database.ts';
+export * from './errors.ts';
+export * from './admin.ts';
+export { defineEntity, p, type EntityManager } from '@mikro-orm/postgresql';
+export { Migration } from '@mikro-orm/migrations';

@@ -1,0 +1,27 @@
+import type { Response } from 'express';
+
+export type Payload = Record<string, unknown>;
+
+/** The success envelope: the payload under its resource-named keys and again under `data`. */
+export function envelope(payload: Payload, message?: string) {
+  return { success: true as const, ...payload, data: payload, ...(message ? { message } : {}) };
+}
+
+export function errorEnvelope(code: string, message: string, errors?: Record<string, string[]>) {
+  return { success: false as const, message, error: { code }, ...(errors ? { errors } : {}) };
+}
+
+export function send(res: Response, status: number, payload: Payload, message?: string): void {
+  res.status(status).json(envelope(payload, message));
+}
+
+export interface PageMeta {
+  current_page: number;
+  per_page: number;
+  total: number;
+  last_page: number;
+}
+
+export function pageMeta(page: number, perPage: number, total: number): PageMeta {
+  return { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) };
+}

@@ -1,0 +1,75 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { ZodError } from 'zod';
+import type { Logger } from '@pp/logger';
+import { AppError, NotFoundError, ServiceUnavailableError } from './errors.ts';
+import { errorEnvelope } from './envelope.ts';
+import { issuesToErrors } from './validate.ts';
+
+/** Turns an error that is not an AppError into one (e.g. a database outage into a 503), or leaves it. */
+export type ErrorMapper = (err: unknown) => AppError | undefined;
+
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P03']);
+
+/** Errors of a dependency that is down become a 503 rather than a 500. */
+export const connectionErrorMapper: ErrorMapper = (err) => {
+  const e = err as { code?: string; name?: string; cause?: { code?: string } } | undefined;
+  if (!e) return undefined;
+  if (
+    CONNECTION_CODES.has(e.code ?? '') ||
+    CONNECTION_CODES.has(e.cause?.code ?? '') ||
+    e.name === 'ConnectionException' ||
+    e.name === 'BrokenCircuitError' ||
+    e.name === 'OpenCircuitError'
+  ) {
+    return new ServiceUnavailableError(undefined, undefined, err);
+  }
+  return undefined;
+};
+
+function fromBodyParser(err: { type?: string; status?: number }): AppError | undefined {
+  switch (err.type) {
+    case 'entity.parse.failed':
+      return new AppError(400, 'invalid_json', 'The request body is not valid JSON');
+    case 'entity.too.large':
+      return new AppError(413, 'payload_too_large', 'The request body is too large');
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new AppError(400, 'unsupported_encoding', 'The request body encoding is not supported');
+    case 'request.aborted':
+      return new AppError(400, 'request_aborted', 'The request was aborted');
+    default:
+      return undefined;
+  }
+}
+
+export function toAppError(err: unknown, mappers: ErrorMapper[] = []): AppError | undefined {
+  if (err instanceof AppError) return err;
+  if (err instanceof ZodError) return new AppError(422, 'validation_failed', 'The given data was invalid', { errors: issuesToErrors(err.issues) });
+  const parsed = fromBodyParser(err as { type?: string });
+  if (parsed) return parsed;
+  for (const map of [...mappers, connectionErrorMapper]) {
+    const mapped = map(err);
+    if (mapped) return mapped;
+  }
+  return undefined;
+}
+
+/** The one error middleware: known errors keep their status, anything else is a 500 with a generic message. */
+export function errorHandler(logger: Logger, mappers: ErrorMapper[] = []): ErrorRequestHandler {
+  return (err, req, res, next) => {
+    if (res.headersSent) return next(err);
+    const appError = toAppError(err, mappers);
+    if (!appError) {
+      logger.error({ err, method: req.method, path: req.path }, 'unhandled error');
+      res.status(500).json(errorEnvelope('internal_error', 'Something went wrong on our side'));
+      return;
+    }
+    if (appError.status >= 500) logger.warn({ err: appError.cause ?? appError, code: appError.code }, appError.message);
+    for (const [name, value] of Object.entries(appError.headers ?? {})) res.setHeader(name, value);
+    res.status(appError.status).json(errorEnvelope(appError.code, appError.message, appError.errors));
+  };
+}
+
+export const notFoundHandler: RequestHandler = (req) => {
+  throw new NotFoundError(`No route for ${req.method} ${req.path}`, 'route_not_found');
+};

@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { createLogger } from '@pp/logger';
+import { createServiceApp, listen, send, validate, signIdentity, requireUser, NotFoundError, type RunningServer } from './index.ts';
+
+const KEY = 'k'.repeat(40);
+let server: RunningServer;
+let ready = true;
+
+beforeAll(async () => {
+  const app = createServiceApp({
+    logger: createLogger({ name: 'http-test', level: 'silent' }),
+    identityKey: KEY,
+    bodyLimit: '1kb',
+    readiness: { database: async () => { if (!ready) throw new Error('down'); } },
+    routes: (a) => {
+      a.post('/things/:id', validate(
+        { params: z.object({ id: z.coerce.number().int() }), body: z.object({ name: z.string().min(1).max(5) }), query: z.object({ n: z.coerce.number().max(3).optional() }) },
+        (input, _req, res) => send(res, 201, { thing: { id: input.params.id, name: input.body.name } }),
+      ));
+      a.get('/boom', () => { throw new Error('SELECT * FROM secret_table at db-host-7'); });
+      a.get('/missing', () => { throw new NotFoundError('Session not found', 'session_not_found'); });
+      a.get('/me', (req, res) => send(res, 200, { user: { id: requireUser(req).sub } }));
+    },
+  });
+  server = await listen(app, 0, '127.0.0.1');
+});
+afterAll(() => server.close());
+
+const post = (path: string, body: string, type = 'application/json') =>
+  fetch(server.url + path, { method: 'POST', headers: { 'content-type': type }, body });
+
+describe('service app', () => {
+  it('returns the payload under its resource key and under data', async () => {
+    const res = await post('/things/7', JSON.stringify({ name: 'ab' }));
+    expect(res.status).toBe(201);
+    expect((await res.json()) as any).toEqual({ success: true, thing: { id: 7, name: 'ab' }, data: { thing: { id: 7, name: 'ab' } } });
+  });
+
+  it('answers 422 with errors by field when validation fails', async () => {
+    const res = await post('/things/7', JSON.stringify({ name: 'too long name' }));
+    expect(res.status).toBe(422);
+    const body = ((await res.json()) as any) as any;
+    expect(body).toMatchObject({ success: false, error: { code: 'validation_failed' } });
+    expect(Object.keys(body.errors)).toEqual(['name']);
+  });
+
+  it('answers 400 for malformed JSON, a non-JSON body and a query value of the wrong type', async () => {
+    const bad = await post('/things/7', '{"name": ');
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as any).error.code).toBe('invalid_json');
+    expect((await post('/things/7', 'name=x', 'text/plain')).status).toBe(400);
+    expect((await post('/things/7?n=abc', JSON.stringify({ name: 'a' }))).status).toBe(400);
+    expect((await post('/things/7?n=9', JSON.stringify({ name: 'a' }))).status).toBe(422);
+  });
+
+  it('answers 413 for a body over the limit', async () => {
+    const res = await post('/things/7', JSON.stringify({ name: 'x'.repeat(5000) }));
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as any).error.code).toBe('payload_too_large');
+  });
+
+  it('never leaks a stack, SQL or a host name on an unexpected error', async () => {
+    const res = await fetch(server.url + '/boom');
+    expect(res.status).toBe(500);
+    const text = await res.text();
+    expect(text).not.toMatch(/secret_table|db-host|at |Error:/);
+    expect(JSON.parse(text)).toEqual({ success: false, message: 'Something went wrong on our side', error: { code: 'internal_error' } });
+  });
+
+  it('answers an unknown path and a missing resource with 404 and the envelope', async () => {
+    expect(((await (await fetch(server.url + '/nope')).json()) as any).error.code).toBe('route_not_found');
+    const res = await fetch(server.url + '/missing');
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as any).error.code).toBe('session_not_found');
+  });
+
+  it('refuses a forged identity header and accepts a signed one', async () => {
+    const forged = signIdentity('x'.repeat(40), { sub: 'u1', kind: 'user' });
+    const refused = await fetch(server.url + '/me', { headers: { 'x-pp-identity': forged } });
+    expect(refused.status).toBe(401);
+    const anonymous = await fetch(server.url + '/me');
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('www-authenticate')).toBe('Bearer');
+    const ok = await fetch(server.url + '/me', { headers: { 'x-pp-identity': signIdentity(KEY, { sub: 'u1', kind: 'user' }) } });
+    expect((await ok.json()) as any).toMatchObject({ user: { id: 'u1' } });
+  });
+
+  it('refuses an expired identity', async () => {
+    const old = signIdentity(KEY, { sub: 'u1', kind: 'user' }, 60, Date.now() - 120_000);
+    expect((await fetch(server.url + '/me', { headers: { 'x-pp-identity': old } })).status).toBe(401);
+  });
+
+  it('echoes the request id and reports readiness by dependency', async () => {
+    const res = await fetch(server.url + '/healthz', { headers: { 'x-request-id': 'abc-123' } });
+    expect(res.headers.get('x-request-id')).toBe('abc-123');
+    expect((await fetch(server.url + '/readyz')).status).toBe(200);
+    ready = false;
+    const notReady = await fetch(server.url + '/readyz');
+    expect(notReady.status).toBe(503);
+    expect(((await notReady.json()) as any).down).toEqual(['database']);
+    ready = true;
+  });
+
+  it('exposes request duration metrics by route', async () => {
+    const text = await (await fetch(server.url + '/metrics')).text();
+    expect(text).toMatch(/http_request_duration_seconds_count\{method="POST",route="\/things\/:id",status="201"\}/);
+  });
+});

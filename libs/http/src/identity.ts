@@ -1,0 +1,82 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { RequestHandler, Request } from 'express';
+import { z } from 'zod';
+import { ForbiddenError, UnauthorizedError } from './errors.ts';
+
+/** The header that carries the verified caller from the gateway (or a calling service) to a service. */
+export const IDENTITY_HEADER = 'x-pp-identity';
+
+export const identitySchema = z.object({
+  /** user id (a user) or the calling service's name (a service acting on its own). */
+  sub: z.string(),
+  kind: z.enum(['user', 'service']),
+  name: z.string().optional(),
+  email: z.string().optional(),
+  /** how the user authenticated: an access token, an API token or an MCP token. */
+  token_kind: z.enum(['access', 'api', 'mcp']).optional(),
+  token_id: z.string().optional(),
+  iat: z.number(),
+  exp: z.number(),
+});
+export type Identity = z.infer<typeof identitySchema>;
+
+const b64 = (s: string | Buffer) => Buffer.from(s).toString('base64url');
+const mac = (key: string, body: string) => createHmac('sha256', key).update(body).digest();
+
+/** Signs an identity for a short time (it travels one hop and is never stored). */
+export function signIdentity(
+  key: string,
+  identity: Omit<Identity, 'iat' | 'exp'>,
+  ttlSeconds = 60,
+  now = Date.now(),
+): string {
+  const iat = Math.floor(now / 1000);
+  const body = b64(JSON.stringify({ ...identity, iat, exp: iat + ttlSeconds }));
+  return `${body}.${mac(key, body).toString('base64url')}`;
+}
+
+/** Returns the identity, or undefined when the header is forged, tampered with or expired. */
+export function verifyIdentity(key: string, header: string, now = Date.now()): Identity | undefined {
+  const [body, sig, extra] = header.split('.');
+  if (!body || !sig || extra !== undefined) return undefined;
+  const expected = mac(key, body);
+  const given = Buffer.from(sig, 'base64url');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+  try {
+    const parsed = identitySchema.safeParse(JSON.parse(Buffer.from(body, 'base64url').toString('utf8')));
+    if (!parsed.success || parsed.data.exp < Math.floor(now / 1000)) return undefined;
+    return parsed.data;
+  } catch {
+    return undefined;
+  }
+}
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    identity?: Identity;
+  }
+}
+
+/** Reads the signed identity header: absent means anonymous, present but not valid is refused. */
+export function identityMiddleware(key: string): RequestHandler {
+  return (req, _res, next) => {
+    const header = req.get(IDENTITY_HEADER);
+    if (header === undefined) return next();
+    const identity = verifyIdentity(key, header);
+    if (!identity) throw new UnauthorizedError('The identity of this request could not be verified', 'invalid_identity');
+    req.identity = identity;
+    next();
+  };
+}
+
+/** The signed-in user of this request, or a 401. */
+export function requireUser(req: Request): Identity {
+  if (req.identity?.kind !== 'user') throw new UnauthorizedError();
+  return req.identity;
+}
+
+/** Internal endpoints answer only other services of the platform. */
+export const requireService: RequestHandler = (req, _res, next) => {
+  if (req.identity?.kind !== 'service') throw new ForbiddenError('Internal endpoint', 'internal_only');
+  next();
+};

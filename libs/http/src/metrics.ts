@@ -1,0 +1,54 @@
+import type { RequestHandler, Router } from 'express';
+import express from 'express';
+import client from 'prom-client';
+
+/** One registry per process; every library registers its metrics here. */
+export const registry = client.register;
+
+function metric<T>(name: string, make: () => T): T {
+  return (registry.getSingleMetric(name) as T | undefined) ?? make();
+}
+
+export const httpDuration = metric(
+  'http_request_duration_seconds',
+  () =>
+    new client.Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP request duration by method, route and status',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    }),
+);
+
+export function gauge(name: string, help: string, labelNames: string[] = []): client.Gauge {
+  return metric(name, () => new client.Gauge({ name, help, labelNames }));
+}
+
+export function counter(name: string, help: string, labelNames: string[] = []): client.Counter {
+  return metric(name, () => new client.Counter({ name, help, labelNames }));
+}
+
+let defaultsCollected = false;
+
+/** Records the duration of every request under its route pattern (not the raw path: bounded labels). */
+export const metricsMiddleware: RequestHandler = (req, res, next) => {
+  const end = httpDuration.startTimer();
+  res.on('finish', () => {
+    const route = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched';
+    end({ method: req.method, route, status: String(res.statusCode) });
+  });
+  next();
+};
+
+export function metricsRouter(): Router {
+  if (!defaultsCollected) {
+    client.collectDefaultMetrics({ register: registry });
+    defaultsCollected = true;
+  }
+  const router = express.Router();
+  router.get('/metrics', async (_req, res) => {
+    res.setHeader('Content-Type', registry.contentType);
+    res.send(await registry.metrics());
+  });
+  return router;
+}

@@ -1,0 +1,82 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
+import type { Logger } from '@pp/logger';
+
+export interface RunningServer {
+  server: Server;
+  port: number;
+  url: string;
+  close: () => Promise<void>;
+}
+
+/** Listens on the port (0 in tests) and resolves once the socket is bound. */
+export async function listen(app: Express, port: number, host = '0.0.0.0'): Promise<RunningServer> {
+  const server = app.listen(port, host);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  const bound = (server.address() as AddressInfo).port;
+  return {
+    server,
+    port: bound,
+    url: `http://127.0.0.1:${bound}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
+}
+
+export interface ShutdownOptions {
+  logger: Logger;
+  timeoutMs: number;
+  /** Run in order after the server stops accepting: drain work, then close the database and NATS. */
+  steps: Array<[name: string, step: () => Promise<unknown>]>;
+  onStart?: () => void;
+}
+
+/**
+ * SIGTERM / SIGINT: stop accepting, let in-flight requests finish, run the shutdown steps, exit.
+ * A second signal or the timeout forces the exit.
+ */
+export function installGracefulShutdown(running: RunningServer, options: ShutdownOptions): () => Promise<void> {
+  let shuttingDown: Promise<void> | undefined;
+  const shutdown = () => {
+    if (shuttingDown) return shuttingDown;
+    options.onStart?.();
+    options.logger.info('shutting down');
+    const timer = setTimeout(() => {
+      options.logger.error('shutdown timed out, exiting');
+      process.exit(1);
+    }, options.timeoutMs);
+    timer.unref();
+    shuttingDown = (async () => {
+      await running.close();
+      for (const [name, step] of options.steps) {
+        try {
+          await step();
+        } catch (err) {
+          options.logger.warn({ err, step: name }, 'shutdown step failed');
+        }
+      }
+      clearTimeout(timer);
+      options.logger.info('stopped');
+    })();
+    return shuttingDown;
+  };
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (shuttingDown) {
+      options.logger.warn({ signal }, 'second signal, exiting now');
+      process.exit(1);
+    }
+    void shutdown().then(() => process.exit(0));
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  return shutdown;
+}

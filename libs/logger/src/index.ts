@@ -1,0 +1,52 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { pino, type Logger, type DestinationStream } from 'pino';
+
+export type { Logger } from 'pino';
+
+/** What every log line of one request or one consumed message carries. */
+export interface LogContext {
+  requestId?: string;
+  correlationId?: string;
+  userId?: string;
+}
+
+const storage = new AsyncLocalStorage<LogContext>();
+
+export function runWithContext<T>(context: LogContext, fn: () => T): T {
+  return storage.run({ ...storage.getStore(), ...context }, fn);
+}
+
+export function currentContext(): LogContext {
+  return storage.getStore() ?? {};
+}
+
+export interface LoggerOptions {
+  name: string;
+  level?: string;
+  destination?: DestinationStream;
+}
+
+export function createLogger({ name, level = 'info', destination }: LoggerOptions): Logger {
+  return pino(
+    {
+      name,
+      level,
+      base: { service: name },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      mixin() {
+        const { requestId, correlationId, userId } = currentContext();
+        return {
+          ...(requestId ? { request_id: requestId } : {}),
+          ...(correlationId ? { correlation_id: correlationId } : {}),
+          ...(userId ? { user_id: userId } : {}),
+        };
+      },
+      redact: {
+        paths: ['req.headers.authorization', 'req.headers["x-internal-identity"]', '*.password', '*.token', '*.secret'],
+        censor: '[redacted]',
+      },
+    },
+    destination,
+  );
+}

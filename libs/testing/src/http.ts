@@ -1,0 +1,49 @@
+import type { Express } from 'express';
+import { listen, type RunningServer } from '@pp/http';
+
+/** The app in process on a free port of the loopback interface. */
+export const startApp = (app: Express): Promise<RunningServer> => listen(app, 0, '127.0.0.1');
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+  text: string;
+}
+
+export interface CallOptions {
+  body?: unknown;
+  token?: string;
+  headers?: Record<string, string>;
+}
+
+/** A small JSON client for tests: `api(url).post('/sessions', { body, token })`. */
+export function api(baseUrl: string | (() => string)) {
+  const call = async (method: string, path: string, options: CallOptions = {}): Promise<TestResponse> => {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.body !== undefined) headers['content-type'] ??= 'application/json';
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    const base = typeof baseUrl === 'function' ? baseUrl() : baseUrl;
+    const res = await fetch(base + path, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body),
+    });
+    const text = await res.text();
+    let body: unknown;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      body = undefined;
+    }
+    return { status: res.status, headers: res.headers, body, text };
+  };
+  return {
+    get: (path: string, o?: CallOptions) => call('GET', path, o),
+    post: (path: string, o?: CallOptions) => call('POST', path, o),
+    patch: (path: string, o?: CallOptions) => call('PATCH', path, o),
+    put: (path: string, o?: CallOptions) => call('PUT', path, o),
+    delete: (path: string, o?: CallOptions) => call('DELETE', path, o),
+  };
+}

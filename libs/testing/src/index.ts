@@ -1,0 +1,3 @@
+export * from './infra.ts';
+export * from './http.ts';
+export * from './network-guard.ts';

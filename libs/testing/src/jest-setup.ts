@@ -1,0 +1,3 @@
+import { installNetworkGuard } from './network-guard.ts';
+
+installNetworkGuard();
