@@ -9,3 +9,4 @@ export * from './request-context.ts';
 export * from './app.ts';
 export * from './server.ts';
 export * from './unavailable.ts';
+export { runWithContext, currentContext } from '@pp/logger';

@@ -1,0 +1,2 @@
+export * from './resilient-client.ts';
+export * from './service-client.ts';
