@@ -1,0 +1,120 @@
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { execa, type ResultPromise } from 'execa';
+import type { LauncherLog } from './log.ts';
+
+export interface ProcessSpec {
+  name: string;
+  command: string;
+  args: string[];
+  cwd?: string;
+  /** The complete environment (nothing else is inherited). */
+  env?: Record<string, string>;
+}
+
+/** Wait before restart attempt n (1-based): 0.5 s, 1 s, 2 s, ... capped at 30 s. */
+export function restartDelay(attempt: number): number {
+  return Math.min(30_000, 500 * 2 ** Math.max(0, attempt - 1));
+}
+
+/** A process that ran this long is considered healthy again: its next crash starts the backoff afresh. */
+const STABLE_AFTER_MS = 30_000;
+
+function forwardLines(stream: Readable | null | undefined, onLine: (line: string) => void): void {
+  if (!stream) return;
+  createInterface({ input: stream, crlfDelay: Infinity }).on('line', onLine);
+}
+
+/**
+ * One child process of the launcher, in its own process group so that the launcher decides when it stops,
+ * restarted with backoff when it dies on its own.
+ */
+export class ManagedProcess {
+  readonly spec: ProcessSpec;
+  private readonly log: LauncherLog;
+  private child: ResultPromise | undefined;
+  private exited: Promise<void> = Promise.resolve();
+  private stopping = false;
+  private attempts = 0;
+  private restartTimer: NodeJS.Timeout | undefined;
+  /** How often it died on its own. */
+  crashes = 0;
+
+  constructor(spec: ProcessSpec, log: LauncherLog) {
+    this.spec = spec;
+    this.log = log;
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  get running(): boolean {
+    return this.child !== undefined;
+  }
+
+  start(): void {
+    const { name, command, args, cwd, env } = this.spec;
+    const startedAt = Date.now();
+    const child = execa(command, args, {
+      cwd,
+      env,
+      extendEnv: env === undefined,
+      detached: true,
+      cleanup: false,
+      stdin: 'ignore',
+      buffer: false,
+      reject: false,
+    });
+    this.child = child;
+    forwardLines(child.stdout, (line) => this.log.line(name, line));
+    forwardLines(child.stderr, (line) => this.log.line(name, line));
+    this.exited = child.then((result) => {
+      this.child = undefined;
+      if (this.stopping) return;
+      this.crashes++;
+      if (Date.now() - startedAt > STABLE_AFTER_MS) this.attempts = 0;
+      const delay = restartDelay(++this.attempts);
+      const how = result.signal ? `signal ${result.signal}` : `code ${result.exitCode}`;
+      this.log.warn(
+        `${name} exited unexpectedly (${how}); restarting in ${delay} ms (attempt ${this.attempts})`,
+      );
+      this.restartTimer = setTimeout(() => this.start(), delay);
+    });
+  }
+
+  private signalGroup(signal: NodeJS.Signals, pid = this.child?.pid): void {
+    if (!pid) return;
+    try {
+      process.kill(-pid, signal);
+    } catch {
+      // already gone
+    }
+  }
+
+  /** SIGTERM to its process group, then SIGKILL for whatever is left after the grace period. */
+  async stop(graceMs: number): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.restartTimer);
+    const pid = this.child?.pid;
+    if (!pid) return;
+    this.signalGroup('SIGTERM', pid);
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = await Promise.race([
+      this.exited.then(() => false),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), graceMs))),
+    ]);
+    clearTimeout(timer);
+    if (timedOut) this.log.warn(`${this.spec.name} did not stop within ${graceMs} ms; killing it`);
+    // Also reaches anything the process started itself and left behind.
+    this.signalGroup('SIGKILL', pid);
+    await this.exited;
+  }
+
+  /** Last resort when the launcher itself exits: synchronous, no waiting. */
+  killNow(): void {
+    this.stopping = true;
+    clearTimeout(this.restartTimer);
+    this.signalGroup('SIGKILL');
+  }
+}

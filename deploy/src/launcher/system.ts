@@ -1,0 +1,132 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { LauncherLog } from './log.ts';
+import { startNats, type NatsHandle } from './nats.ts';
+import { findFreePort, isPortFree } from './ports.ts';
+import { startPostgres, type PostgresHandle } from './postgres.ts';
+import { ManagedProcess } from './processes.ts';
+import { waitUntilReady } from './readiness.ts';
+import { loadSecrets } from './secrets.ts';
+import { repoRoot, unitEnvironment, units, type Unit } from './units.ts';
+
+export interface SystemOptions {
+  env: Record<string, string | undefined>;
+  /** Where the launcher keeps PostgreSQL and NATS data and the generated secrets. */
+  dataDir: string;
+  log: LauncherLog;
+  readyTimeoutMs: number;
+  /** How long a unit may take to stop after SIGTERM before it is killed. */
+  stopGraceMs?: number;
+  /** Defaults to every unit; tests may run fewer. */
+  units?: readonly Unit[];
+}
+
+export interface System {
+  /** Starts everything and resolves with the gateway's URL once its /readyz is 200. */
+  start(): Promise<string>;
+  /** Stops the units, then NATS, then PostgreSQL; safe to call at any time and more than once. */
+  stop(): Promise<void>;
+  /** Synchronous last resort (the launcher is exiting): SIGKILL every child. */
+  killNow(): void;
+}
+
+async function choosePorts(env: SystemOptions['env'], list: readonly Unit[]): Promise<Map<string, number>> {
+  const ports = new Map<string, number>();
+  const taken = new Set<number>();
+  for (const unit of list) {
+    let port: number;
+    if (unit.name === 'gateway' && env.PORT) {
+      port = Number(env.PORT);
+      if (!(await isPortFree(port))) throw new Error(`PORT ${port} is already in use`);
+    } else {
+      port = await findFreePort(unit.preferredPort, taken);
+    }
+    ports.set(unit.name, port);
+    taken.add(port);
+  }
+  return ports;
+}
+
+export function createSystem(options: SystemOptions): System {
+  const { env, dataDir, log } = options;
+  const list = options.units ?? units;
+  const procs: ManagedProcess[] = [];
+  let postgres: PostgresHandle | undefined;
+  let nats: NatsHandle | undefined;
+  let stopping = false;
+
+  const stopAll = async () => {
+    await Promise.all(procs.map((p) => p.stop(options.stopGraceMs ?? 12_000)));
+    await nats?.process?.stop(5_000);
+    await postgres?.stop();
+  };
+  const checkpoint = async () => {
+    if (!stopping) return;
+    await stopAll();
+    throw new Error('stopped while starting');
+  };
+
+  return {
+    async start() {
+      for (const unit of list) {
+        if (!existsSync(resolve(repoRoot, unit.entry))) throw new Error(`${unit.entry} is missing`);
+      }
+      const { secrets, generated } = loadSecrets(join(dataDir, 'secrets.env'), env);
+      if (generated.length > 0)
+        log.info(`generated ${generated.join(', ')} into ${join(dataDir, 'secrets.env')}`);
+      const databases = list.flatMap((u) => (u.database ? [u.database] : []));
+      const [pg, broker] = await Promise.allSettled([
+        startPostgres(env, join(dataDir, 'postgres'), databases, log),
+        startNats(env, join(dataDir, 'nats'), log),
+      ]);
+      if (pg.status === 'fulfilled') postgres = pg.value;
+      if (broker.status === 'fulfilled') nats = broker.value;
+      if (pg.status === 'rejected' || broker.status === 'rejected') {
+        await stopAll();
+        throw pg.status === 'rejected' ? pg.reason : (broker as PromiseRejectedResult).reason;
+      }
+      await checkpoint();
+      const ctx = {
+        env,
+        databaseServerUrl: postgres!.serverUrl,
+        natsUrl: nats!.url,
+        secrets,
+        ports: await choosePorts(env, list),
+      };
+      for (const unit of list) {
+        const proc = new ManagedProcess(
+          {
+            name: unit.name,
+            command: process.execPath,
+            args: [resolve(repoRoot, unit.entry)],
+            cwd: repoRoot,
+            env: unitEnvironment(unit, ctx),
+          },
+          log,
+        );
+        procs.push(proc);
+        proc.start();
+      }
+      const urlOf = (name: string) => `http://127.0.0.1:${ctx.ports.get(name)}`;
+      const unitUrls = Object.fromEntries(list.map((u) => [u.name, urlOf(u.name)]));
+      const front = list.some((u) => u.name === 'gateway') ? 'gateway' : list[0]!.name;
+      try {
+        await waitUntilReady(urlOf(front), unitUrls, options.readyTimeoutMs, () => stopping);
+      } catch (err) {
+        await stopAll();
+        throw err;
+      }
+      await checkpoint();
+      return urlOf(front);
+    },
+    async stop() {
+      stopping = true;
+      await stopAll();
+    },
+    killNow() {
+      for (const p of procs) p.killNow();
+      nats?.process?.killNow();
+      postgres?.killNow();
+    },
+  };
+}
