@@ -7,7 +7,7 @@ import { startPostgres, type PostgresHandle } from './postgres.ts';
 import { ManagedProcess } from './processes.ts';
 import { waitUntilReady } from './readiness.ts';
 import { loadSecrets } from './secrets.ts';
-import { repoRoot, unitEnvironment, units, type Unit } from './units.ts';
+import { nodeBinary, repoRoot, unitEnvironment, units, type Unit } from './units.ts';
 
 export interface SystemOptions {
   env: Record<string, string | undefined>;
@@ -97,7 +97,7 @@ export function createSystem(options: SystemOptions): System {
         const proc = new ManagedProcess(
           {
             name: unit.name,
-            command: process.execPath,
+            command: nodeBinary(),
             args: [resolve(repoRoot, unit.entry)],
             cwd: repoRoot,
             env: unitEnvironment(unit, ctx),

@@ -1,10 +1,21 @@
-import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { GATEWAY_PORT, services, serviceUrlVar, type ServiceName } from '@pp/config';
 import { withDatabaseName } from '@pp/db';
 import type { Secrets } from './secrets.ts';
 
 export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+
+/**
+ * The Node that runs the units' TypeScript: this one when it strips types (it does under `npm start`),
+ * else the project's pinned Node 24.
+ */
+export function nodeBinary(): string {
+  const pinned = join(repoRoot, 'node_modules', 'node', 'bin', 'node');
+  const features = process.features as { typescript?: unknown };
+  return features.typescript || !existsSync(pinned) ? process.execPath : pinned;
+}
 
 /** One process the launcher runs: the gateway or a service. */
 export interface Unit {
