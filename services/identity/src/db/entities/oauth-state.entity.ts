@@ -1,0 +1,16 @@
+import { defineEntity, p } from '@pp/db';
+
+/** A sign-on in progress: the PKCE verifier waits here until the callback consumes it (once). */
+const OAuthStateSchema = defineEntity({
+  name: 'OAuthState',
+  tableName: 'oauth_states',
+  properties: {
+    id: p.uuid().primary(),
+    provider: p.string(),
+    codeVerifier: p.string(),
+    createdAt: p.datetime(),
+    expiresAt: p.datetime(),
+  },
+});
+export class OAuthState extends OAuthStateSchema.class {}
+OAuthStateSchema.setClass(OAuthState);

@@ -1,0 +1,56 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@pp/db';
+import { generateToken, type TokenKind } from '../domain/token.ts';
+import { Token } from './entities/index.ts';
+
+export interface IssuedToken {
+  token: Token;
+  /** The secret: returned to the client once, never stored. */
+  secret: string;
+}
+
+export function createToken(
+  em: EntityManager,
+  data: { userId: string; kind: TokenKind; name: string; expiresAt: Date | null },
+  now: Date,
+): IssuedToken {
+  const generated = generateToken(data.kind);
+  const token = em.create(Token, {
+    id: randomUUID(),
+    userId: data.userId,
+    kind: data.kind,
+    name: data.name,
+    secretHash: generated.hash,
+    prefix: generated.prefix,
+    createdAt: now,
+    expiresAt: data.expiresAt,
+    lastUsedAt: null,
+    revokedAt: null,
+  });
+  return { token, secret: generated.secret };
+}
+
+export const findTokenByHash = (em: EntityManager, secretHash: string) => em.findOne(Token, { secretHash });
+export const findTokenById = (em: EntityManager, id: string) => em.findOne(Token, { id });
+
+/** The user's API and MCP tokens that still work, newest first. */
+export const listPersonalTokens = (em: EntityManager, userId: string, now: Date) =>
+  em.find(
+    Token,
+    {
+      userId,
+      kind: { $in: ['api', 'mcp'] },
+      revokedAt: null,
+      $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }],
+    },
+    { orderBy: { createdAt: 'desc', id: 'desc' } },
+  );
+
+/** Records use at most once a minute, so introspection does not write on every call. */
+export async function touchToken(em: EntityManager, id: string, now: Date): Promise<void> {
+  await em.nativeUpdate(
+    Token,
+    { id, $or: [{ lastUsedAt: null }, { lastUsedAt: { $lt: new Date(now.getTime() - 60_000) } }] },
+    { lastUsedAt: now },
+  );
+}

@@ -1,0 +1,12 @@
+import type { OAuthProviderClient } from '../clients/oauth-provider.client.ts';
+import type { Config } from '../config.ts';
+import type { OAuthProvider } from '../oauth/providers.ts';
+import type { IdentityContext } from '../use-cases/context.ts';
+
+export interface RouteDeps {
+  config: Config;
+  /** The use-case context of the current request. */
+  context: () => IdentityContext;
+  providers: OAuthProvider[];
+  oauthClients: ReadonlyMap<string, OAuthProviderClient>;
+}

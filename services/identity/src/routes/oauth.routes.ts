@@ -1,0 +1,48 @@
+import { Router } from 'express';
+import { envelope, send, validate } from '@pp/http';
+import { callbackQuery, providerParams } from '../api/schemas.ts';
+import { completeSocialSignIn } from '../use-cases/complete-social-sign-in.use-case.ts';
+import { startSocialSignIn } from '../use-cases/start-social-sign-in.use-case.ts';
+import type { RouteDeps } from './deps.ts';
+import { authView } from './views.ts';
+
+export function oauthRoutes(deps: RouteDeps): Router {
+  const router = Router();
+  router.get('/auth/oauth/providers', (_req, res) => {
+    send(res, 200, { providers: deps.providers.map((p) => ({ id: p.id, name: p.name })) });
+  });
+  router.get(
+    '/auth/oauth/:provider/start',
+    validate({ params: providerParams }, async ({ params }, _req, res) => {
+      const { authorizationUrl } = await startSocialSignIn(deps.context(), deps.providers, params.provider);
+      res.setHeader('Cache-Control', 'no-store');
+      res
+        .status(302)
+        .location(authorizationUrl)
+        .json(envelope({ authorization_url: authorizationUrl }));
+    }),
+  );
+  router.get(
+    '/auth/oauth/:provider/callback',
+    validate({ params: providerParams, query: callbackQuery }, async ({ params, query }, _req, res) => {
+      const result = authView(
+        await completeSocialSignIn(deps.context(), deps.oauthClients, params.provider, query),
+      );
+      res.setHeader('Cache-Control', 'no-store');
+      const returnUrl = deps.config.OAUTH_RETURN_URL;
+      if (!returnUrl) return send(res, 200, result);
+      // The token travels in the fragment: browsers never send it to a server or put it in a Referer.
+      const fragment = new URLSearchParams({
+        token: result.token,
+        token_type: 'Bearer',
+        expires_at: result.expires_at ?? '',
+      });
+      const location = `${returnUrl.split('#')[0]}#${fragment.toString()}`;
+      res
+        .status(302)
+        .location(location)
+        .json(envelope({ user: result.user }));
+    }),
+  );
+  return router;
+}

@@ -1,0 +1,41 @@
+import { Router } from 'express';
+import { requireUser, send, validate } from '@pp/http';
+import { createTokenBody, tokenIdParams } from '../api/schemas.ts';
+import { createPersonalToken } from '../use-cases/create-personal-token.use-case.ts';
+import { listTokens } from '../use-cases/list-personal-tokens.use-case.ts';
+import { revokeToken } from '../use-cases/revoke-token.use-case.ts';
+import type { RouteDeps } from './deps.ts';
+import { tokenView } from './views.ts';
+
+export function tokenRoutes(deps: RouteDeps): Router {
+  const router = Router();
+  router.post(
+    '/auth/tokens',
+    validate({ body: createTokenBody }, async ({ body }, req, res) => {
+      const user = requireUser(req);
+      const { token, secret } = await createPersonalToken(deps.context(), user.sub, {
+        name: body.name,
+        kind: body.kind,
+        expiresAt: body.expires_at ? new Date(body.expires_at) : undefined,
+      });
+      send(res, 201, { token: { ...tokenView(token), token: secret } });
+    }),
+  );
+  router.get('/auth/tokens', async (req, res) => {
+    const tokens = await listTokens(deps.context(), requireUser(req).sub);
+    send(res, 200, { tokens: tokens.map(tokenView) });
+  });
+  router.delete(
+    '/auth/tokens/:id',
+    validate({ params: tokenIdParams }, async ({ params }, req, res) => {
+      const token = await revokeToken(deps.context(), requireUser(req).sub, params.id);
+      send(
+        res,
+        200,
+        { token: { ...tokenView(token), revoked_at: token.revokedAt?.toISOString() ?? null } },
+        'Token revoked',
+      );
+    }),
+  );
+  return router;
+}

@@ -1,0 +1,47 @@
+import { verifyState } from '../domain/pkce.ts';
+import { consumeOAuthState } from '../db/oauth-state.repository.ts';
+import type { OAuthProviderClient } from '../clients/oauth-provider.client.ts';
+import { InvalidOAuthStateError, OAuthFailedError, ProviderNotFoundError } from '../identity.errors.ts';
+import type { IdentityContext } from './context.ts';
+import { commitSignOn, findOrCreateSocialUser } from './find-or-create-social-user.ts';
+import { issueAccessToken } from './issue-access-token.ts';
+import { redirectUriFor } from './start-social-sign-in.use-case.ts';
+
+export interface CallbackInput {
+  code?: string;
+  state?: string;
+  error?: string;
+}
+
+/**
+ * The provider sent the browser back: the state must be ours, unexpired and unused; the code is
+ * exchanged with the stored PKCE verifier; the profile decides the account; an access token is issued.
+ */
+export async function completeSocialSignIn(
+  ctx: IdentityContext,
+  clients: ReadonlyMap<string, OAuthProviderClient>,
+  providerId: string,
+  input: CallbackInput,
+) {
+  const client = clients.get(providerId);
+  if (!client) throw new ProviderNotFoundError(providerId);
+  const stateId = input.state ? verifyState(ctx.config.TOKEN_SIGNING_KEY, input.state) : undefined;
+  if (!stateId) throw new InvalidOAuthStateError();
+  // Consumed before anything else, so a state works once even when the rest fails.
+  const codeVerifier = await consumeOAuthState(ctx.em, stateId, providerId, ctx.now());
+  if (!codeVerifier) throw new InvalidOAuthStateError();
+  if (input.error || !input.code)
+    throw new OAuthFailedError('Sign-on was cancelled or refused at the provider', 'oauth_denied');
+
+  const providerToken = await client.exchangeCode({
+    code: input.code,
+    codeVerifier,
+    redirectUri: redirectUriFor(ctx, providerId),
+  });
+  const profile = await client.fetchProfile(providerToken);
+  const user = await findOrCreateSocialUser(ctx, providerId, profile);
+  const issued = issueAccessToken(ctx, user.id, `oauth:${providerId}`);
+  await commitSignOn(ctx);
+  ctx.publish();
+  return { user, ...issued };
+}
