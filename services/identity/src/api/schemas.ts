@@ -64,11 +64,9 @@ export const personalToken = z
 
 export const createdToken = personalToken
   .extend({
-    token: z
-      .string()
-      .meta({
-        description: 'The secret: shown in this answer only, send it as `Authorization: Bearer <token>`',
-      }),
+    token: z.string().meta({
+      description: 'The secret: shown in this answer only, send it as `Authorization: Bearer <token>`',
+    }),
   })
   .meta({ id: 'CreatedToken' });
 

@@ -1,0 +1,123 @@
+import { eventEnvelopeSchema } from '@pp/contracts';
+import { signIdentity } from '@pp/http';
+import { api } from '@pp/testing';
+import { INTERNAL_KEY, startIdentity, type IdentityHarness } from './support/identity-harness.ts';
+
+let identity: IdentityHarness;
+const client = api(() => identity.url);
+const asUser = (sub: string) => ({ 'x-pp-identity': signIdentity(INTERNAL_KEY, { sub, kind: 'user' }) });
+const asService = () => ({
+  'x-pp-identity': signIdentity(INTERNAL_KEY, { sub: 'gateway', kind: 'service' }),
+});
+const introspect = (token: string) =>
+  client.post('/internal/tokens/introspect', { body: { token }, headers: asService() });
+
+let ann: string;
+let bob: string;
+
+beforeAll(async () => {
+  identity = await startIdentity();
+  ann = (
+    await client.post('/auth/register', {
+      body: { email: 'ann@example.com', password: 'password1', name: 'Ann' },
+    })
+  ).body.user.id;
+  bob = (
+    await client.post('/auth/register', {
+      body: { email: 'bob@example.com', password: 'password1', name: 'Bob' },
+    })
+  ).body.user.id;
+});
+afterAll(() => identity.stop());
+
+describe('identity: API and MCP tokens', () => {
+  it('creates an MCP token whose secret is shown once and which introspects as mcp', async () => {
+    const res = await client.post('/auth/tokens', {
+      body: { name: 'Claude', kind: 'mcp' },
+      headers: asUser(ann),
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.token).toMatchObject({ name: 'Claude', kind: 'mcp', expires_at: null });
+    expect(res.body.token.token).toMatch(/^pp_mcp_/);
+    expect((await introspect(res.body.token.token)).body).toMatchObject({
+      active: true,
+      identity: { sub: ann, token_kind: 'mcp' },
+    });
+  });
+
+  it('lists the caller’s tokens without any secret, and not another user’s', async () => {
+    await client.post('/auth/tokens', { body: { name: 'CI', kind: 'api' }, headers: asUser(ann) });
+    await client.post('/auth/tokens', { body: { name: 'Bob CI', kind: 'api' }, headers: asUser(bob) });
+    const res = await client.get('/auth/tokens', { headers: asUser(ann) });
+    expect(res.status).toBe(200);
+    expect(res.body.tokens.map((t: { name: string }) => t.name)).toEqual(['CI', 'Claude']);
+    expect(res.text).not.toMatch(/pp_(api|mcp)_[A-Za-z0-9_-]{43}/);
+    expect(res.body.tokens[0]).not.toHaveProperty('token');
+  });
+
+  it('refuses a kind other than api or mcp and an expiry in the past with 422', async () => {
+    const kind = await client.post('/auth/tokens', {
+      body: { name: 'x', kind: 'access' },
+      headers: asUser(ann),
+    });
+    expect(kind.status).toBe(422);
+    expect(kind.body.errors).toHaveProperty('kind');
+    const past = await client.post('/auth/tokens', {
+      body: { name: 'x', kind: 'api', expires_at: '2001-01-01T00:00:00Z' },
+      headers: asUser(ann),
+    });
+    expect(past.status).toBe(422);
+    expect(past.body.errors).toHaveProperty('expires_at');
+  });
+
+  it('revokes a token: 200, inactive at once, and token.revoked published through the outbox', async () => {
+    const created = await client.post('/auth/tokens', {
+      body: { name: 'Temp', kind: 'api' },
+      headers: asUser(ann),
+    });
+    const received: unknown[] = [];
+    const sub = identity.nc.subscribe(`${identity.bus.prefix}.token.revoked`, {
+      callback: (_err, msg) => received.push(msg.json()),
+    });
+    const res = await client.delete(`/auth/tokens/${created.body.token.id}`, { headers: asUser(ann) });
+    expect(res.status).toBe(200);
+    expect(res.body.token).toMatchObject({ id: created.body.token.id, revoked_at: expect.any(String) });
+    expect((await introspect(created.body.token.token)).body.active).toBe(false);
+    const deadline = Date.now() + 3000;
+    while (received.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    sub.unsubscribe();
+    const event = eventEnvelopeSchema.parse(received[0]);
+    expect(event).toMatchObject({
+      type: 'token.revoked',
+      source: 'identity',
+      data: { token_id: created.body.token.id, user_id: ann, kind: 'api' },
+    });
+  });
+
+  it('answers 403 for another user’s token and 404 for an unknown or already revoked one', async () => {
+    const created = await client.post('/auth/tokens', {
+      body: { name: 'Mine', kind: 'api' },
+      headers: asUser(ann),
+    });
+    expect(
+      (await client.delete(`/auth/tokens/${created.body.token.id}`, { headers: asUser(bob) })).status,
+    ).toBe(403);
+    expect((await introspect(created.body.token.token)).body.active).toBe(true);
+    expect(
+      (await client.delete('/auth/tokens/00000000-0000-4000-8000-000000000000', { headers: asUser(ann) }))
+        .status,
+    ).toBe(404);
+    expect((await client.delete('/auth/tokens/not-a-uuid', { headers: asUser(ann) })).status).toBe(404);
+    expect(
+      (await client.delete(`/auth/tokens/${created.body.token.id}`, { headers: asUser(ann) })).status,
+    ).toBe(200);
+    expect(
+      (await client.delete(`/auth/tokens/${created.body.token.id}`, { headers: asUser(ann) })).status,
+    ).toBe(404);
+  });
+
+  it('needs a signed-in user for every token endpoint', async () => {
+    expect((await client.get('/auth/tokens')).status).toBe(401);
+    expect((await client.post('/auth/tokens', { body: { name: 'x', kind: 'api' } })).status).toBe(401);
+  });
+});
