@@ -77,7 +77,7 @@ describe('identity: API and MCP tokens', () => {
     });
     const received: unknown[] = [];
     const sub = identity.nc.subscribe(`${identity.bus.prefix}.token.revoked`, {
-      callback: (_err, msg) => received.push(msg.json()),
+      callback: (_err, msg) => void received.push(msg.json()),
     });
     const res = await client.delete(`/auth/tokens/${created.body.token.id}`, { headers: asUser(ann) });
     expect(res.status).toBe(200);
