@@ -1,0 +1,196 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DCLinter } from 'dclint';
+import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
+import { Deployment } from 'kubernetes-models/apps/v1';
+import { ConfigMap, Namespace, Service } from 'kubernetes-models/v1';
+import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
+import { parse, parseAllDocuments } from 'yaml';
+import { services } from '@pp/config';
+import { repoRoot, units } from '../src/launcher/units.ts';
+
+type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const read = (path: string) => readFileSync(join(repoRoot, path), 'utf8');
+const unitNames = units.map((u) => u.name);
+const entryOf = (name: string) =>
+  units
+    .find((u) => u.name === name)!
+    .entry.split('\\')
+    .join('/');
+
+describe('Dockerfile', () => {
+  const dockerfile = read('deploy/docker/Dockerfile');
+
+  it('builds in stages on Node 24 slim, installs with npm ci, runs as a non-root user with a health check', () => {
+    const froms = dockerfile.match(/^FROM .+$/gm) ?? [];
+    expect(froms.length).toBeGreaterThanOrEqual(2);
+    expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:24[\w.-]*-slim$/m);
+    expect(dockerfile).toMatch(/npm ci\b/);
+    const users = dockerfile.match(/^USER (\S+)$/gm) ?? [];
+    expect(users.at(-1)).toBe('USER node');
+    expect(dockerfile).toMatch(/^HEALTHCHECK .*\n?.*\/healthz/m);
+  });
+
+  it("copies every workspace's package.json before npm ci, so none is missing from the install", () => {
+    const globs = (JSON.parse(read('package.json')) as { workspaces: string[] }).workspaces;
+    const workspaces = globs.flatMap((g) =>
+      g.endsWith('/*')
+        ? readdirSync(join(repoRoot, g.slice(0, -2))).map((d) => `${g.slice(0, -2)}/${d}`)
+        : [g],
+    );
+    for (const ws of workspaces.filter((w) => existsSync(join(repoRoot, w, 'package.json')))) {
+      expect(dockerfile).toContain(`COPY ${ws}/package.json ${ws}/`);
+    }
+  });
+});
+
+describe('docker-compose.yml', () => {
+  const compose = parse(read('docker-compose.yml'), { merge: true }) as Obj;
+  const svc = compose.services as Record<string, Obj>;
+
+  it('passes dclint: valid against the compose schema and its rules (ordering rules aside)', () => {
+    const linter = new DCLinter({
+      rules: {
+        'service-keys-order': 0,
+        'services-alphabetical-order': 0,
+        'service-dependencies-alphabetical-order': 0,
+        'top-level-properties-order': 0,
+      },
+      quiet: false,
+      debug: false,
+      exclude: [],
+    });
+    const [result] = linter.lintFiles([join(repoRoot, 'docker-compose.yml')], false);
+    const messages = result!.messages as Array<{ rule: string; message: string }>;
+    expect(messages.map((m) => `${m.rule}: ${m.message}`)).toEqual([]);
+  });
+
+  it('runs every unit from the one image, with a health check on /readyz', () => {
+    for (const name of unitNames) {
+      expect(svc[name]).toBeDefined();
+      expect(svc[name]!.build).toEqual({ context: '.', dockerfile: 'deploy/docker/Dockerfile' });
+      expect(svc[name]!.command).toEqual(['node', entryOf(name)]);
+      expect(svc[name]!.healthcheck.test.join(' ')).toContain('/readyz');
+    }
+    expect(existsSync(join(repoRoot, 'deploy/docker/Dockerfile'))).toBe(true);
+  });
+
+  it("gives each service its own database and every unit NATS, the internal key and the others' URLs", () => {
+    for (const s of services) {
+      expect(svc[s.name]!.environment.DATABASE_URL).toMatch(new RegExp(`@postgres:5432/${s.database}$`));
+    }
+    expect(svc.gateway!.environment.DATABASE_URL).toBeUndefined();
+    for (const name of unitNames) {
+      const env = svc[name]!.environment;
+      expect(env.NATS_URL).toBe('nats://nats:4222');
+      expect(env.INTERNAL_SIGNING_KEY).toBeTruthy();
+      for (const s of services) expect(env[`${s.name.toUpperCase()}_URL`]).toBe(`http://${s.name}:8080`);
+    }
+    expect(svc.identity!.environment.TOKEN_SIGNING_KEY).toBeTruthy();
+    expect(svc.integrations!.environment.CREDENTIALS_ENCRYPTION_KEY).toBeTruthy();
+    expect(svc.gateway!.environment.REDIS_URL).toBe('redis://redis:6379');
+  });
+
+  it('starts a unit only once what it needs is healthy', () => {
+    for (const s of services) {
+      expect(svc[s.name]!.depends_on).toEqual({
+        postgres: { condition: 'service_healthy' },
+        nats: { condition: 'service_healthy' },
+      });
+    }
+    for (const dep of [...services.map((s) => s.name), 'redis']) {
+      expect(svc.gateway!.depends_on[dep]).toEqual({ condition: 'service_healthy' });
+    }
+    for (const infra of ['postgres', 'nats', 'redis']) expect(svc[infra]!.healthcheck.test).toBeDefined();
+    expect(svc.gateway!.ports).toEqual(['127.0.0.1:${PORT:-8080}:8080']);
+  });
+
+  it("creates every service's database when PostgreSQL starts on an empty volume", () => {
+    const mount = (svc.postgres!.volumes as string[]).find((v) =>
+      v.includes('/docker-entrypoint-initdb.d/'),
+    )!;
+    const sql = read(mount.split(':')[0]!.replace(/^\.\//, ''));
+    for (const s of services) expect(sql).toMatch(new RegExp(`CREATE DATABASE ${s.database};`));
+  });
+
+  it('runs NATS with JetStream syncing every write (sync_interval: always) from its config file', () => {
+    const mount = (svc.nats!.volumes as string[]).find((v) => v.endsWith(':ro'))!;
+    const [file, target] = mount.split(':');
+    expect(svc.nats!.command).toEqual(['-c', target]);
+    const conf = read(file!.replace(/^\.\//, ''));
+    expect(conf).toMatch(/jetstream\s*\{[^}]*sync_interval:\s*always/);
+  });
+});
+
+describe('Kubernetes manifests', () => {
+  const dir = join(repoRoot, 'deploy/k8s');
+  const files = readdirSync(dir).filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml');
+  const docs = files.flatMap((f) =>
+    parseAllDocuments(readFileSync(join(dir, f), 'utf8')).map((d) => d.toJS() as Obj),
+  );
+  const byKind = (kind: string, name: string) =>
+    docs.find((d) => d.kind === kind && d.metadata.name === name);
+  // Each model's constructor wants its own object type; the parsed YAML is checked by validate() instead.
+  const models: Record<string, new (o: never) => { validate(): void }> = {
+    Deployment,
+    Service,
+    HorizontalPodAutoscaler,
+    PodDisruptionBudget,
+    ConfigMap,
+    Namespace,
+  };
+
+  it('holds only objects that validate against the Kubernetes schemas', () => {
+    expect(docs.length).toBeGreaterThan(units.length * 3);
+    for (const doc of docs) {
+      const Model = models[doc.kind as string];
+      expect(Model).toBeDefined();
+      expect(() => new Model!(doc as never).validate()).not.toThrow();
+    }
+  });
+
+  it('lists every manifest in the kustomization', () => {
+    const kustomization = parse(readFileSync(join(dir, 'kustomization.yaml'), 'utf8')) as Obj;
+    expect([...kustomization.resources].sort()).toEqual([...files].sort());
+  });
+
+  it.each(unitNames)(
+    '%s has a Deployment with probes, resources and config, a Service and an HPA',
+    (name) => {
+      const deployment = byKind('Deployment', name)!;
+      const pod = deployment.spec.template.spec;
+      const [container] = pod.containers as Obj[];
+      expect(container!.command).toEqual(['node', entryOf(name)]);
+      expect(container!.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'http' });
+      expect(container!.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
+      expect(container!.ports).toEqual([{ name: 'http', containerPort: 8080 }]);
+      expect(container!.resources.requests).toEqual(
+        expect.objectContaining({ cpu: expect.any(String), memory: expect.any(String) }),
+      );
+      expect(container!.resources.limits).toEqual(expect.objectContaining({ memory: expect.any(String) }));
+      expect(pod.securityContext.runAsNonRoot).toBe(true);
+      expect(container!.envFrom).toEqual([{ configMapRef: { name: 'planning-poker-config' } }]);
+      const env = Object.fromEntries((container!.env as Obj[]).map((e) => [e.name, e]));
+      expect(env.INTERNAL_SIGNING_KEY.valueFrom.secretKeyRef.name).toBe('planning-poker-secrets');
+      expect(Boolean(env.DATABASE_URL)).toBe(name !== 'gateway');
+
+      const service = byKind('Service', name)!;
+      expect(service.spec.selector).toEqual(deployment.spec.selector.matchLabels);
+      expect(deployment.spec.template.metadata.labels).toEqual(
+        expect.objectContaining(service.spec.selector),
+      );
+      expect(service.spec.ports[0].targetPort).toBe('http');
+
+      const hpa = byKind('HorizontalPodAutoscaler', name)!;
+      expect(hpa.spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name });
+      expect(hpa.spec.maxReplicas).toBeGreaterThan(hpa.spec.minReplicas);
+    },
+  );
+
+  it('points every unit at the other units through the ConfigMap', () => {
+    const config = byKind('ConfigMap', 'planning-poker-config')!;
+    for (const s of services)
+      expect(config.data[`${s.name.toUpperCase()}_URL`]).toBe(`http://${s.name}:8080`);
+    expect(config.data.NATS_URL).toMatch(/^nats:\/\//);
+  });
+});
