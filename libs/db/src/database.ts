@@ -43,6 +43,7 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
       allOrNothing: true,
       tableName: 'mikro_orm_migrations',
       silent: true,
+      snapshot: false,
     },
     debug: false,
     allowGlobalContext: false,

@@ -1,0 +1,166 @@
+import type { MikroORM, EntityManager } from '@mikro-orm/postgresql';
+import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type JsMsg } from '@nats-io/jetstream';
+import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
+import { eventEnvelopeSchema, eventSchemas, type EventData, type EventEnvelope, type EventType } from '@pp/contracts';
+import { runWithContext, type Logger } from '@pp/logger';
+import { counter, gauge } from '@pp/http';
+import { defaultBus, deadLetterSubjectFor, type EventBus } from './bus.ts';
+
+export type EventHandler<T extends EventType> = (event: EventEnvelope<EventData<T>>, em: EntityManager) => Promise<void>;
+export type EventHandlers = { [T in EventType]?: EventHandler<T> };
+
+export interface ConsumerOptions {
+  nc: NatsConnection;
+  orm: MikroORM;
+  logger: Logger;
+  /** Durable name, shared by every replica of the service (each event is handled once per service). */
+  durable: string;
+  /** One subject filter (NATS 2.9 takes one per consumer), e.g. `pp.>` or `pp.story.>`. */
+  filterSubject: string;
+  handlers: EventHandlers;
+  bus?: EventBus;
+  concurrency?: number;
+  maxDeliver?: number;
+  ackWaitMs?: number;
+  /** Delay before the n-th redelivery after a passing failure. */
+  backoffMs?: (deliveryCount: number) => number;
+}
+
+export interface RunningConsumer {
+  stop(): Promise<void>;
+}
+
+const redeliveries = counter('consumer_redeliveries_total', 'Messages handed back for redelivery', ['consumer']);
+const deadLetters = counter('consumer_dead_letters_total', 'Messages sent to the dead-letter subject', ['consumer']);
+const lag = gauge('consumer_lag', 'Messages not yet delivered to the consumer', ['consumer']);
+
+/** A message that can never succeed: it goes to the dead-letter subject at once. */
+export class PoisonMessageError extends Error {}
+
+const defaultBackoff = (n: number) => Math.min(30_000, 250 * 2 ** Math.max(0, n - 1));
+
+/**
+ * A durable pull consumer: bounded concurrency; each message handled in one transaction together with
+ * its processed-events row (so a redelivery is skipped); ack on success, nak with delay on a passing
+ * failure, term plus a dead-letter copy for a poison message or one that keeps failing.
+ */
+export async function startConsumer(options: ConsumerOptions): Promise<RunningConsumer> {
+  const bus = options.bus ?? defaultBus;
+  const maxDeliver = options.maxDeliver ?? 10;
+  const concurrency = options.concurrency ?? 8;
+  const backoff = options.backoffMs ?? defaultBackoff;
+  const jsm = await jetstreamManager(options.nc);
+  await jsm.consumers.add(bus.stream, {
+    durable_name: options.durable,
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.All,
+    filter_subject: options.filterSubject,
+    max_deliver: maxDeliver,
+    ack_wait: (options.ackWaitMs ?? 30_000) * 1e6,
+    max_ack_pending: 1_000,
+  });
+  const js = jetstream(options.nc);
+  let stopped = false;
+  let inFlight = 0;
+  const waiters: Array<() => void> = [];
+  let messages: Awaited<ReturnType<Awaited<ReturnType<typeof js.consumers.get>>['consume']>> | undefined;
+
+  async function deadLetter(msg: JsMsg, type: string, reason: string) {
+    const h = natsHeaders();
+    h.set('Pp-Dead-Letter-Reason', reason.slice(0, 500));
+    h.set('Pp-Original-Subject', msg.subject);
+    await js.publish(deadLetterSubjectFor(bus, options.durable, type), msg.data, { headers: h });
+    deadLetters.inc({ consumer: options.durable });
+    msg.term(reason.slice(0, 200));
+  }
+
+  async function handle(msg: JsMsg): Promise<void> {
+    let envelope: EventEnvelope;
+    try {
+      envelope = eventEnvelopeSchema.parse(JSON.parse(new TextDecoder().decode(msg.data))) as EventEnvelope;
+    } catch {
+      await deadLetter(msg, 'unparseable', 'not a valid event envelope');
+      return;
+    }
+    const handler = options.handlers[envelope.type as EventType] as EventHandler<EventType> | undefined;
+    if (!handler) {
+      msg.ack();
+      return;
+    }
+    const schema = eventSchemas[envelope.type as EventType];
+    const data = schema.safeParse(envelope.data);
+    if (!data.success) {
+      await deadLetter(msg, envelope.type, `invalid ${envelope.type} data: ${data.error.message}`);
+      return;
+    }
+    const event = { ...envelope, data: data.data } as EventEnvelope<EventData<EventType>>;
+    try {
+      await runWithContext({ correlationId: envelope.correlation_id ?? envelope.id }, () =>
+        options.orm.em.fork().transactional(async (em) => {
+          const inserted = (await em
+            .getConnection()
+            .execute(
+              `insert into processed_events (consumer, event_id, processed_at) values (?, ?, now()) on conflict do nothing`,
+              [options.durable, event.id],
+              'run',
+              em.getTransactionContext(),
+            )) as { affectedRows?: number; rowCount?: number };
+          if ((inserted.affectedRows ?? inserted.rowCount ?? 1) === 0) return; // already handled
+          await handler(event, em);
+        }),
+      );
+      msg.ack();
+    } catch (err) {
+      const deliveries = msg.info.deliveryCount;
+      if (err instanceof PoisonMessageError || deliveries >= maxDeliver) {
+        options.logger.error({ err, event_id: event.id, type: event.type, deliveries }, 'event handling failed for good');
+        await deadLetter(msg, event.type, err instanceof Error ? err.message : String(err));
+        return;
+      }
+      options.logger.warn({ err, event_id: event.id, type: event.type, deliveries }, 'event handling failed, will retry');
+      redeliveries.inc({ consumer: options.durable });
+      msg.nak(backoff(deliveries));
+    }
+  }
+
+  async function slot(): Promise<void> {
+    while (inFlight >= concurrency) await new Promise<void>((r) => waiters.push(r));
+    inFlight++;
+  }
+  function release() {
+    inFlight--;
+    waiters.shift()?.();
+  }
+
+  const loop = (async () => {
+    while (!stopped) {
+      try {
+        const consumer = await js.consumers.get(bus.stream, options.durable);
+        messages = await consumer.consume({ max_messages: concurrency * 2 });
+        for await (const msg of messages) {
+          lag.set({ consumer: options.durable }, msg.info.pending);
+          await slot();
+          void handle(msg)
+            .catch((err) => {
+              options.logger.error({ err }, 'consumer failed to settle a message');
+              msg.nak(backoff(msg.info.deliveryCount));
+            })
+            .finally(release);
+        }
+      } catch (err) {
+        if (stopped) break;
+        options.logger.warn({ err, consumer: options.durable }, 'consumer interrupted, resubscribing');
+        await new Promise((r) => setTimeout(r, 1_000));
+      }
+    }
+  })();
+
+  return {
+    stop: async () => {
+      stopped = true;
+      await messages?.close();
+      await loop;
+      while (inFlight > 0) await new Promise<void>((r) => waiters.push(r));
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { jetstreamManager, RetentionPolicy, StorageType, DiscardPolicy } from '@nats-io/jetstream';
+import type { Logger } from '@pp/logger';
+import { defaultBus, type EventBus } from './bus.ts';
+
+export type { NatsConnection } from '@nats-io/transport-node';
+
+/** A NATS connection that never gives up reconnecting (an outage must not end the process). */
+export async function connectNats(options: { url: string; name: string; logger: Logger }): Promise<NatsConnection> {
+  const nc = await connect({
+    servers: options.url.split(',').map((s) => s.trim()),
+    name: options.name,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 500,
+    waitOnFirstConnect: false,
+    timeout: 3_000,
+  });
+  void (async () => {
+    for await (const status of nc.status()) {
+      if (status.type === 'disconnect' || status.type === 'reconnect') {
+        options.logger.warn({ nats: status.type }, `nats ${status.type}`);
+      }
+    }
+  })();
+  return nc;
+}
+
+/** Creates (or updates) the event stream and the dead-letter stream. */
+export async function ensureStream(nc: NatsConnection, bus: EventBus = defaultBus): Promise<void> {
+  const jsm = await jetstreamManager(nc);
+  const streams: Array<[string, string, number]> = [
+    [bus.stream, `${bus.prefix}.>`, 7 * 24 * 3600],
+    [bus.deadLetterStream, `${bus.deadLetterPrefix}.>`, 30 * 24 * 3600],
+  ];
+  for (const [name, subject, maxAgeSeconds] of streams) {
+    const config = {
+      name,
+      subjects: [subject],
+      retention: RetentionPolicy.Limits,
+      storage: StorageType.File,
+      discard: DiscardPolicy.Old,
+      max_age: maxAgeSeconds * 1e9,
+      duplicate_window: 120 * 1e9,
+    };
+    try {
+      await jsm.streams.info(name);
+      await jsm.streams.update(name, config);
+    } catch {
+      await jsm.streams.add(config);
+    }
+  }
+}
+
+/** Readiness: the connection is up and the server answers. */
+export async function natsCheck(nc: NatsConnection): Promise<void> {
+  if (nc.isClosed()) throw new Error('nats connection closed');
+  await nc.flush();
+}

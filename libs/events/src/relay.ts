@@ -1,0 +1,160 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { jetstream } from '@nats-io/jetstream';
+import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
+import type { Logger } from '@pp/logger';
+import { gauge, counter } from '@pp/http';
+import { defaultBus, subjectFor, type EventBus } from './bus.ts';
+
+export interface OutboxRelayOptions {
+  orm: MikroORM;
+  nc: NatsConnection;
+  logger: Logger;
+  bus?: EventBus;
+  batchSize?: number;
+  /** How often to look for events when nobody kicks the relay. */
+  intervalMs?: number;
+  /** Published rows are deleted after this long. */
+  retentionMs?: number;
+}
+
+export interface OutboxRelay {
+  /** Publish what is pending now (call after a commit). */
+  kick(): void;
+  /** Publishes until nothing is pending (or the timeout passes); resolves with how many were published. */
+  drain(timeoutMs?: number): Promise<number>;
+  backlog(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+const backlogGauge = gauge('outbox_backlog', 'Events in the outbox not yet published');
+const publishedCounter = counter('outbox_published_total', 'Events published by the outbox relay', ['type']);
+
+interface Row {
+  id: string;
+  type: string;
+  payload: unknown;
+}
+
+/**
+ * Publishes outbox rows to JetStream with Nats-Msg-Id = event id, in commit order. Rows are claimed
+ * with SKIP LOCKED so several replicas can relay side by side. When NATS is down the rows stay and
+ * are published once it returns; the broker's dedup window and the consumers' processed-events
+ * table make a publish repeated after a crash harmless.
+ */
+export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
+  const bus = options.bus ?? defaultBus;
+  const js = jetstream(options.nc, { timeout: 3_000 });
+  const batchSize = options.batchSize ?? 100;
+  const intervalMs = options.intervalMs ?? 1_000;
+  const retentionMs = options.retentionMs ?? 24 * 3600 * 1000;
+  let stopped = false;
+  let running: Promise<number> | undefined;
+  let again = false;
+  let failures = 0;
+  let lastCleanup = 0;
+
+  async function publishBatch(): Promise<number> {
+    const em = options.orm.em.fork();
+    return em.transactional(async (tx) => {
+      const conn = tx.getConnection();
+      const rows = (await conn.execute(
+        `select id, type, payload from outbox where published_at is null order by created_at, id limit ? for update skip locked`,
+        [batchSize],
+        'all',
+        tx.getTransactionContext(),
+      )) as Row[];
+      const done: string[] = [];
+      try {
+        for (const row of rows) {
+          const h = natsHeaders();
+          h.set('Nats-Msg-Id', row.id);
+          await js.publish(subjectFor(bus, row.type), JSON.stringify(row.payload), { msgID: row.id, headers: h });
+          done.push(row.id);
+          publishedCounter.inc({ type: row.type });
+        }
+      } finally {
+        if (done.length) {
+          await conn.execute(`update outbox set published_at = now(), attempts = attempts + 1 where id in (?)`, [done], 'run', tx.getTransactionContext());
+        }
+      }
+      return done.length;
+    });
+  }
+
+  async function cleanup() {
+    if (Date.now() - lastCleanup < 60_000) return;
+    lastCleanup = Date.now();
+    await options.orm.em
+      .fork()
+      .getConnection()
+      .execute(`delete from outbox where published_at < now() - make_interval(secs => ?)`, [retentionMs / 1000]);
+  }
+
+  async function run(): Promise<number> {
+    let total = 0;
+    do {
+      again = false;
+      for (;;) {
+        const n = await publishBatch();
+        total += n;
+        if (n < batchSize) break;
+      }
+    } while (again && !stopped);
+    await cleanup();
+    return total;
+  }
+
+  function trigger(): Promise<number> {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = run()
+      .then((n) => {
+        failures = 0;
+        return n;
+      })
+      .catch((err) => {
+        failures++;
+        if (failures === 1 || failures % 20 === 0) options.logger.warn({ err, failures }, 'outbox relay could not publish, will retry');
+        return 0;
+      })
+      .finally(() => {
+        running = undefined;
+      });
+    return running;
+  }
+
+  async function backlog(): Promise<number> {
+    const rows = (await options.orm.em.fork().getConnection().execute(`select count(*)::int as n from outbox where published_at is null`)) as Array<{ n: number }>;
+    return rows[0]?.n ?? 0;
+  }
+
+  const timer = setInterval(() => {
+    void trigger();
+    void backlog().then((n) => backlogGauge.set(n), () => undefined);
+  }, intervalMs);
+  timer.unref();
+  void trigger();
+
+  return {
+    kick: () => void trigger(),
+    drain: async (timeoutMs = 10_000) => {
+      const deadline = Date.now() + timeoutMs;
+      let total = 0;
+      for (;;) {
+        const n = await trigger();
+        total += n;
+        if (n === 0 && (await backlog()) === 0) return total;
+        if (Date.now() > deadline) throw new Error('outbox did not drain in time');
+        if (n === 0) await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+    backlog,
+    stop: async () => {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

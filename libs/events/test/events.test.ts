@@ -1,0 +1,150 @@
+import { MikroORM } from '@mikro-orm/postgresql';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { createLogger } from '@pp/logger';
+import { createDatabase, Migration, type Database } from '@pp/db';
+import { createTestDatabase, startNatsServer, uniqueName, type TestDatabase } from '@pp/testing';
+import {
+  connectNats, ensureStream, enqueue, eventBus, eventEntities, EventsMigration, startConsumer, startOutboxRelay,
+  subjectFor, type NatsConnection,
+} from '../src/index.ts';
+
+const logger = createLogger({ name: 'events-test', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+
+class SeenTable extends Migration {
+  override async up() {
+    this.addSql('create table seen (event_id uuid not null, type text not null)');
+  }
+}
+
+const tokenRevoked = (n: number) => ({ token_id: `t${n}`, user_id: 'u1', kind: 'api' as const });
+const until = async (cond: () => Promise<boolean>, timeoutMs = 10_000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await cond())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+};
+
+describe('events: outbox relay and consumers', () => {
+  let testDb: TestDatabase;
+  let db: Database;
+  let nats: Awaited<ReturnType<typeof startNatsServer>>;
+  let nc: NatsConnection;
+  const bus = eventBus(uniqueName('t').toLowerCase());
+
+  const seen = async () =>
+    (await db.fork().getConnection().execute('select event_id, type from seen order by event_id')) as Array<{ event_id: string; type: string }>;
+
+  beforeAll(async () => {
+    testDb = await createTestDatabase('events');
+    db = await createDatabase({
+      url: testDb.url,
+      entities: eventEntities,
+      migrations: [{ name: '0000-events', class: EventsMigration }, { name: '0001-seen', class: SeenTable }],
+      logger,
+    });
+    nats = await startNatsServer();
+    nc = await connectNats({ url: nats.url, name: 'events-test', logger });
+    await ensureStream(nc, bus);
+  });
+
+  afterAll(async () => {
+    await nc.close();
+    await nats.destroy();
+    await db.close();
+    await testDb.drop();
+  });
+
+  it('keeps events made while NATS is down and publishes each exactly once when it returns', async () => {
+    const consumer = await startConsumer({
+      nc, orm: db.orm as MikroORM, logger, bus, durable: 'once', filterSubject: `${bus.prefix}.token.>`,
+      handlers: {
+        'token.revoked': async (event, em) => {
+          await em.getConnection().execute('insert into seen values (?, ?)', [event.id, event.type], 'run', em.getTransactionContext());
+        },
+      },
+    });
+    const relay = startOutboxRelay({ orm: db.orm as MikroORM, nc, logger, bus, intervalMs: 100 });
+
+    await nats.stop();
+    const ids: string[] = [];
+    for (let n = 0; n < 5; n++) {
+      const em = db.fork();
+      ids.push(enqueue(em, 'token.revoked', tokenRevoked(n), { source: 'test' }).id);
+      await em.flush();
+    }
+    relay.kick();
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await relay.backlog()).toBe(5);
+
+    await nats.restart();
+    await until(async () => (await relay.backlog()) === 0, 15_000);
+    await until(async () => (await seen()).length >= 5, 15_000);
+    await new Promise((r) => setTimeout(r, 500)); // room for a duplicate to show up
+    const rows = await seen();
+    expect(rows.map((r) => r.event_id).sort()).toEqual([...ids].sort());
+
+    await relay.stop();
+    await consumer.stop();
+  });
+
+  it('handles a redelivered event once (the processed-events table, not the dedup window)', async () => {
+    const consumer = await startConsumer({
+      nc, orm: db.orm as MikroORM, logger, bus, durable: 'idem', filterSubject: `${bus.prefix}.user.>`,
+      handlers: {
+        'user.created': async (event, em) => {
+          await em.getConnection().execute('insert into seen values (?, ?)', [event.id, event.type], 'run', em.getTransactionContext());
+        },
+      },
+    });
+    const js = jetstream(nc);
+    const event = {
+      id: '6b0f7c1e-3a7e-4a53-9d55-1f7c2b8f0a01', type: 'user.created', version: 1, occurred_at: new Date().toISOString(),
+      source: 'test', correlation_id: null, data: { user: { id: 'u9', email: 'a@b.c', name: 'A' } },
+    };
+    await js.publish(subjectFor(bus, 'user.created'), JSON.stringify(event), { msgID: 'first' });
+    await js.publish(subjectFor(bus, 'user.created'), JSON.stringify(event), { msgID: 'second' });
+    await until(async () => (await seen()).some((r) => r.type === 'user.created'));
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await seen()).filter((r) => r.type === 'user.created')).toHaveLength(1);
+    await consumer.stop();
+  });
+
+  it('sends a poison message and a message that keeps failing to the dead-letter subject', async () => {
+    let attempts = 0;
+    const consumer = await startConsumer({
+      nc, orm: db.orm as MikroORM, logger, bus, durable: 'poison', filterSubject: `${bus.prefix}.story.>`,
+      maxDeliver: 3, backoffMs: () => 50,
+      handlers: {
+        'story.reset': async () => {
+          attempts++;
+          throw new Error('downstream keeps failing');
+        },
+        'story.created': async () => undefined,
+      },
+    });
+    const js = jetstream(nc);
+    await js.publish(subjectFor(bus, 'story.created'), '{"not": "an event"');
+    const failing = {
+      id: '6b0f7c1e-3a7e-4a53-9d55-1f7c2b8f0a02', type: 'story.reset', version: 1, occurred_at: new Date().toISOString(),
+      source: 'test', correlation_id: null,
+      data: { session_id: '6b0f7c1e-3a7e-4a53-9d55-1f7c2b8f0a03', session_code: 'ABCDEF', story: { id: '6b0f7c1e-3a7e-4a53-9d55-1f7c2b8f0a04', title: 'x', status: 'voting', position: 1 } },
+    };
+    await js.publish(subjectFor(bus, 'story.reset'), JSON.stringify(failing));
+
+    const jsm = await jetstreamManager(nc);
+    await until(async () => (await jsm.streams.info(bus.deadLetterStream)).state.messages >= 2);
+    const unparseable = await jsm.streams.getMessage(bus.deadLetterStream, { last_by_subj: `${bus.deadLetterPrefix}.poison.unparseable` });
+    expect(unparseable?.string()).toBe('{"not": "an event"');
+    const failed = await jsm.streams.getMessage(bus.deadLetterStream, { last_by_subj: `${bus.deadLetterPrefix}.poison.story.reset` });
+    expect(failed?.json<{ id: string }>().id).toBe(failing.id);
+    expect(failed?.header.get('Pp-Dead-Letter-Reason')).toMatch(/downstream keeps failing/);
+    expect(attempts).toBe(3);
+    await consumer.stop();
+  });
+
+  it('refuses to enqueue an event whose data breaks its contract', () => {
+    const em = db.fork();
+    expect(() => enqueue(em, 'token.revoked', { token_id: 't' } as never, { source: 'test' })).toThrow();
+  });
+});
