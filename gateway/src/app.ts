@@ -1,0 +1,142 @@
+import cors from 'cors';
+import express, { type Express, type RequestHandler } from 'express';
+import helmet from 'helmet';
+import type { ServiceName } from '@pp/config';
+import { errorHandler, healthRouter, metricsRouter, notFoundHandler, type ReadinessCheck } from '@pp/http';
+import { createServiceClient } from '@pp/http-client';
+import type { Logger } from '@pp/logger';
+import { authenticate } from './auth/authenticate.ts';
+import type { TokenCache } from './auth/token-cache.ts';
+import { createTokenVerifier, type TokenVerifier } from './auth/token-verifier.ts';
+import { upstreamUrls, type Config } from './config.ts';
+import { unitReadiness } from './health/readiness.ts';
+import { gatewayRequestId } from './http/request-id.ts';
+import { requestMetrics } from './http/request-metrics.ts';
+import { bodyLimit, matchRoute } from './http/route-dispatch.ts';
+import { buildOpenApiDocument } from './openapi/document.ts';
+import { docsRoutes } from './openapi/docs.routes.ts';
+import { unitDocs } from './openapi/unit-docs.ts';
+import { createUpstreamProxy } from './proxy/upstream-proxy.ts';
+import { createRateLimiter, type RedisClient } from './rate-limit/rate-limiter.ts';
+import { routeTable, type RouteEntry } from './routes.ts';
+
+export interface GatewayDeps {
+  config: Config;
+  logger: Logger;
+  tokenCache: TokenCache;
+  /** Shared rate-limit counts across replicas. */
+  redis?: RedisClient;
+  /** Defaults to asking the identity service (with the cache). */
+  verifier?: TokenVerifier;
+  /** The gateway's own dependencies for /readyz (NATS, Redis); the units are always checked. */
+  readiness?: Record<string, ReadinessCheck>;
+  isShuttingDown?: () => boolean;
+}
+
+const EXPOSED_HEADERS = [
+  'X-Request-Id',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'RateLimit',
+  'RateLimit-Policy',
+  'Retry-After',
+  'WWW-Authenticate',
+  'Location',
+];
+
+/** The public entry point: ids, security headers, CORS, rate limit, routing, authentication, proxying. */
+export function createApp(deps: GatewayDeps): Express {
+  const { config, logger } = deps;
+  const urls = upstreamUrls(config);
+  const verifier =
+    deps.verifier ??
+    createTokenVerifier(
+      createServiceClient({
+        target: 'identity',
+        baseURL: urls.identity,
+        caller: 'gateway',
+        signingKey: config.INTERNAL_SIGNING_KEY,
+        logger,
+        timeoutMs: config.INTROSPECTION_TIMEOUT_MS,
+      }),
+      deps.tokenCache,
+    );
+  const proxies = new Map<string, RequestHandler>();
+  const proxyFor = (route: RouteEntry) => {
+    const key = `${route.unit}:${route.stream ? 'stream' : 'api'}`;
+    let proxy = proxies.get(key);
+    if (!proxy) {
+      proxy = createUpstreamProxy({
+        unit: route.unit,
+        target: urls[route.unit as ServiceName],
+        timeoutMs: route.stream ? 0 : config.UPSTREAM_TIMEOUT_MS,
+        logger,
+        onResponse: (status, req, res) => {
+          // The replica that revoked a token forgets it before the client hears back; the others learn it over NATS.
+          if (
+            req.method === 'DELETE' &&
+            status === 200 &&
+            (res.locals.route as RouteEntry).path === '/auth/tokens/{id}'
+          ) {
+            deps.tokenCache.revoke(String(res.locals.params.id));
+          }
+        },
+      });
+      proxies.set(key, proxy);
+    }
+    return proxy;
+  };
+
+  const origins = config.CORS_ORIGINS.split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.TRUST_PROXY);
+  app.set('query parser', 'simple');
+  app.use(gatewayRequestId);
+  app.use(requestMetrics);
+  app.use(helmet());
+  app.use(
+    cors({
+      origin: origins.includes('*') ? '*' : origins,
+      credentials: config.CORS_CREDENTIALS,
+      exposedHeaders: EXPOSED_HEADERS,
+      maxAge: 600,
+    }),
+  );
+  app.use(
+    createRateLimiter({
+      limitPerMinute: config.RATE_LIMIT_PER_MINUTE,
+      logger,
+      redis: deps.redis,
+      redisPrefix: config.RATE_LIMIT_REDIS_PREFIX,
+    }),
+  );
+  app.use(
+    healthRouter(
+      { ...unitReadiness(urls, config.READINESS_TIMEOUT_MS), ...deps.readiness },
+      deps.isShuttingDown,
+    ),
+  );
+  app.use(metricsRouter());
+  app.use(docsRoutes(buildOpenApiDocument(routeTable, unitDocs)));
+  app.use(matchRoute(routeTable));
+  app.use(bodyLimit(config.BODY_LIMIT));
+  app.use(authenticate({ verifier, signingKey: config.INTERNAL_SIGNING_KEY, logger }));
+  app.use((req, res, next) => {
+    const route = res.locals.route as RouteEntry;
+    // The unit sees the client address the gateway trusted, not whatever the client claimed.
+    req.headers['x-forwarded-for'] = req.ip ?? '';
+    req.headers['x-forwarded-proto'] = req.protocol;
+    if (route.stream) {
+      req.socket.setTimeout(0);
+      res.setHeader('X-Accel-Buffering', 'no');
+    }
+    return proxyFor(route)(req, res, next);
+  });
+  app.use(notFoundHandler);
+  app.use(errorHandler(logger));
+  return app;
+}

@@ -1,0 +1,56 @@
+import type { RequestHandler } from 'express';
+import { IDENTITY_HEADER, ServiceUnavailableError, signIdentity, UnauthorizedError } from '@pp/http';
+import type { Logger } from '@pp/logger';
+import type { RouteEntry } from '../routes.ts';
+import type { CachedIdentity } from './token-cache.ts';
+import type { TokenVerifier } from './token-verifier.ts';
+
+/** The bearer token of the request: undefined without an Authorization header, '' when it is not a bearer one. */
+function bearerOf(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1]! : '';
+}
+
+/**
+ * Replaces whatever identity the client claimed with the one its token proves, signed for the unit.
+ * A route that needs a token answers 401 without a valid one; a public route goes on anonymously.
+ */
+export function authenticate(options: {
+  verifier: TokenVerifier;
+  signingKey: string;
+  logger: Logger;
+}): RequestHandler {
+  return async (req, res, next) => {
+    const route = res.locals.route as RouteEntry;
+    delete req.headers[IDENTITY_HEADER];
+    const token = bearerOf(req.get('authorization'));
+    // Units trust only the signed identity header; the token itself goes no further than the gateway.
+    delete req.headers.authorization;
+
+    let identity: CachedIdentity | undefined;
+    if (token) {
+      try {
+        identity = await options.verifier.verify(token);
+      } catch (err) {
+        if (route.access === 'token')
+          throw new ServiceUnavailableError(
+            'Sign-in cannot be checked right now, try again shortly',
+            'identity_unavailable',
+            err,
+          );
+        options.logger.warn({ err }, 'token not checked, request goes on anonymously');
+      }
+    }
+    if (route.access === 'token' && !identity) {
+      throw token === undefined
+        ? new UnauthorizedError('A bearer token is required', 'unauthorized')
+        : new UnauthorizedError('The bearer token is invalid, expired or revoked', 'invalid_token');
+    }
+    if (identity) {
+      req.headers[IDENTITY_HEADER] = signIdentity(options.signingKey, identity, 60);
+      res.locals.identity = identity;
+    }
+    next();
+  };
+}

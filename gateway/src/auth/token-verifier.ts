@@ -1,0 +1,69 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import type { ServiceClient } from '@pp/http-client';
+import type { CachedIdentity, TokenCache } from './token-cache.ts';
+
+/** Only strings shaped like our tokens are worth asking about. */
+const TOKEN_SHAPE = /^pp_(access|api|mcp)_[A-Za-z0-9_-]{43}$/;
+
+const introspection = z.discriminatedUnion('active', [
+  z.object({ active: z.literal(false) }),
+  z.object({
+    active: z.literal(true),
+    identity: z.object({
+      sub: z.string(),
+      kind: z.literal('user'),
+      name: z.string().optional(),
+      email: z.string().optional(),
+      token_kind: z.enum(['access', 'api', 'mcp']),
+      token_id: z.string(),
+    }),
+    expires_at: z.string().nullable(),
+  }),
+]);
+
+export interface TokenVerifier {
+  /** The identity behind a bearer token, or undefined when it is not valid. Throws 503 when identity cannot be asked. */
+  verify(token: string): Promise<CachedIdentity | undefined>;
+}
+
+/**
+ * Bearer tokens are checked with the identity service once, then served from the cache; concurrent
+ * requests with the same new token share one introspection call.
+ */
+export function createTokenVerifier(identity: ServiceClient, cache: TokenCache): TokenVerifier {
+  const inFlight = new Map<string, Promise<CachedIdentity | undefined>>();
+
+  async function introspect(token: string, key: string): Promise<CachedIdentity | undefined> {
+    const body = introspection.parse(
+      await identity.callOk({
+        url: '/internal/tokens/introspect',
+        method: 'POST',
+        data: { token },
+        idempotent: true,
+      }),
+    );
+    if (!body.active) {
+      cache.setInvalid(key);
+      return undefined;
+    }
+    const found: CachedIdentity = { ...body.identity };
+    cache.setValid(key, found, body.identity.token_id, body.expires_at ? Date.parse(body.expires_at) : null);
+    return found;
+  }
+
+  return {
+    async verify(token) {
+      if (!TOKEN_SHAPE.test(token)) return undefined;
+      const key = createHash('sha256').update(token).digest('base64url');
+      const cached = cache.get(key);
+      if (cached) return cached.identity;
+      let pending = inFlight.get(key);
+      if (!pending) {
+        pending = introspect(token, key).finally(() => inFlight.delete(key));
+        inFlight.set(key, pending);
+      }
+      return pending;
+    },
+  };
+}

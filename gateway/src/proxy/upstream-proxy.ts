@@ -1,0 +1,77 @@
+import http from 'node:http';
+import type { Request, RequestHandler, Response } from 'express';
+import { createProxyMiddleware, debugProxyErrorsPlugin, proxyEventsPlugin } from 'http-proxy-middleware';
+import { counter, errorEnvelope } from '@pp/http';
+import type { Logger } from '@pp/logger';
+
+const TIMED_OUT = Symbol('upstream timed out');
+type Marked = http.IncomingMessage & { [TIMED_OUT]?: boolean };
+
+const upstreamFailures = counter(
+  'gateway_upstream_failures_total',
+  'Requests the gateway could not complete upstream',
+  ['unit', 'reason'],
+);
+
+export interface UpstreamProxyOptions {
+  unit: string;
+  target: string;
+  /** Inactivity limit while waiting for the unit; 0 for live streams. */
+  timeoutMs: number;
+  logger: Logger;
+  /** Called with each upstream response before it is sent on. */
+  onResponse?: (status: number, req: Request, res: Response) => void;
+}
+
+function fail(res: http.ServerResponse, status: 503 | 504, unit: string): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const body =
+    status === 504
+      ? errorEnvelope('gateway_timeout', `The ${unit} service did not answer in time`)
+      : errorEnvelope('service_unavailable', `The ${unit} service is unavailable, try again shortly`);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    ...(status === 503 ? { 'retry-after': '1' } : {}),
+  });
+  res.end(JSON.stringify(body));
+}
+
+/**
+ * Streams requests and responses to one unit (no body parsing, no buffering) over kept-alive
+ * connections. A unit that refuses the connection answers 503 at once; one that stays silent past
+ * the timeout, 504. Neither hangs the client.
+ */
+export function createUpstreamProxy(options: UpstreamProxyOptions): RequestHandler {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 512, maxFreeSockets: 64 });
+  const proxy = createProxyMiddleware({
+    target: options.target,
+    agent,
+    proxyTimeout: options.timeoutMs > 0 ? options.timeoutMs : undefined,
+    ejectPlugins: true,
+    plugins: [debugProxyErrorsPlugin, proxyEventsPlugin],
+    on: {
+      proxyReq: (proxyReq, req) => {
+        proxyReq.once('timeout', () => {
+          (req as Marked)[TIMED_OUT] = true;
+        });
+      },
+      proxyRes: (proxyRes, req, res) => {
+        options.onResponse?.(proxyRes.statusCode ?? 0, req as Request, res as Response);
+      },
+      error: (err, req, res) => {
+        const timedOut = (req as Marked)[TIMED_OUT] === true;
+        upstreamFailures.inc({ unit: options.unit, reason: timedOut ? 'timeout' : 'unavailable' });
+        options.logger.warn(
+          { unit: options.unit, err: { message: err.message, code: (err as { code?: string }).code } },
+          'upstream failed',
+        );
+        if (res instanceof http.ServerResponse) fail(res, timedOut ? 504 : 503, options.unit);
+        else res.destroy();
+      },
+    },
+  });
+  return proxy as unknown as RequestHandler;
+}

@@ -1,0 +1,61 @@
+import { MemoryStore, type IncrementResponse, type Options, type Store } from 'express-rate-limit';
+import type { Logger } from '@pp/logger';
+
+/**
+ * The shared store (Redis) with a local stand-in: when the shared one errors or is slow, this replica
+ * goes on limiting with its own counts rather than letting every request through or hanging.
+ */
+export class FallbackStore implements Store {
+  readonly localKeys = false;
+  readonly prefix?: string;
+  private readonly local = new MemoryStore();
+  private readonly shared: Store;
+  private readonly timeoutMs: number;
+  private readonly logger: Logger;
+  private failing = false;
+
+  constructor(shared: Store, options: { timeoutMs: number; logger: Logger }) {
+    this.shared = shared;
+    this.prefix = shared.prefix;
+    this.timeoutMs = options.timeoutMs;
+    this.logger = options.logger;
+  }
+
+  init(options: Options): void {
+    this.local.init(options);
+    void this.shared.init?.(options);
+  }
+
+  async increment(key: string): Promise<IncrementResponse> {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const result = await Promise.race([
+        Promise.resolve(this.shared.increment(key)),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error('rate limit store timed out')), this.timeoutMs);
+        }),
+      ]);
+      if (this.failing) this.logger.info('rate limit store is back');
+      this.failing = false;
+      return result;
+    } catch (err) {
+      if (!this.failing) this.logger.warn({ err }, 'rate limit store unavailable: counting locally');
+      this.failing = true;
+      return this.local.increment(key);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async decrement(key: string): Promise<void> {
+    await Promise.allSettled([this.shared.decrement(key), this.local.decrement(key)]);
+  }
+
+  async resetKey(key: string): Promise<void> {
+    await Promise.allSettled([this.shared.resetKey(key), this.local.resetKey(key)]);
+  }
+
+  shutdown(): void {
+    this.local.shutdown();
+  }
+}

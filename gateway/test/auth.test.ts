@@ -1,0 +1,194 @@
+import { signIdentity } from '@pp/http';
+import { api } from '@pp/testing';
+import {
+  startIdentity,
+  type IdentityHarness,
+} from '../../services/identity/test/support/identity-harness.ts';
+import {
+  INTERNAL_KEY,
+  startGateway,
+  startStubUnits,
+  type GatewayHarness,
+} from './support/gateway-harness.ts';
+
+let identity: IdentityHarness;
+let units: Awaited<ReturnType<typeof startStubUnits>>;
+let gateway: GatewayHarness;
+let replica: GatewayHarness;
+const client = api(() => gateway.url);
+const other = api(() => replica.url);
+// Each test file speaks from its own addresses so the rate limit of one never touches another.
+const from = (n: number) => ({ 'x-forwarded-for': `10.1.0.${n}` });
+
+beforeAll(async () => {
+  identity = await startIdentity();
+  units = await startStubUnits();
+  const env = { IDENTITY_URL: identity.url, ...units.env, RATE_LIMIT_PER_MINUTE: '1000' };
+  gateway = await startGateway({ env, eventsPrefix: identity.bus.prefix });
+  replica = await startGateway({ env, eventsPrefix: identity.bus.prefix });
+});
+afterAll(async () => {
+  await gateway.stop();
+  await replica.stop();
+  await units.stop();
+  await identity.stop();
+});
+
+const register = async (email: string) => {
+  const res = await client.post('/auth/register', {
+    body: { email, password: 'password123', name: email.split('@')[0] },
+    headers: from(1),
+  });
+  expect(res.status).toBe(201);
+  return res.body as { user: { id: string }; token: string };
+};
+
+describe('gateway: authentication', () => {
+  it('registers through the gateway (201 with a token), logs in, and answers /auth/me with the token', async () => {
+    const reg = await register('ann@example.com');
+    expect(reg.token).toMatch(/^pp_access_/);
+    const login = await client.post('/auth/login', {
+      body: { email: 'ann@example.com', password: 'password123' },
+      headers: from(1),
+    });
+    expect(login.status).toBe(200);
+    const me = await client.get('/auth/me', { token: login.body.token, headers: from(1) });
+    expect(me.status).toBe(200);
+    expect(me.body.user.id).toBe(reg.user.id);
+  });
+
+  it('answers 401 with WWW-Authenticate and the envelope without a token, with a bad one, and with a non-bearer scheme', async () => {
+    for (const headers of [
+      {},
+      { authorization: 'Bearer pp_api_' + 'x'.repeat(43) },
+      { authorization: 'Bearer nonsense' },
+      { authorization: 'Basic YTpi' },
+    ]) {
+      const res = await client.get('/auth/me', { headers: { ...from(2), ...headers } });
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toBe('Bearer');
+      expect(res.body).toMatchObject({
+        success: false,
+        error: { code: expect.stringMatching(/^(unauthorized|invalid_token)$/) },
+      });
+    }
+    expect((await client.get('/sessions', { headers: from(2) })).status).toBe(401);
+    expect(units.stubs.sessions!.seen.some((s) => s.path === '/sessions' && s.method === 'GET')).toBe(false);
+  });
+
+  it('lets an MCP token act on the same endpoints, forwarding the signed identity and never the token', async () => {
+    const reg = await register('mcp@example.com');
+    const created = await client.post('/auth/tokens', {
+      body: { name: 'Claude', kind: 'mcp' },
+      token: reg.token,
+      headers: from(3),
+    });
+    expect(created.status).toBe(201);
+    const mcp = created.body.token.token as string;
+    expect((await client.get('/auth/me', { token: mcp, headers: from(3) })).body.user.id).toBe(reg.user.id);
+    const res = await client.get('/sessions', { token: mcp, headers: from(3) });
+    expect(res.status).toBe(200);
+    expect(res.body.identity).toMatchObject({ sub: reg.user.id, kind: 'user', token_kind: 'mcp' });
+    expect(units.stubs.sessions!.seen.at(-1)!.headers.authorization).toBeUndefined();
+  });
+
+  it('drops an identity header sent by a client: a public endpoint sees an anonymous caller', async () => {
+    const forged = signIdentity(INTERNAL_KEY, { sub: 'someone-else', kind: 'user' });
+    const res = await client.get('/sessions/ABCDEF', { headers: { ...from(4), 'x-pp-identity': forged } });
+    expect(res.status).toBe(200);
+    expect(res.body.identity).toBeNull();
+    const authed = await client.get('/sessions', { headers: { ...from(4), 'x-pp-identity': forged } });
+    expect(authed.status).toBe(401);
+  });
+
+  it('treats a public request with an invalid token as anonymous, and with a valid one as that user', async () => {
+    const reg = await register('pub@example.com');
+    const anon = await client.get('/sessions/ABCDEF/participants', {
+      token: 'pp_api_' + 'y'.repeat(43),
+      headers: from(5),
+    });
+    expect(anon.status).toBe(200);
+    expect(anon.body.identity).toBeNull();
+    const known = await client.post('/sessions/ABCDEF/join', {
+      token: reg.token,
+      body: {},
+      headers: from(5),
+    });
+    expect(known.body.identity).toMatchObject({ sub: reg.user.id });
+  });
+
+  it('refuses a forged identity header sent straight to a service', async () => {
+    const forged = signIdentity('not-the-platform-key-000000000000000000', { sub: 'u1', kind: 'user' });
+    const res = await api(units.stubs.sessions!.url).get('/sessions', {
+      headers: { 'x-pp-identity': forged },
+    });
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe('invalid_identity');
+  });
+
+  it('refuses a revoked token at once here and, through NATS, on the other replica within a second', async () => {
+    const reg = await register('rev@example.com');
+    const created = await client.post('/auth/tokens', {
+      body: { name: 'CI', kind: 'api' },
+      token: reg.token,
+      headers: from(6),
+    });
+    const secret = created.body.token.token as string;
+    expect((await client.get('/auth/me', { token: secret, headers: from(6) })).status).toBe(200);
+    expect((await other.get('/auth/me', { token: secret, headers: from(6) })).status).toBe(200);
+    expect(replica.tokenCache.size).toBeGreaterThan(0);
+
+    const revoked = await client.delete(`/auth/tokens/${created.body.token.id}`, {
+      token: reg.token,
+      headers: from(6),
+    });
+    expect(revoked.status).toBe(200);
+    expect((await client.get('/auth/me', { token: secret, headers: from(6) })).status).toBe(401);
+    const started = Date.now();
+    let status = 200;
+    while (status === 200 && Date.now() - started < 1000) {
+      status = (await other.get('/auth/me', { token: secret, headers: from(6) })).status;
+      if (status === 200) await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(status).toBe(401);
+  });
+});
+
+describe('gateway: routing', () => {
+  it('answers unknown paths and /internal paths with 404 and the envelope, and a wrong method with 405', async () => {
+    const unknown = await client.get('/nope', { headers: from(7) });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ success: false, error: { code: 'route_not_found' } });
+    const internal = await client.post('/internal/tokens/introspect', {
+      body: { token: 'x' },
+      headers: from(7),
+    });
+    expect(internal.status).toBe(404);
+    expect((await client.get('/sessions/ABCDEF/../../internal/x', { headers: from(7) })).status).toBe(404);
+    const wrong = await client.put('/sessions/ABCDEF', { body: {}, headers: from(7) });
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toBe('GET, PATCH');
+  });
+
+  it('sends each path to its unit', async () => {
+    const reg = await register('route@example.com');
+    const cases: Array<[string, string, string]> = [
+      ['GET', '/sessions/ABCDEF/stories', 'stories'],
+      ['POST', '/stories/s1/reveal', 'stories'],
+      ['GET', '/sessions/ABCDEF/analytics', 'stories'],
+      ['POST', '/sessions/ABCDEF/ai/summary', 'ai'],
+      ['POST', '/sessions/ABCDEF/integrations/import-confirm', 'integrations'],
+      ['GET', '/integrations/providers', 'integrations'],
+      ['GET', '/webhooks', 'webhooks'],
+      ['POST', '/folders', 'sessions'],
+      ['POST', '/mcp', 'sessions'],
+    ];
+    for (const [method, path, unit] of cases) {
+      const res =
+        method === 'GET'
+          ? await client.get(path, { token: reg.token, headers: from(8) })
+          : await client.post(path, { token: reg.token, body: {}, headers: from(8) });
+      expect({ path, unit: res.body.unit }).toEqual({ path, unit });
+    }
+  });
+});

@@ -1,0 +1,77 @@
+import type { Express } from 'express';
+import { createServiceApp, listen, send, type RunningServer } from '@pp/http';
+import { createLogger } from '@pp/logger';
+
+export interface StubUnit {
+  name: string;
+  url: string;
+  port: number;
+  /** What the unit received, newest last. */
+  seen: Array<{
+    method: string;
+    path: string;
+    identity: unknown;
+    headers: Record<string, string | undefined>;
+  }>;
+  stop(): Promise<void>;
+  /** Listens again on the same port. */
+  start(): Promise<void>;
+}
+
+/**
+ * A unit that is not built yet, with the real service stack (signed identity check, envelope, /readyz):
+ * it echoes what it received; `/sessions/{code}/events` is a live stream and `?delay_ms=` makes it slow.
+ */
+export async function startStubUnit(name: string, port = 0): Promise<StubUnit> {
+  const seen: StubUnit['seen'] = [];
+  const app: Express = createServiceApp({
+    logger: createLogger({ name: `stub-${name}`, level: 'silent' }),
+    identityKey: process.env.STUB_IDENTITY_KEY ?? 'internal-signing-key-for-tests-0123456789',
+    readiness: {},
+    routes: (a) => {
+      a.get('/sessions/:code/events', (req, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+        res.flushHeaders();
+        let n = 0;
+        const timer = setInterval(() => res.write(`id: ${++n}\nevent: tick\ndata: {"n":${n}}\n\n`), 50);
+        req.on('close', () => clearInterval(timer));
+      });
+      a.use(async (req, res) => {
+        seen.push({
+          method: req.method,
+          path: req.path,
+          identity: req.identity ?? null,
+          headers: {
+            'x-request-id': req.get('x-request-id'),
+            authorization: req.get('authorization'),
+            'x-forwarded-for': req.get('x-forwarded-for'),
+          },
+        });
+        const delay = Number(req.query.delay_ms ?? 0);
+        if (delay) await new Promise((r) => setTimeout(r, delay));
+        send(res, req.method === 'POST' ? 201 : 200, {
+          unit: name,
+          method: req.method,
+          path: req.path,
+          identity: req.identity ?? null,
+          body: req.body ?? null,
+        });
+      });
+    },
+  });
+  let running: RunningServer = await listen(app, port, '127.0.0.1');
+  const stub: StubUnit = {
+    name,
+    url: running.url,
+    port: running.port,
+    seen,
+    async stop() {
+      running.server.closeAllConnections();
+      await running.close();
+    },
+    async start() {
+      running = await listen(app, stub.port, '127.0.0.1');
+    },
+  };
+  return stub;
+}
