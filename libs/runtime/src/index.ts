@@ -1,0 +1,113 @@
+import type { Express } from 'express';
+import { createDatabase, ensureDatabase, type Database, type MigrationClass } from '@pp/db';
+import {
+  connectNats, ensureStream, eventBus, natsCheck, startConsumer, startOutboxRelay,
+  type ConsumerOptions, type NatsConnection, type OutboxRelay, type RunningConsumer, type EventBus,
+} from '@pp/events';
+import { installGracefulShutdown, listen, type ReadinessCheck, type RunningServer } from '@pp/http';
+import { createLogger, type Logger } from '@pp/logger';
+
+export interface ServiceRuntime {
+  name: string;
+  logger: Logger;
+  db: Database;
+  nc: NatsConnection;
+  relay: OutboxRelay;
+  bus: EventBus;
+  /** Readiness checks of the process's own dependencies (database and broker). */
+  readiness: Record<string, ReadinessCheck>;
+  isShuttingDown: () => boolean;
+  markShuttingDown: () => void;
+}
+
+export interface ServiceDefinition {
+  name: string;
+  config: { PORT: number; LOG_LEVEL: string; DATABASE_URL: string; NATS_URL: string; SHUTDOWN_TIMEOUT_MS: number; EVENTS_PREFIX?: string };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  entities: any[];
+  migrations: Array<{ name: string; class: MigrationClass }>;
+  createApp: (runtime: ServiceRuntime) => Express | Promise<Express>;
+  /** Durable consumers of the service, started once the app listens. */
+  consumers?: (runtime: ServiceRuntime) => Array<Omit<ConsumerOptions, 'nc' | 'orm' | 'logger' | 'bus'>>;
+  /** Background work (timers): started after listening, stopped first at shutdown. */
+  background?: (runtime: ServiceRuntime) => Array<{ name: string; stop: () => Promise<void> | void }>;
+  host?: string;
+}
+
+/** Builds the runtime of one service: its database (migrated), NATS, the stream and the outbox relay. */
+export async function createRuntime(def: Omit<ServiceDefinition, 'createApp' | 'consumers' | 'background'>, logger?: Logger): Promise<ServiceRuntime> {
+  const log = logger ?? createLogger({ name: def.name, level: def.config.LOG_LEVEL });
+  await ensureDatabase(def.config.DATABASE_URL);
+  const db = await createDatabase({ url: def.config.DATABASE_URL, entities: def.entities, migrations: def.migrations, logger: log });
+  const bus = eventBus(def.config.EVENTS_PREFIX ?? 'pp');
+  const nc = await connectNats({ url: def.config.NATS_URL, name: def.name, logger: log });
+  await ensureStream(nc, bus);
+  const relay = startOutboxRelay({ orm: db.orm, nc, logger: log, bus });
+  let shuttingDown = false;
+  const runtime: ServiceRuntime = {
+    name: def.name,
+    logger: log,
+    db,
+    nc,
+    relay,
+    bus,
+    readiness: { database: () => db.check(), nats: () => natsCheck(nc) },
+    isShuttingDown: () => shuttingDown,
+    markShuttingDown: () => {
+      shuttingDown = true;
+    },
+  };
+  return runtime;
+}
+
+export interface StartedService {
+  runtime: ServiceRuntime;
+  server: RunningServer;
+  consumers: RunningConsumer[];
+  /** Stops in order: stop accepting, background work, consumers, relay, NATS, database. */
+  stop: () => Promise<void>;
+}
+
+/** Starts a service in this process (main.ts and end-to-end tests use the same path). */
+export async function startService(def: ServiceDefinition, logger?: Logger): Promise<StartedService> {
+  const runtime = await createRuntime(def, logger);
+  const app = await def.createApp(runtime);
+  const server = await listen(app, def.config.PORT, def.host);
+  const consumers = await Promise.all(
+    (def.consumers?.(runtime) ?? []).map((c) =>
+      startConsumer({ ...c, nc: runtime.nc, orm: runtime.db.orm, logger: runtime.logger, bus: runtime.bus }),
+    ),
+  );
+  const background = def.background?.(runtime) ?? [];
+  runtime.logger.info({ port: server.port }, `${def.name} listening`);
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      runtime.markShuttingDown();
+      await server.close();
+      for (const b of background) await b.stop();
+      for (const c of consumers) await c.stop();
+      await runtime.relay.stop();
+      await runtime.nc.drain().catch(() => runtime.nc.close());
+      await runtime.db.close();
+    })());
+  return { runtime, server, consumers, stop };
+}
+
+/** main.ts of a service: start it, and stop it gracefully on SIGTERM / SIGINT. */
+export async function runService(def: ServiceDefinition): Promise<StartedService> {
+  const logger = createLogger({ name: def.name, level: def.config.LOG_LEVEL });
+  try {
+    const started = await startService(def, logger);
+    installGracefulShutdown(started.server, {
+      logger,
+      timeoutMs: def.config.SHUTDOWN_TIMEOUT_MS,
+      onStart: () => started.runtime.markShuttingDown(),
+      steps: [['service', () => started.stop()]],
+    });
+    return started;
+  } catch (err) {
+    logger.fatal({ err }, `${def.name} could not start`);
+    process.exit(1);
+  }
+}
