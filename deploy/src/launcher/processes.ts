@@ -40,9 +40,12 @@ export class ManagedProcess {
   /** How often it died on its own. */
   crashes = 0;
 
-  constructor(spec: ProcessSpec, log: LauncherLog) {
+  private readonly onSpawn: () => void;
+
+  constructor(spec: ProcessSpec, log: LauncherLog, onSpawn: () => void = () => undefined) {
     this.spec = spec;
     this.log = log;
+    this.onSpawn = onSpawn;
   }
 
   get pid(): number | undefined {
@@ -67,6 +70,7 @@ export class ManagedProcess {
       reject: false,
     });
     this.child = child;
+    this.onSpawn();
     forwardLines(child.stdout, (line) => this.log.line(name, line));
     forwardLines(child.stderr, (line) => this.log.line(name, line));
     this.exited = child.then((result) => {

@@ -25,6 +25,22 @@ function commandLine(pid: number): string {
   }
 }
 
+async function stopAndWait(pid: number, signal: NodeJS.Signals, group: boolean): Promise<void> {
+  const target = group ? -pid : pid;
+  try {
+    process.kill(target, signal);
+  } catch {
+    return;
+  }
+  const deadline = Date.now() + 15_000;
+  while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  try {
+    process.kill(target, 'SIGKILL');
+  } catch {
+    // gone, as it should be
+  }
+}
+
 /**
  * A server left running by an earlier launch that was killed hard holds its data directory; stop it first.
  * Only a process whose command line mentions `marker` (its data directory) is touched.
@@ -38,8 +54,16 @@ export async function stopStaleServer(
   const pid = readPidFile(pidFile);
   if (!pid || !isAlive(pid) || !commandLine(pid).includes(marker)) return;
   onStop(pid);
-  process.kill(pid, signal);
-  const deadline = Date.now() + 15_000;
-  while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-  if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+  await stopAndWait(pid, signal, false);
+}
+
+/** Units left running by an earlier launch that was killed hard (each led its own process group). */
+export async function stopStaleUnits(pidFile: string, marker: string, onStop: (pid: number) => void) {
+  if (!existsSync(pidFile)) return;
+  const pids = readFileSync(pidFile, 'utf8')
+    .split('\n')
+    .map((l) => Number.parseInt(l, 10))
+    .filter((pid) => pid > 0 && isAlive(pid) && commandLine(pid).includes(marker));
+  for (const pid of pids) onStop(pid);
+  await Promise.all(pids.map((pid) => stopAndWait(pid, 'SIGTERM', true)));
 }

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { LauncherLog } from './log.ts';
 import { startNats, type NatsHandle } from './nats.ts';
@@ -7,6 +7,7 @@ import { startPostgres, type PostgresHandle } from './postgres.ts';
 import { ManagedProcess } from './processes.ts';
 import { waitUntilReady } from './readiness.ts';
 import { loadSecrets } from './secrets.ts';
+import { stopStaleUnits } from './stale.ts';
 import { nodeBinary, repoRoot, unitEnvironment, units, type Unit } from './units.ts';
 
 export interface SystemOptions {
@@ -54,6 +55,9 @@ export function createSystem(options: SystemOptions): System {
   let postgres: PostgresHandle | undefined;
   let nats: NatsHandle | undefined;
   let stopping = false;
+  // The units' pids, so that a launch after a hard kill of this one can stop what it left behind.
+  const pidFile = join(dataDir, 'units.pid');
+  const recordPids = () => writeFileSync(pidFile, procs.map((p) => p.pid ?? '').join('\n'));
 
   const stopAll = async () => {
     await Promise.all(procs.map((p) => p.stop(options.stopGraceMs ?? 12_000)));
@@ -71,6 +75,10 @@ export function createSystem(options: SystemOptions): System {
       for (const unit of list) {
         if (!existsSync(resolve(repoRoot, unit.entry))) throw new Error(`${unit.entry} is missing`);
       }
+      mkdirSync(dataDir, { recursive: true });
+      await stopStaleUnits(pidFile, repoRoot, (pid) =>
+        log.warn(`stopping unit ${pid} left running by an earlier launch`),
+      );
       const { secrets, generated } = loadSecrets(join(dataDir, 'secrets.env'), env);
       if (generated.length > 0)
         log.info(`generated ${generated.join(', ')} into ${join(dataDir, 'secrets.env')}`);
@@ -103,6 +111,7 @@ export function createSystem(options: SystemOptions): System {
             env: unitEnvironment(unit, ctx),
           },
           log,
+          recordPids,
         );
         procs.push(proc);
         proc.start();
