@@ -58,12 +58,13 @@ describe('gateway: authentication', () => {
   });
 
   it('answers 401 with WWW-Authenticate and the envelope without a token, with a bad one, and with a non-bearer scheme', async () => {
-    for (const headers of [
+    const variants: Array<Record<string, string>> = [
       {},
       { authorization: 'Bearer pp_api_' + 'x'.repeat(43) },
       { authorization: 'Bearer nonsense' },
       { authorization: 'Basic YTpi' },
-    ]) {
+    ];
+    for (const headers of variants) {
       const res = await client.get('/auth/me', { headers: { ...from(2), ...headers } });
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toBe('Bearer');

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { ServiceUnavailableError } from '@pp/http';
 import type { ServiceClient } from '@pp/http-client';
 import type { CachedIdentity, TokenCache } from './token-cache.ts';
 

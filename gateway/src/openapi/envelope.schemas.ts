@@ -29,27 +29,21 @@ export const successOf = (payload: z.ZodObject) =>
   z.object({ success: z.literal(true), ...payload.shape, data: payload, message: z.string().optional() });
 
 export const rateLimitHeaders = z.object({
-  'X-RateLimit-Limit': z
-    .int()
-    .meta({
-      description: 'Requests allowed per minute from this address (60 by default)',
-      header: { id: 'X-RateLimit-Limit' },
-    }),
+  'X-RateLimit-Limit': z.int().meta({
+    description: 'Requests allowed per minute from this address (60 by default)',
+    header: { id: 'X-RateLimit-Limit' },
+  }),
   'X-RateLimit-Remaining': z
     .int()
     .meta({ description: 'Requests left in the current window', header: { id: 'X-RateLimit-Remaining' } }),
-  'X-RateLimit-Reset': z
-    .int()
-    .meta({
-      description: 'When the window resets, in Unix epoch seconds',
-      header: { id: 'X-RateLimit-Reset' },
-    }),
-  RateLimit: z
-    .string()
-    .meta({
-      description: 'IETF draft: `"ip"; r=<remaining>; t=<seconds to reset>`',
-      header: { id: 'RateLimit' },
-    }),
+  'X-RateLimit-Reset': z.int().meta({
+    description: 'When the window resets, in Unix epoch seconds',
+    header: { id: 'X-RateLimit-Reset' },
+  }),
+  RateLimit: z.string().meta({
+    description: 'IETF draft: `"ip"; r=<remaining>; t=<seconds to reset>`',
+    header: { id: 'RateLimit' },
+  }),
   'RateLimit-Policy': z
     .string()
     .meta({ description: 'IETF draft: `"ip"; q=<limit>; w=60`', header: { id: 'RateLimit-Policy' } }),

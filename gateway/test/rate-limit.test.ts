@@ -1,0 +1,109 @@
+import { randomBytes } from 'node:crypto';
+import { createClient } from 'redis';
+import { api } from '@pp/testing';
+import { startGateway, startStubUnits, type GatewayHarness } from './support/gateway-harness.ts';
+
+let units: Awaited<ReturnType<typeof startStubUnits>>;
+beforeAll(async () => {
+  units = await startStubUnits();
+});
+afterAll(() => units.stop());
+
+const ip = (n: number) => ({ 'x-forwarded-for': `10.2.${randomBytes(1)[0]}.${n}` });
+
+describe('gateway: rate limit', () => {
+  let gateway: GatewayHarness;
+  beforeAll(async () => {
+    gateway = await startGateway({ env: { ...units.env, RATE_LIMIT_PER_MINUTE: '60' } });
+  });
+  afterAll(() => gateway.stop());
+
+  it('lets 60 requests a minute through with the limit headers, refuses the 61st with 429 and Retry-After, and not another IP', async () => {
+    const client = api(gateway.url);
+    const me = ip(1);
+    const before = Math.floor(Date.now() / 1000);
+    for (let i = 1; i <= 60; i++) {
+      const res = await client.get('/sessions/ABCDEF', { headers: me });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-ratelimit-limit')).toBe('60');
+      expect(res.headers.get('x-ratelimit-remaining')).toBe(String(60 - i));
+    }
+    const reset = Number((await client.get('/healthz', { headers: ip(2) })).headers.get('x-ratelimit-reset'));
+    expect(reset).toBeGreaterThanOrEqual(before + 59);
+    expect(reset).toBeLessThanOrEqual(before + 61);
+
+    const refused = await client.get('/sessions/ABCDEF', { headers: me });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    expect(refused.body).toMatchObject({ success: false, error: { code: 'rate_limited' } });
+    expect(refused.headers.get('ratelimit-policy')).toMatch(/^"ip"; q=60; w=60/);
+    expect(refused.headers.get('ratelimit')).toMatch(/^"ip"; r=0; t=\d+/);
+
+    expect((await client.get('/sessions/ABCDEF', { headers: ip(3) })).status).toBe(200);
+  });
+
+  it('counts a live stream once, when it opens, however long it runs', async () => {
+    const me = ip(4);
+    const controller = new AbortController();
+    const stream = await fetch(`${gateway.url}/sessions/ABCDEF/events`, {
+      headers: me,
+      signal: controller.signal,
+    });
+    expect(stream.headers.get('x-ratelimit-remaining')).toBe('59');
+    const reader = stream.body!.getReader();
+    for (let events = 0; events < 3;) {
+      const { value } = await reader.read();
+      events += (new TextDecoder().decode(value).match(/event: tick/g) ?? []).length;
+    }
+    const next = await api(gateway.url).get('/sessions/ABCDEF', { headers: me });
+    expect(next.headers.get('x-ratelimit-remaining')).toBe('58');
+    controller.abort();
+  });
+
+  it('ignores X-Forwarded-For unless told to trust a proxy', async () => {
+    const strict = await startGateway({
+      env: { ...units.env, RATE_LIMIT_PER_MINUTE: '3', TRUST_PROXY: 'false' },
+    });
+    try {
+      const client = api(strict.url);
+      for (let i = 0; i < 3; i++)
+        expect((await client.get('/healthz', { headers: ip(10 + i) })).status).toBe(200);
+      expect((await client.get('/healthz', { headers: ip(20) })).status).toBe(429);
+    } finally {
+      await strict.stop();
+    }
+  });
+});
+
+describe('gateway: rate limit shared through Redis', () => {
+  const redis = createClient({ url: 'redis://127.0.0.1:6379' });
+  const prefix = `pp:rl:test:${randomBytes(4).toString('hex')}:`;
+  let a: GatewayHarness;
+  let b: GatewayHarness;
+  beforeAll(async () => {
+    await redis.connect();
+    const env = { ...units.env, RATE_LIMIT_PER_MINUTE: '60', RATE_LIMIT_REDIS_PREFIX: prefix };
+    a = await startGateway({ env, redis });
+    b = await startGateway({ env, redis });
+  });
+  afterAll(async () => {
+    await a.stop();
+    await b.stop();
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length) await redis.del(keys);
+    await redis.quit();
+  });
+
+  it('refuses the 61st request of one IP across two gateway replicas', async () => {
+    const me = ip(30);
+    for (let i = 0; i < 60; i++) {
+      const res = await api(i % 2 ? a.url : b.url).get('/sessions/ABCDEF', { headers: me });
+      expect(res.status).toBe(200);
+    }
+    const onA = await api(a.url).get('/sessions/ABCDEF', { headers: me });
+    const onB = await api(b.url).get('/sessions/ABCDEF', { headers: me });
+    expect([onA.status, onB.status]).toEqual([429, 429]);
+    expect((await api(b.url).get('/sessions/ABCDEF', { headers: ip(31) })).status).toBe(200);
+  });
+});

@@ -1,0 +1,135 @@
+import { api } from '@pp/testing';
+import { startGateway, startStubUnits, type GatewayHarness } from './support/gateway-harness.ts';
+
+let units: Awaited<ReturnType<typeof startStubUnits>>;
+let gateway: GatewayHarness;
+const client = api(() => gateway.url);
+const from = { 'x-forwarded-for': '10.3.0.1' };
+
+beforeAll(async () => {
+  // identity is a stub here too: these tests are about the proxy, not about tokens.
+  units = await startStubUnits(['identity', 'sessions', 'stories', 'ai', 'integrations', 'webhooks']);
+  gateway = await startGateway({
+    env: { ...units.env, RATE_LIMIT_PER_MINUTE: '10000', UPSTREAM_TIMEOUT_MS: '300', BODY_LIMIT: '1kb' },
+  });
+});
+afterAll(async () => {
+  await gateway.stop();
+  await units.stop();
+});
+
+describe('gateway: upstream failures', () => {
+  it('answers 503 fast for a stopped unit, names it in /readyz, and heals when it starts again', async () => {
+    expect((await client.get('/readyz', { headers: from })).status).toBe(200);
+    await units.stubs.stories!.stop();
+    const started = Date.now();
+    const down = await client.get('/sessions/ABCDEF/stories', { headers: from });
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(down.status).toBe(503);
+    expect(down.body).toMatchObject({ success: false, error: { code: 'service_unavailable' } });
+    expect(down.text).not.toMatch(/127\.0\.0\.1|ECONNREFUSED/);
+    const ready = await client.get('/readyz', { headers: from });
+    expect(ready.status).toBe(503);
+    expect(ready.body.down).toEqual(['stories']);
+    expect(ready.body.message).toMatch(/stories/);
+    // Other units keep working meanwhile.
+    expect((await client.get('/sessions/ABCDEF', { headers: from })).status).toBe(200);
+
+    await units.stubs.stories!.start();
+    expect((await client.get('/readyz', { headers: from })).status).toBe(200);
+    expect((await client.get('/sessions/ABCDEF/stories', { headers: from })).status).toBe(200);
+  });
+
+  it('answers 503, not 401, for a token that cannot be checked because identity is down', async () => {
+    await units.stubs.identity!.stop();
+    try {
+      const started = Date.now();
+      const res = await client.get('/sessions', {
+        headers: { ...from, authorization: `Bearer pp_api_${'z'.repeat(43)}` },
+      });
+      expect(res.status).toBe(503);
+      expect(res.body.error.code).toBe('identity_unavailable');
+      expect(Date.now() - started).toBeLessThan(2000);
+      // A public endpoint goes on anonymously meanwhile.
+      const open = await client.get('/sessions/ABCDEF', {
+        headers: { ...from, authorization: `Bearer pp_api_${'z'.repeat(43)}` },
+      });
+      expect(open.status).toBe(200);
+      expect(open.body.identity).toBeNull();
+    } finally {
+      await units.stubs.identity!.start();
+    }
+  });
+
+  it('answers 504 when a unit stays silent past the timeout', async () => {
+    const started = Date.now();
+    const res = await client.get('/sessions/ABCDEF?delay_ms=2000', { headers: from });
+    expect(res.status).toBe(504);
+    expect(res.body.error.code).toBe('gateway_timeout');
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+
+  it('passes a live stream through as it comes, past the API timeout', async () => {
+    const controller = new AbortController();
+    const res = await fetch(`${gateway.url}/sessions/ABCDEF/events`, {
+      headers: from,
+      signal: controller.signal,
+    });
+    expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
+    expect(res.headers.get('content-encoding')).toBeNull();
+    const reader = res.body!.getReader();
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value)).toMatch(/^id: 1\nevent: tick/);
+    const startedAt = Date.now();
+    let last = '';
+    while (Date.now() - startedAt < 500) last = new TextDecoder().decode((await reader.read()).value);
+    expect(last).toMatch(/event: tick/);
+    controller.abort();
+  });
+});
+
+describe('gateway: request hygiene', () => {
+  it('refuses a body over the limit with 413 and the envelope before it reaches the unit', async () => {
+    const seen = units.stubs.sessions!.seen.length;
+    const res = await client.post('/sessions/ABCDEF/join', {
+      body: { name: 'x'.repeat(2000) },
+      headers: from,
+    });
+    expect(res.status).toBe(413);
+    expect(res.body.error.code).toBe('payload_too_large');
+    expect(units.stubs.sessions!.seen.length).toBe(seen);
+  });
+
+  it('streams a body to the unit unparsed', async () => {
+    const res = await client.post('/sessions/ABCDEF/join', { body: { name: 'Ann' }, headers: from });
+    expect(res.body.body).toEqual({ name: 'Ann' });
+  });
+
+  it('sets its own request id, and security headers', async () => {
+    const res = await client.get('/sessions/ABCDEF', {
+      headers: { ...from, 'x-request-id': 'client-chosen' },
+    });
+    const id = res.headers.get('x-request-id');
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(units.stubs.sessions!.seen.at(-1)!.headers['x-request-id']).toBe(id);
+    expect(units.stubs.sessions!.seen.at(-1)!.headers['x-forwarded-for']).toBe('10.3.0.1');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('strict-transport-security')).toBeTruthy();
+    expect(res.headers.get('x-powered-by')).toBeNull();
+  });
+
+  it('answers CORS preflights for any origin without credentials by default', async () => {
+    const res = await fetch(`${gateway.url}/sessions`, {
+      method: 'OPTIONS',
+      headers: {
+        ...from,
+        origin: 'https://app.example.com',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization',
+      },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('access-control-allow-credentials')).toBeNull();
+  });
+});
