@@ -3,7 +3,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { services } from '@pp/config';
-import { createLineWriter, prefixLine } from '../src/launcher/log.ts';
+import { createLineWriter, formatLogLine, prefixLine } from '../src/launcher/log.ts';
 import { firstNatsAddress } from '../src/launcher/nats.ts';
 import { findFreePort, isPortFree } from '../src/launcher/ports.ts';
 import { restartDelay } from '../src/launcher/processes.ts';
@@ -152,6 +152,30 @@ describe('log lines', () => {
     const write = createLineWriter(['integrations', 'ai'], (t) => out.push(t));
     write('ai', 'ready  \r');
     expect(out).toEqual([`[${'ai'.padEnd('integrations'.length)}] ready\n`]);
+  });
+});
+
+describe('readable unit logs', () => {
+  it('turns a pino JSON line into time, level, message and the other fields', () => {
+    const line = JSON.stringify({
+      level: 'info',
+      time: '2026-01-02T03:04:05.000Z',
+      service: 'identity',
+      name: 'identity',
+      port: 8081,
+      checks: { db: 'ok' },
+      msg: 'identity listening',
+    });
+    expect(formatLogLine(line)).toMatch(
+      /^\d\d:\d\d:05 INFO  identity listening port=8081 checks=\{"db":"ok"\}$/,
+    );
+  });
+
+  it('names numeric pino levels and leaves anything else untouched', () => {
+    expect(formatLogLine('{"level":50,"msg":"boom"}')).toBe('ERROR boom');
+    expect(formatLogLine('{"not":"pino"}')).toBe('{"not":"pino"}');
+    expect(formatLogLine('{broken')).toBe('{broken');
+    expect(formatLogLine('plain text')).toBe('plain text');
   });
 });
 
