@@ -11,4 +11,5 @@ export default tseslint.config(
     },
   },
   { files: ['deploy/**/*.ts', '**/*.test.ts', '**/test/**/*.ts'], rules: { 'no-console': 'off' } },
+  { files: ['**/*.test.ts', '**/test/**/*.ts'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
 );

@@ -4,8 +4,15 @@ const schema = z.object({ PORT: port(8080), TRUST_PROXY: envBoolean(false), NATS
 
 describe('loadConfig', () => {
   it('applies defaults and coerces values', () => {
-    expect(loadConfig(schema, {})).toEqual({ PORT: 8080, TRUST_PROXY: false, NATS_URL: 'nats://127.0.0.1:4222' });
-    expect(loadConfig(schema, { PORT: '9000', TRUST_PROXY: 'true' })).toMatchObject({ PORT: 9000, TRUST_PROXY: true });
+    expect(loadConfig(schema, {})).toEqual({
+      PORT: 8080,
+      TRUST_PROXY: false,
+      NATS_URL: 'nats://127.0.0.1:4222',
+    });
+    expect(loadConfig(schema, { PORT: '9000', TRUST_PROXY: 'true' })).toMatchObject({
+      PORT: 9000,
+      TRUST_PROXY: true,
+    });
   });
 
   it('names the variable whose value is bad', () => {

@@ -29,7 +29,9 @@ export const envBoolean = (fallback: boolean) =>
 
 export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 
-export const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
+export const logLevel = z
+  .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  .default('info');
 
 export const postgresUrl = z
   .string()
@@ -39,7 +41,10 @@ export const postgresUrl = z
 export const natsUrl = z
   .string()
   .default('nats://127.0.0.1:4222')
-  .refine((u) => u.split(',').every((s) => /^(nats|tls|ws|wss):\/\/[^\s]+$/.test(s.trim())), 'must be nats:// URLs');
+  .refine(
+    (u) => u.split(',').every((s) => /^(nats|tls|ws|wss):\/\/[^\s]+$/.test(s.trim())),
+    'must be nats:// URLs',
+  );
 
 /** Secret keys: at least 32 characters so HMAC keys have enough entropy. */
 export const secret = z.string().min(32, 'must be at least 32 characters');
@@ -52,6 +57,11 @@ export const serviceEnv = {
   NATS_URL: natsUrl,
   INTERNAL_SIGNING_KEY: secret,
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  /** Subject prefix of the event bus (`pp`); tests and side-by-side deployments use their own. */
+  EVENTS_PREFIX: z
+    .string()
+    .regex(/^[a-z][a-z0-9_-]{0,30}$/, 'must be a short lowercase name')
+    .default('pp'),
 };
 
 export * from './units.ts';

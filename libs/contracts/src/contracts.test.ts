@@ -1,10 +1,26 @@
-import { makeEvent, eventEnvelopeSchema, parseEventData, subjectOf, publicEventTypes, eventSchemas } from './index.ts';
+import {
+  makeEvent,
+  eventEnvelopeSchema,
+  parseEventData,
+  subjectOf,
+  publicEventTypes,
+  eventSchemas,
+} from './index.ts';
 
 describe('contracts', () => {
   it('builds envelopes that satisfy the envelope schema', () => {
-    const event = makeEvent('token.revoked', { token_id: 't', user_id: 'u', kind: 'api' }, { source: 'identity', correlationId: 'c1' });
+    const event = makeEvent(
+      'token.revoked',
+      { token_id: 't', user_id: 'u', kind: 'api' },
+      { source: 'identity', correlationId: 'c1' },
+    );
     expect(eventEnvelopeSchema.parse(event)).toEqual(event);
-    expect(event).toMatchObject({ type: 'token.revoked', version: 1, source: 'identity', correlation_id: 'c1' });
+    expect(event).toMatchObject({
+      type: 'token.revoked',
+      version: 1,
+      source: 'identity',
+      correlation_id: 'c1',
+    });
     expect(subjectOf(event.type)).toBe('pp.token.revoked');
   });
 

@@ -18,12 +18,19 @@ export const STREAM_NAME = 'PP_EVENTS';
 export const DEAD_LETTER_PREFIX = 'pp-dlq';
 
 export const subjectOf = (type: string) => `${SUBJECT_PREFIX}.${type}`;
-export const deadLetterSubjectOf = (consumer: string, type: string) => `${DEAD_LETTER_PREFIX}.${consumer}.${type}`;
+export const deadLetterSubjectOf = (consumer: string, type: string) =>
+  `${DEAD_LETTER_PREFIX}.${consumer}.${type}`;
 
 export function makeEvent<T>(
   type: string,
   data: T,
-  options: { source: string; correlationId?: string | null; version?: number; id?: string; occurredAt?: Date },
+  options: {
+    source: string;
+    correlationId?: string | null;
+    version?: number;
+    id?: string;
+    occurredAt?: Date;
+  },
 ): EventEnvelope<T> {
   return {
     id: options.id ?? randomUUID(),

@@ -21,7 +21,11 @@ export const sessionSnapshot = z.object({
 });
 export type SessionSnapshot = z.infer<typeof sessionSnapshot>;
 
-const voteStats = z.object({ votes_cast: z.number().int(), total_participants: z.number().int(), all_voted: z.boolean() });
+const voteStats = z.object({
+  votes_cast: z.number().int(),
+  total_participants: z.number().int(),
+  all_voted: z.boolean(),
+});
 const revealedVote = z.object({
   participant: z.object({ id: z.number().int().nullable(), name: z.string().nullable() }),
   value: z.string(),
@@ -36,7 +40,11 @@ const storySummary = z.object({
 /** One zod schema per event type (decisions section 10, plus the identity events). */
 export const eventSchemas = {
   'user.created': z.object({ user: z.object({ id: z.string(), email: z.string(), name: z.string() }) }),
-  'token.revoked': z.object({ token_id: z.string(), user_id: z.string(), kind: z.enum(['access', 'api', 'mcp']) }),
+  'token.revoked': z.object({
+    token_id: z.string(),
+    user_id: z.string(),
+    kind: z.enum(['access', 'api', 'mcp']),
+  }),
   'session.created': z.object({ session: sessionSnapshot }),
   'session.updated': z.object({ session: sessionSnapshot, changed: z.array(z.string()) }),
   'session.archived': z.object({ session: sessionSnapshot }),
@@ -66,7 +74,12 @@ export const eventSchemas = {
     next_story_id: z.uuid().nullable(),
   }),
   'story.reset': z.object({ session_id: z.uuid(), session_code: z.string(), story: storySummary }),
-  'story.activated': z.object({ session_id: z.uuid(), session_code: z.string(), story: storySummary, previous_story_id: z.uuid().nullable() }),
+  'story.activated': z.object({
+    session_id: z.uuid(),
+    session_code: z.string(),
+    story: storySummary,
+    previous_story_id: z.uuid().nullable(),
+  }),
   'import.completed': z.object({
     session_id: z.uuid(),
     session_code: z.string(),

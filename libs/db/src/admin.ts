@@ -12,7 +12,10 @@ export function databaseNameOf(url: string): string {
 }
 
 async function withAdminClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: withDatabaseName(url, 'postgres'), connectionTimeoutMillis: 5_000 });
+  const client = new pg.Client({
+    connectionString: withDatabaseName(url, 'postgres'),
+    connectionTimeoutMillis: 5_000,
+  });
   await client.connect();
   try {
     return await fn(client);
@@ -33,12 +36,15 @@ export async function ensureDatabase(url: string): Promise<void> {
       await client.query(`create database ${quoteIdent(name)}`);
     } catch (err) {
       // Two processes creating the same database at once: the loser sees a duplicate.
-      if ((err as { code?: string }).code !== '42P04' && (err as { code?: string }).code !== '23505') throw err;
+      if ((err as { code?: string }).code !== '42P04' && (err as { code?: string }).code !== '23505')
+        throw err;
     }
   });
 }
 
 export async function dropDatabase(url: string): Promise<void> {
   const name = databaseNameOf(url);
-  await withAdminClient(url, (client) => client.query(`drop database if exists ${quoteIdent(name)} with (force)`));
+  await withAdminClient(url, (client) =>
+    client.query(`drop database if exists ${quoteIdent(name)} with (force)`),
+  );
 }

@@ -53,7 +53,8 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
   };
   const orm = await MikroORM.init(config);
   const executed = await orm.migrator.up();
-  if (executed.length > 0) options.logger.info({ migrations: executed.map((m) => m.name) }, 'migrations applied');
+  if (executed.length > 0)
+    options.logger.info({ migrations: executed.map((m) => m.name) }, 'migrations applied');
 
   return {
     orm,

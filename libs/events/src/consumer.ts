@@ -1,12 +1,21 @@
 import type { MikroORM, EntityManager } from '@mikro-orm/postgresql';
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type JsMsg } from '@nats-io/jetstream';
 import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
-import { eventEnvelopeSchema, eventSchemas, type EventData, type EventEnvelope, type EventType } from '@pp/contracts';
+import {
+  eventEnvelopeSchema,
+  eventSchemas,
+  type EventData,
+  type EventEnvelope,
+  type EventType,
+} from '@pp/contracts';
 import { runWithContext, type Logger } from '@pp/logger';
 import { counter, gauge } from '@pp/http';
 import { defaultBus, deadLetterSubjectFor, type EventBus } from './bus.ts';
 
-export type EventHandler<T extends EventType> = (event: EventEnvelope<EventData<T>>, em: EntityManager) => Promise<void>;
+export type EventHandler<T extends EventType> = (
+  event: EventEnvelope<EventData<T>>,
+  em: EntityManager,
+) => Promise<void>;
 export type EventHandlers = { [T in EventType]?: EventHandler<T> };
 
 export interface ConsumerOptions {
@@ -30,8 +39,12 @@ export interface RunningConsumer {
   stop(): Promise<void>;
 }
 
-const redeliveries = counter('consumer_redeliveries_total', 'Messages handed back for redelivery', ['consumer']);
-const deadLetters = counter('consumer_dead_letters_total', 'Messages sent to the dead-letter subject', ['consumer']);
+const redeliveries = counter('consumer_redeliveries_total', 'Messages handed back for redelivery', [
+  'consumer',
+]);
+const deadLetters = counter('consumer_dead_letters_total', 'Messages sent to the dead-letter subject', [
+  'consumer',
+]);
 const lag = gauge('consumer_lag', 'Messages not yet delivered to the consumer', ['consumer']);
 
 /** A message that can never succeed: it goes to the dead-letter subject at once. */
@@ -113,11 +126,17 @@ export async function startConsumer(options: ConsumerOptions): Promise<RunningCo
     } catch (err) {
       const deliveries = msg.info.deliveryCount;
       if (err instanceof PoisonMessageError || deliveries >= maxDeliver) {
-        options.logger.error({ err, event_id: event.id, type: event.type, deliveries }, 'event handling failed for good');
+        options.logger.error(
+          { err, event_id: event.id, type: event.type, deliveries },
+          'event handling failed for good',
+        );
         await deadLetter(msg, event.type, err instanceof Error ? err.message : String(err));
         return;
       }
-      options.logger.warn({ err, event_id: event.id, type: event.type, deliveries }, 'event handling failed, will retry');
+      options.logger.warn(
+        { err, event_id: event.id, type: event.type, deliveries },
+        'event handling failed, will retry',
+      );
       redeliveries.inc({ consumer: options.durable });
       msg.nak(backoff(deliveries));
     }

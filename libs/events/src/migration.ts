@@ -12,7 +12,9 @@ export class EventsMigration extends Migration {
       attempts int not null default 0,
       last_error text null
     )`);
-    this.addSql(`create index if not exists outbox_unpublished_idx on outbox (created_at) where published_at is null`);
+    this.addSql(
+      `create index if not exists outbox_unpublished_idx on outbox (created_at) where published_at is null`,
+    );
     this.addSql(`create table if not exists processed_events (
       consumer varchar(255) not null,
       event_id uuid not null,

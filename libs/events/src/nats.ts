@@ -6,7 +6,11 @@ import { defaultBus, type EventBus } from './bus.ts';
 export type { NatsConnection } from '@nats-io/transport-node';
 
 /** A NATS connection that never gives up reconnecting (an outage must not end the process). */
-export async function connectNats(options: { url: string; name: string; logger: Logger }): Promise<NatsConnection> {
+export async function connectNats(options: {
+  url: string;
+  name: string;
+  logger: Logger;
+}): Promise<NatsConnection> {
   const nc = await connect({
     servers: options.url.split(',').map((s) => s.trim()),
     name: options.name,

@@ -68,13 +68,21 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
         for (const row of rows) {
           const h = natsHeaders();
           h.set('Nats-Msg-Id', row.id);
-          await js.publish(subjectFor(bus, row.type), JSON.stringify(row.payload), { msgID: row.id, headers: h });
+          await js.publish(subjectFor(bus, row.type), JSON.stringify(row.payload), {
+            msgID: row.id,
+            headers: h,
+          });
           done.push(row.id);
           publishedCounter.inc({ type: row.type });
         }
       } finally {
         if (done.length) {
-          await conn.execute(`update outbox set published_at = now(), attempts = attempts + 1 where id in (?)`, [done], 'run', tx.getTransactionContext());
+          await conn.execute(
+            `update outbox set published_at = now(), attempts = attempts + 1 where id in (?)`,
+            [done],
+            'run',
+            tx.getTransactionContext(),
+          );
         }
       }
       return done.length;
@@ -87,7 +95,9 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     await options.orm.em
       .fork()
       .getConnection()
-      .execute(`delete from outbox where published_at < now() - make_interval(secs => ?)`, [retentionMs / 1000]);
+      .execute(`delete from outbox where published_at < now() - make_interval(secs => ?)`, [
+        retentionMs / 1000,
+      ]);
   }
 
   async function run(): Promise<number> {
@@ -116,7 +126,8 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       })
       .catch((err) => {
         failures++;
-        if (failures === 1 || failures % 20 === 0) options.logger.warn({ err, failures }, 'outbox relay could not publish, will retry');
+        if (failures === 1 || failures % 20 === 0)
+          options.logger.warn({ err, failures }, 'outbox relay could not publish, will retry');
         return 0;
       })
       .finally(() => {
@@ -126,13 +137,19 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   }
 
   async function backlog(): Promise<number> {
-    const rows = (await options.orm.em.fork().getConnection().execute(`select count(*)::int as n from outbox where published_at is null`)) as Array<{ n: number }>;
+    const rows = (await options.orm.em
+      .fork()
+      .getConnection()
+      .execute(`select count(*)::int as n from outbox where published_at is null`)) as Array<{ n: number }>;
     return rows[0]?.n ?? 0;
   }
 
   const timer = setInterval(() => {
     void trigger();
-    void backlog().then((n) => backlogGauge.set(n), () => undefined);
+    void backlog().then(
+      (n) => backlogGauge.set(n),
+      () => undefined,
+    );
   }, intervalMs);
   timer.unref();
   void trigger();

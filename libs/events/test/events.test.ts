@@ -1,11 +1,19 @@
-import { MikroORM } from '@mikro-orm/postgresql';
+import type { MikroORM } from '@mikro-orm/postgresql';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { createLogger } from '@pp/logger';
 import { createDatabase, Migration, type Database } from '@pp/db';
 import { createTestDatabase, startNatsServer, uniqueName, type TestDatabase } from '@pp/testing';
 import {
-  connectNats, ensureStream, enqueue, eventBus, eventEntities, EventsMigration, startConsumer, startOutboxRelay,
-  subjectFor, type NatsConnection,
+  connectNats,
+  ensureStream,
+  enqueue,
+  eventBus,
+  eventEntities,
+  EventsMigration,
+  startConsumer,
+  startOutboxRelay,
+  subjectFor,
+  type NatsConnection,
 } from '../src/index.ts';
 
 const logger = createLogger({ name: 'events-test', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
@@ -33,14 +41,20 @@ describe('events: outbox relay and consumers', () => {
   const bus = eventBus(uniqueName('t').toLowerCase());
 
   const seen = async () =>
-    (await db.fork().getConnection().execute('select event_id, type from seen order by event_id')) as Array<{ event_id: string; type: string }>;
+    (await db.fork().getConnection().execute('select event_id, type from seen order by event_id')) as Array<{
+      event_id: string;
+      type: string;
+    }>;
 
   beforeAll(async () => {
     testDb = await createTestDatabase('events');
     db = await createDatabase({
       url: testDb.url,
       entities: eventEntities,
-      migrations: [{ name: '0000-events', class: EventsMigration }, { name: '0001-seen', class: SeenTable }],
+      migrations: [
+        { name: '0000-events', class: EventsMigration },
+        { name: '0001-seen', class: SeenTable },
+      ],
       logger,
     });
     nats = await startNatsServer();
@@ -57,10 +71,22 @@ describe('events: outbox relay and consumers', () => {
 
   it('keeps events made while NATS is down and publishes each exactly once when it returns', async () => {
     const consumer = await startConsumer({
-      nc, orm: db.orm as MikroORM, logger, bus, durable: 'once', filterSubject: `${bus.prefix}.token.>`,
+      nc,
+      orm: db.orm as MikroORM,
+      logger,
+      bus,
+      durable: 'once',
+      filterSubject: `${bus.prefix}.token.>`,
       handlers: {
         'token.revoked': async (event, em) => {
-          await em.getConnection().execute('insert into seen values (?, ?)', [event.id, event.type], 'run', em.getTransactionContext());
+          await em
+            .getConnection()
+            .execute(
+              'insert into seen values (?, ?)',
+              [event.id, event.type],
+              'run',
+              em.getTransactionContext(),
+            );
         },
       },
     });
@@ -90,17 +116,34 @@ describe('events: outbox relay and consumers', () => {
 
   it('handles a redelivered event once (the processed-events table, not the dedup window)', async () => {
     const consumer = await startConsumer({
-      nc, orm: db.orm as MikroORM, logger, bus, durable: 'idem', filterSubject: `${bus.prefix}.user.>`,
+      nc,
+      orm: db.orm as MikroORM,
+      logger,
+      bus,
+      durable: 'idem',
+      filterSubject: `${bus.prefix}.user.>`,
       handlers: {
         'user.created': async (event, em) => {
-          await em.getConnection().execute('insert into seen values (?, ?)', [event.id, event.type], 'run', em.getTransactionContext());
+          await em
+            .getConnection()
+            .execute(
+              'insert into seen values (?, ?)',
+              [event.id, event.type],
+              'run',
+              em.getTransactionContext(),
+            );
         },
       },
     });
     const js = jetstream(nc);
     const event = {
-      id: '6b0f7c1e-3a7e-4a53-9d55-1f7c2b8f0a01', type: 'user.created', version: 1, occurred_at: new Date().toISOString(),
-      source: 'test', correlation_id: null, data: { user: { id: 'u9', email: 'a@b.c', name: 'A' } },
+      id: '6b0f7c1e-3a7e-4a53-9d55-1f7c2b8f0a01',
+      type: 'user.created',
+      version: 1,
+      occurred_at: new Date().toISOString(),
+      source: 'test',
+      correlation_id: null,
+      data: { user: { id: 'u9', email: 'a@b.c', name: 'A' } },
     };
     await js.publish(subjectFor(bus, 'user.created'), JSON.stringify(event), { msgID: 'first' });
     await js.publish(subjectFor(bus, 'user.created'), JSON.stringify(event), { msgID: 'second' });
@@ -113,8 +156,14 @@ describe('events: outbox relay and consumers', () => {
   it('sends a poison message and a message that keeps failing to the dead-letter subject', async () => {
     let attempts = 0;
     const consumer = await startConsumer({
-      nc, orm: db.orm as MikroORM, logger, bus, durable: 'poison', filterSubject: `${bus.prefix}.story.>`,
-      maxDeliver: 3, backoffMs: () => 50,
+      nc,
+      orm: db.orm as MikroORM,
+      logger,
+      bus,
+      durable: 'poison',
+      filterSubject: `${bus.prefix}.story.>`,
+      maxDeliver: 3,
+      backoffMs: () => 50,
       handlers: {
         'story.reset': async () => {
           attempts++;
@@ -126,17 +175,29 @@ describe('events: outbox relay and consumers', () => {
     const js = jetstream(nc);
     await js.publish(subjectFor(bus, 'story.created'), '{"not": "an event"');
     const failing = {
-      id: '6b0f7c1e-3a7e-4a53-9d55-1f7c2b8f0a02', type: 'story.reset', version: 1, occurred_at: new Date().toISOString(),
-      source: 'test', correlation_id: null,
-      data: { session_id: '6b0f7c1e-3a7e-4a53-9d55-1f7c2b8f0a03', session_code: 'ABCDEF', story: { id: '6b0f7c1e-3a7e-4a53-9d55-1f7c2b8f0a04', title: 'x', status: 'voting', position: 1 } },
+      id: '6b0f7c1e-3a7e-4a53-9d55-1f7c2b8f0a02',
+      type: 'story.reset',
+      version: 1,
+      occurred_at: new Date().toISOString(),
+      source: 'test',
+      correlation_id: null,
+      data: {
+        session_id: '6b0f7c1e-3a7e-4a53-9d55-1f7c2b8f0a03',
+        session_code: 'ABCDEF',
+        story: { id: '6b0f7c1e-3a7e-4a53-9d55-1f7c2b8f0a04', title: 'x', status: 'voting', position: 1 },
+      },
     };
     await js.publish(subjectFor(bus, 'story.reset'), JSON.stringify(failing));
 
     const jsm = await jetstreamManager(nc);
     await until(async () => (await jsm.streams.info(bus.deadLetterStream)).state.messages >= 2);
-    const unparseable = await jsm.streams.getMessage(bus.deadLetterStream, { last_by_subj: `${bus.deadLetterPrefix}.poison.unparseable` });
+    const unparseable = await jsm.streams.getMessage(bus.deadLetterStream, {
+      last_by_subj: `${bus.deadLetterPrefix}.poison.unparseable`,
+    });
     expect(unparseable?.string()).toBe('{"not": "an event"');
-    const failed = await jsm.streams.getMessage(bus.deadLetterStream, { last_by_subj: `${bus.deadLetterPrefix}.poison.story.reset` });
+    const failed = await jsm.streams.getMessage(bus.deadLetterStream, {
+      last_by_subj: `${bus.deadLetterPrefix}.poison.story.reset`,
+    });
     expect(failed?.json<{ id: string }>().id).toBe(failing.id);
     expect(failed?.header.get('Pp-Dead-Letter-Reason')).toMatch(/downstream keeps failing/);
     expect(attempts).toBe(3);

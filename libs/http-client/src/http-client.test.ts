@@ -1,6 +1,14 @@
 import express from 'express';
 import { createLogger } from '@pp/logger';
-import { createServiceApp, listen, send, requireService, runWithContext, ServiceUnavailableError, type RunningServer } from '@pp/http';
+import {
+  createServiceApp,
+  listen,
+  send,
+  requireService,
+  runWithContext,
+  ServiceUnavailableError,
+  type RunningServer,
+} from '@pp/http';
 import { createServiceClient } from './index.ts';
 import { createResilientClient } from './resilient-client.ts';
 
@@ -27,7 +35,13 @@ describe('service client', () => {
           else send(res, 200, { ok: true });
         });
         a.post('/conflict', (_req, res) => {
-          res.status(409).json({ success: false, message: 'Story already revealed', error: { code: 'story_already_revealed' } });
+          res
+            .status(409)
+            .json({
+              success: false,
+              message: 'Story already revealed',
+              error: { code: 'story_already_revealed' },
+            });
         });
       },
     });
@@ -36,26 +50,55 @@ describe('service client', () => {
   afterAll(() => server.close());
 
   it('signs the calling service identity and propagates the request id', async () => {
-    const client = createServiceClient({ target: 'sessions', baseURL: server.url, caller: 'stories', signingKey: KEY, logger });
-    const data = await runWithContext({ requestId: 'req-42' }, () => client.callOk<{ who: { sub: string; kind: string } }>({ url: '/internal/who' }));
+    const client = createServiceClient({
+      target: 'sessions',
+      baseURL: server.url,
+      caller: 'stories',
+      signingKey: KEY,
+      logger,
+    });
+    const data = await runWithContext({ requestId: 'req-42' }, () =>
+      client.callOk<{ who: { sub: string; kind: string } }>({ url: '/internal/who' }),
+    );
     expect(data.who).toMatchObject({ sub: 'stories', kind: 'service' });
     expect(seen).toContain('req-42');
   });
 
   it('is refused when it signs with the wrong key', async () => {
-    const client = createServiceClient({ target: 'sessions', baseURL: server.url, caller: 'stories', signingKey: 'x'.repeat(40), logger });
+    const client = createServiceClient({
+      target: 'sessions',
+      baseURL: server.url,
+      caller: 'stories',
+      signingKey: 'x'.repeat(40),
+      logger,
+    });
     expect((await client.call({ url: '/internal/who' })).status).toBe(401);
   });
 
   it('retries an idempotent call through passing 503s', async () => {
-    const client = createServiceClient({ target: 'sessions', baseURL: server.url, caller: 'stories', signingKey: KEY, logger });
+    const client = createServiceClient({
+      target: 'sessions',
+      baseURL: server.url,
+      caller: 'stories',
+      signingKey: KEY,
+      logger,
+    });
     expect(await client.callOk({ url: '/flaky' })).toMatchObject({ ok: true });
     expect(flaky).toBe(3);
   });
 
   it('turns the target error envelope into the same AppError', async () => {
-    const client = createServiceClient({ target: 'sessions', baseURL: server.url, caller: 'stories', signingKey: KEY, logger });
-    await expect(client.callOk({ url: '/conflict', method: 'POST' })).rejects.toMatchObject({ status: 409, code: 'story_already_revealed' });
+    const client = createServiceClient({
+      target: 'sessions',
+      baseURL: server.url,
+      caller: 'stories',
+      signingKey: KEY,
+      logger,
+    });
+    await expect(client.callOk({ url: '/conflict', method: 'POST' })).rejects.toMatchObject({
+      status: 409,
+      code: 'story_already_revealed',
+    });
   });
 });
 
@@ -64,13 +107,22 @@ describe('resilient client', () => {
     const dead = express();
     const running = await listen(dead, 0, '127.0.0.1');
     await running.close(); // nothing listens on that port now
-    const client = createResilientClient({ name: 'dead', baseURL: running.url, logger, retries: 0, breaker: { volumeThreshold: 2 } });
+    const client = createResilientClient({
+      name: 'dead',
+      baseURL: running.url,
+      logger,
+      retries: 0,
+      breaker: { volumeThreshold: 2 },
+    });
     for (let i = 0; i < 3; i++) {
       await expect(client.request({ url: '/x' })).rejects.toBeInstanceOf(ServiceUnavailableError);
     }
     expect(client.breaker.opened).toBe(true);
     const started = Date.now();
-    await expect(client.request({ url: '/x' })).rejects.toMatchObject({ status: 503, code: 'dead_unavailable' });
+    await expect(client.request({ url: '/x' })).rejects.toMatchObject({
+      status: 503,
+      code: 'dead_unavailable',
+    });
     expect(Date.now() - started).toBeLessThan(100);
   });
 });

@@ -20,7 +20,10 @@ export interface ResilientClientOptions {
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 const RETRYABLE_STATUS = new Set([502, 503, 504]);
 
-const outboundErrors = counter('outbound_request_failures_total', 'Failed outbound calls by target', ['target', 'reason']);
+const outboundErrors = counter('outbound_request_failures_total', 'Failed outbound calls by target', [
+  'target',
+  'reason',
+]);
 
 /** A status the caller should see as "the target is unwell" (it trips the breaker). */
 class UpstreamError extends Error {
@@ -72,7 +75,9 @@ export function createResilientClient(options: ResilientClientOptions): Resilien
   breaker.on('open', () => options.logger.warn({ target: options.name }, 'circuit opened'));
   breaker.on('close', () => options.logger.info({ target: options.name }, 'circuit closed'));
 
-  async function request<T>(config: AxiosRequestConfig & { idempotent?: boolean }): Promise<AxiosResponse<T>> {
+  async function request<T>(
+    config: AxiosRequestConfig & { idempotent?: boolean },
+  ): Promise<AxiosResponse<T>> {
     const method = (config.method ?? 'GET').toUpperCase();
     const idempotent = config.idempotent ?? IDEMPOTENT.has(method);
     const { requestId, correlationId } = currentContext();
@@ -92,10 +97,18 @@ export function createResilientClient(options: ResilientClientOptions): Resilien
         if (breaker.opened) break;
       }
     }
-    const reason = breaker.opened ? 'circuit_open' : lastError instanceof UpstreamError ? 'upstream_status' : 'network';
+    const reason = breaker.opened
+      ? 'circuit_open'
+      : lastError instanceof UpstreamError
+        ? 'upstream_status'
+        : 'network';
     outboundErrors.inc({ target: options.name, reason });
     options.logger.warn({ target: options.name, reason, err: lastError }, 'outbound call failed');
-    throw new ServiceUnavailableError(`The ${options.name} service is unavailable, try again shortly`, `${options.name}_unavailable`, lastError);
+    throw new ServiceUnavailableError(
+      `The ${options.name} service is unavailable, try again shortly`,
+      `${options.name}_unavailable`,
+      lastError,
+    );
   }
 
   return { request, breaker, axios: instance };

@@ -35,11 +35,20 @@ export function createServiceClient(options: ServiceClientOptions) {
   async function call<T = Record<string, unknown>>(config: ServiceCallOptions): Promise<AxiosResponse<T>> {
     const { actAs, ...rest } = config;
     const identity = actAs
-      ? { sub: actAs.sub, kind: actAs.kind, name: actAs.name, email: actAs.email, token_kind: actAs.token_kind }
+      ? {
+          sub: actAs.sub,
+          kind: actAs.kind,
+          name: actAs.name,
+          email: actAs.email,
+          token_kind: actAs.token_kind,
+        }
       : { sub: options.caller, kind: 'service' as const };
     return client.request<T>({
       ...rest,
-      headers: { ...(rest.headers as Record<string, string>), [IDENTITY_HEADER]: signIdentity(options.signingKey, identity) },
+      headers: {
+        ...(rest.headers as Record<string, string>),
+        [IDENTITY_HEADER]: signIdentity(options.signingKey, identity),
+      },
     });
   }
 
@@ -47,10 +56,19 @@ export function createServiceClient(options: ServiceClientOptions) {
   async function callOk<T = Record<string, unknown>>(config: ServiceCallOptions): Promise<T> {
     const response = await call<T>(config);
     if (response.status >= 200 && response.status < 300) return response.data;
-    const body = response.data as { message?: string; error?: { code?: string }; errors?: Record<string, string[]> };
-    throw new AppError(response.status, body?.error?.code ?? 'upstream_error', body?.message ?? `${options.target} answered ${response.status}`, {
-      errors: body?.errors,
-    });
+    const body = response.data as {
+      message?: string;
+      error?: { code?: string };
+      errors?: Record<string, string[]>;
+    };
+    throw new AppError(
+      response.status,
+      body?.error?.code ?? 'upstream_error',
+      body?.message ?? `${options.target} answered ${response.status}`,
+      {
+        errors: body?.errors,
+      },
+    );
   }
 
   return { call, callOk, breaker: client.breaker };

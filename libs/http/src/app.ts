@@ -24,8 +24,16 @@ const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 /** A body that is there but not JSON is a bad request, not an empty one. */
 export const requireJsonBody: RequestHandler = (req, _res, next) => {
   const hasBody = Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined;
-  if (METHODS_WITH_BODY.has(req.method) && hasBody && !req.is('application/json') && !req.is('application/*+json')) {
-    throw new BadRequestError('The request body must be JSON (Content-Type: application/json)', 'unsupported_content_type');
+  if (
+    METHODS_WITH_BODY.has(req.method) &&
+    hasBody &&
+    !req.is('application/json') &&
+    !req.is('application/*+json')
+  ) {
+    throw new BadRequestError(
+      'The request body must be JSON (Content-Type: application/json)',
+      'unsupported_content_type',
+    );
   }
   next();
 };
@@ -40,7 +48,9 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   app.use(healthRouter(options.readiness, options.isShuttingDown));
   app.use(metricsRouter());
   app.use(requireJsonBody);
-  app.use(express.json({ limit: options.bodyLimit ?? '256kb', type: ['application/json', 'application/*+json'] }));
+  app.use(
+    express.json({ limit: options.bodyLimit ?? '256kb', type: ['application/json', 'application/*+json'] }),
+  );
   app.use(identityMiddleware(options.identityKey));
   options.routes(app);
   app.use(notFoundHandler);

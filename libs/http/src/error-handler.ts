@@ -8,7 +8,15 @@ import { issuesToErrors } from './validate.ts';
 /** Turns an error that is not an AppError into one (e.g. a database outage into a 503), or leaves it. */
 export type ErrorMapper = (err: unknown) => AppError | undefined;
 
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P03']);
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  '57P01',
+  '57P03',
+]);
 
 /** Errors of a dependency that is down become a 503 rather than a 500. */
 export const connectionErrorMapper: ErrorMapper = (err) => {
@@ -44,7 +52,10 @@ function fromBodyParser(err: { type?: string; status?: number }): AppError | und
 
 export function toAppError(err: unknown, mappers: ErrorMapper[] = []): AppError | undefined {
   if (err instanceof AppError) return err;
-  if (err instanceof ZodError) return new AppError(422, 'validation_failed', 'The given data was invalid', { errors: issuesToErrors(err.issues) });
+  if (err instanceof ZodError)
+    return new AppError(422, 'validation_failed', 'The given data was invalid', {
+      errors: issuesToErrors(err.issues),
+    });
   const parsed = fromBodyParser(err as { type?: string });
   if (parsed) return parsed;
   for (const map of [...mappers, connectionErrorMapper]) {
@@ -64,7 +75,8 @@ export function errorHandler(logger: Logger, mappers: ErrorMapper[] = []): Error
       res.status(500).json(errorEnvelope('internal_error', 'Something went wrong on our side'));
       return;
     }
-    if (appError.status >= 500) logger.warn({ err: appError.cause ?? appError, code: appError.code }, appError.message);
+    if (appError.status >= 500)
+      logger.warn({ err: appError.cause ?? appError, code: appError.code }, appError.message);
     for (const [name, value] of Object.entries(appError.headers ?? {})) res.setHeader(name, value);
     res.status(appError.status).json(errorEnvelope(appError.code, appError.message, appError.errors));
   };

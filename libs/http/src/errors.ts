@@ -56,7 +56,11 @@ export class ValidationError extends AppError {
 }
 
 export class ServiceUnavailableError extends AppError {
-  constructor(message = 'A dependency is unavailable, try again shortly', code = 'service_unavailable', cause?: unknown) {
+  constructor(
+    message = 'A dependency is unavailable, try again shortly',
+    code = 'service_unavailable',
+    cause?: unknown,
+  ) {
     super(503, code, message, { cause, headers: { 'Retry-After': '1' } });
   }
 }

@@ -28,7 +28,10 @@ export async function runChecks(checks: Record<string, ReadinessCheck>, timeoutM
 }
 
 /** `/healthz`: the process is alive. `/readyz`: every dependency answers (503 naming what is down). */
-export function healthRouter(checks: Record<string, ReadinessCheck>, isShuttingDown: () => boolean = () => false): Router {
+export function healthRouter(
+  checks: Record<string, ReadinessCheck>,
+  isShuttingDown: () => boolean = () => false,
+): Router {
   const router = express.Router();
   router.get('/healthz', (_req, res) => {
     res.json({ success: true, status: 'ok', data: { status: 'ok' } });

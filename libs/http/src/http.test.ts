@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { createLogger } from '@pp/logger';
-import { createServiceApp, listen, send, validate, signIdentity, requireUser, NotFoundError, type RunningServer } from './index.ts';
+import {
+  createServiceApp,
+  listen,
+  send,
+  validate,
+  signIdentity,
+  requireUser,
+  NotFoundError,
+  type RunningServer,
+} from './index.ts';
 
 const KEY = 'k'.repeat(40);
 let server: RunningServer;
@@ -11,14 +20,29 @@ beforeAll(async () => {
     logger: createLogger({ name: 'http-test', level: 'silent' }),
     identityKey: KEY,
     bodyLimit: '1kb',
-    readiness: { database: async () => { if (!ready) throw new Error('down'); } },
+    readiness: {
+      database: async () => {
+        if (!ready) throw new Error('down');
+      },
+    },
     routes: (a) => {
-      a.post('/things/:id', validate(
-        { params: z.object({ id: z.coerce.number().int() }), body: z.object({ name: z.string().min(1).max(5) }), query: z.object({ n: z.coerce.number().max(3).optional() }) },
-        (input, _req, res) => send(res, 201, { thing: { id: input.params.id, name: input.body.name } }),
-      ));
-      a.get('/boom', () => { throw new Error('SELECT * FROM secret_table at db-host-7'); });
-      a.get('/missing', () => { throw new NotFoundError('Session not found', 'session_not_found'); });
+      a.post(
+        '/things/:id',
+        validate(
+          {
+            params: z.object({ id: z.coerce.number().int() }),
+            body: z.object({ name: z.string().min(1).max(5) }),
+            query: z.object({ n: z.coerce.number().max(3).optional() }),
+          },
+          (input, _req, res) => send(res, 201, { thing: { id: input.params.id, name: input.body.name } }),
+        ),
+      );
+      a.get('/boom', () => {
+        throw new Error('SELECT * FROM secret_table at db-host-7');
+      });
+      a.get('/missing', () => {
+        throw new NotFoundError('Session not found', 'session_not_found');
+      });
       a.get('/me', (req, res) => send(res, 200, { user: { id: requireUser(req).sub } }));
     },
   });
@@ -33,13 +57,17 @@ describe('service app', () => {
   it('returns the payload under its resource key and under data', async () => {
     const res = await post('/things/7', JSON.stringify({ name: 'ab' }));
     expect(res.status).toBe(201);
-    expect((await res.json()) as any).toEqual({ success: true, thing: { id: 7, name: 'ab' }, data: { thing: { id: 7, name: 'ab' } } });
+    expect((await res.json()) as any).toEqual({
+      success: true,
+      thing: { id: 7, name: 'ab' },
+      data: { thing: { id: 7, name: 'ab' } },
+    });
   });
 
   it('answers 422 with errors by field when validation fails', async () => {
     const res = await post('/things/7', JSON.stringify({ name: 'too long name' }));
     expect(res.status).toBe(422);
-    const body = ((await res.json()) as any) as any;
+    const body = (await res.json()) as any as any;
     expect(body).toMatchObject({ success: false, error: { code: 'validation_failed' } });
     expect(Object.keys(body.errors)).toEqual(['name']);
   });
@@ -64,7 +92,11 @@ describe('service app', () => {
     expect(res.status).toBe(500);
     const text = await res.text();
     expect(text).not.toMatch(/secret_table|db-host|at |Error:/);
-    expect(JSON.parse(text)).toEqual({ success: false, message: 'Something went wrong on our side', error: { code: 'internal_error' } });
+    expect(JSON.parse(text)).toEqual({
+      success: false,
+      message: 'Something went wrong on our side',
+      error: { code: 'internal_error' },
+    });
   });
 
   it('answers an unknown path and a missing resource with 404 and the envelope', async () => {
@@ -81,7 +113,9 @@ describe('service app', () => {
     const anonymous = await fetch(server.url + '/me');
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get('www-authenticate')).toBe('Bearer');
-    const ok = await fetch(server.url + '/me', { headers: { 'x-pp-identity': signIdentity(KEY, { sub: 'u1', kind: 'user' }) } });
+    const ok = await fetch(server.url + '/me', {
+      headers: { 'x-pp-identity': signIdentity(KEY, { sub: 'u1', kind: 'user' }) },
+    });
     expect((await ok.json()) as any).toMatchObject({ user: { id: 'u1' } });
   });
 
@@ -103,6 +137,8 @@ describe('service app', () => {
 
   it('exposes request duration metrics by route', async () => {
     const text = await (await fetch(server.url + '/metrics')).text();
-    expect(text).toMatch(/http_request_duration_seconds_count\{method="POST",route="\/things\/:id",status="201"\}/);
+    expect(text).toMatch(
+      /http_request_duration_seconds_count\{method="POST",route="\/things\/:id",status="201"\}/,
+    );
   });
 });

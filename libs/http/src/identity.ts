@@ -63,7 +63,8 @@ export function identityMiddleware(key: string): RequestHandler {
     const header = req.get(IDENTITY_HEADER);
     if (header === undefined) return next();
     const identity = verifyIdentity(key, header);
-    if (!identity) throw new UnauthorizedError('The identity of this request could not be verified', 'invalid_identity');
+    if (!identity)
+      throw new UnauthorizedError('The identity of this request could not be verified', 'invalid_identity');
     req.identity = identity;
     next();
   };

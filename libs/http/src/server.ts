@@ -44,7 +44,10 @@ export interface ShutdownOptions {
  * SIGTERM / SIGINT: stop accepting, let in-flight requests finish, run the shutdown steps, exit.
  * A second signal or the timeout forces the exit.
  */
-export function installGracefulShutdown(running: RunningServer, options: ShutdownOptions): () => Promise<void> {
+export function installGracefulShutdown(
+  running: RunningServer,
+  options: ShutdownOptions,
+): () => Promise<void> {
   let shuttingDown: Promise<void> | undefined;
   const shutdown = () => {
     if (shuttingDown) return shuttingDown;

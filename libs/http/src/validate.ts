@@ -1,5 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { BadRequestError, ValidationError } from './errors.ts';
 
 export interface Schemas {
@@ -33,7 +33,10 @@ function parsePart(part: 'params' | 'query' | 'body', schema: z.ZodType | undefi
   if (part === 'query') {
     const typeIssue = result.error.issues.find((i) => i.code === 'invalid_type');
     if (typeIssue) {
-      throw new BadRequestError(`Query parameter ${typeIssue.path.join('.')} has the wrong type`, 'invalid_query');
+      throw new BadRequestError(
+        `Query parameter ${typeIssue.path.join('.')} has the wrong type`,
+        'invalid_query',
+      );
     }
   }
   throw new ValidationError(issuesToErrors(result.error.issues, part === 'body' ? undefined : part));

@@ -43,7 +43,13 @@ export function createLogger({ name, level = 'info', destination }: LoggerOption
         };
       },
       redact: {
-        paths: ['req.headers.authorization', 'req.headers["x-internal-identity"]', '*.password', '*.token', '*.secret'],
+        paths: [
+          'req.headers.authorization',
+          'req.headers["x-internal-identity"]',
+          '*.password',
+          '*.token',
+          '*.secret',
+        ],
         censor: '[redacted]',
       },
     },

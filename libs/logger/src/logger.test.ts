@@ -20,7 +20,12 @@ describe('logger', () => {
       logger.info({ story_id: 's1' }, 'story revealed');
     });
     logger.info('outside');
-    expect(lines[0]).toMatchObject({ request_id: 'req-1', correlation_id: 'corr-1', story_id: 's1', level: 'info' });
+    expect(lines[0]).toMatchObject({
+      request_id: 'req-1',
+      correlation_id: 'corr-1',
+      story_id: 's1',
+      level: 'info',
+    });
     expect(lines[1]).not.toHaveProperty('request_id');
   });
 

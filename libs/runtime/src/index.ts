@@ -1,8 +1,17 @@
 import type { Express } from 'express';
 import { createDatabase, ensureDatabase, type Database, type MigrationClass } from '@pp/db';
 import {
-  connectNats, ensureStream, eventBus, natsCheck, startConsumer, startOutboxRelay,
-  type ConsumerOptions, type NatsConnection, type OutboxRelay, type RunningConsumer, type EventBus,
+  connectNats,
+  ensureStream,
+  eventBus,
+  natsCheck,
+  startConsumer,
+  startOutboxRelay,
+  type ConsumerOptions,
+  type NatsConnection,
+  type OutboxRelay,
+  type RunningConsumer,
+  type EventBus,
 } from '@pp/events';
 import { installGracefulShutdown, listen, type ReadinessCheck, type RunningServer } from '@pp/http';
 import { createLogger, type Logger } from '@pp/logger';
@@ -22,7 +31,14 @@ export interface ServiceRuntime {
 
 export interface ServiceDefinition {
   name: string;
-  config: { PORT: number; LOG_LEVEL: string; DATABASE_URL: string; NATS_URL: string; SHUTDOWN_TIMEOUT_MS: number; EVENTS_PREFIX?: string };
+  config: {
+    PORT: number;
+    LOG_LEVEL: string;
+    DATABASE_URL: string;
+    NATS_URL: string;
+    SHUTDOWN_TIMEOUT_MS: number;
+    EVENTS_PREFIX?: string;
+  };
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   entities: any[];
   migrations: Array<{ name: string; class: MigrationClass }>;
@@ -35,10 +51,18 @@ export interface ServiceDefinition {
 }
 
 /** Builds the runtime of one service: its database (migrated), NATS, the stream and the outbox relay. */
-export async function createRuntime(def: Omit<ServiceDefinition, 'createApp' | 'consumers' | 'background'>, logger?: Logger): Promise<ServiceRuntime> {
+export async function createRuntime(
+  def: Omit<ServiceDefinition, 'createApp' | 'consumers' | 'background'>,
+  logger?: Logger,
+): Promise<ServiceRuntime> {
   const log = logger ?? createLogger({ name: def.name, level: def.config.LOG_LEVEL });
   await ensureDatabase(def.config.DATABASE_URL);
-  const db = await createDatabase({ url: def.config.DATABASE_URL, entities: def.entities, migrations: def.migrations, logger: log });
+  const db = await createDatabase({
+    url: def.config.DATABASE_URL,
+    entities: def.entities,
+    migrations: def.migrations,
+    logger: log,
+  });
   const bus = eventBus(def.config.EVENTS_PREFIX ?? 'pp');
   const nc = await connectNats({ url: def.config.NATS_URL, name: def.name, logger: log });
   await ensureStream(nc, bus);

@@ -1,4 +1,5 @@
 export default async function globalTeardown(): Promise<void> {
-  const started = (globalThis as { __containers?: Array<{ stop: () => Promise<unknown> }> }).__containers ?? [];
+  const started =
+    (globalThis as { __containers?: Array<{ stop: () => Promise<unknown> }> }).__containers ?? [];
   await Promise.all(started.map((c) => c.stop()));
 }

@@ -28,7 +28,12 @@ export function api(baseUrl: string | (() => string)) {
     const res = await fetch(base + path, {
       method,
       headers,
-      body: options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body),
+      body:
+        options.body === undefined
+          ? undefined
+          : typeof options.body === 'string'
+            ? options.body
+            : JSON.stringify(options.body),
     });
     const text = await res.text();
     let body: unknown;
