@@ -82,7 +82,6 @@ export const routeTable: readonly RouteEntry[] = [
   sessions('GET', '/sessions/{code}/events', 'public', 'Live room: Server-Sent Events stream', {
     stream: true,
   }),
-  sessions('GET', '/sessions/{code}/export', 'token', 'Export stories and votes (csv or json)'),
 
   // folders, workspace, templates (spec 4.3, 4.6; decisions 6)
   sessions('GET', '/folders', 'token', "The caller's folders"),
@@ -116,6 +115,7 @@ export const routeTable: readonly RouteEntry[] = [
   stories('POST', '/stories/{story}/reset', 'token', 'Clear the votes and vote again'),
   stories('POST', '/stories/{story}/activate', 'token', 'Make this the current story'),
   stories('GET', '/sessions/{code}/analytics', 'token', 'Estimate distribution, outliers and history'),
+  stories('GET', '/sessions/{code}/export', 'token', 'Export stories and votes (csv or json)'),
 
   // AI (spec 4.4; decisions 8)
   ...aiEndpoints.map(([name, summary]) => ai('POST', `/sessions/{code}/ai/${name}`, 'token', summary)),
