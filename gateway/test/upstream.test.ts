@@ -40,6 +40,15 @@ describe('gateway: upstream failures', () => {
     expect((await client.get('/sessions/ABCDEF/stories', { headers: from })).status).toBe(200);
   });
 
+  it('answers 503, not 401 or 422, when identity answers introspection with something unreadable', async () => {
+    // The stub identity answers every POST with a generic envelope, not an introspection result.
+    const res = await client.get('/sessions', {
+      headers: { ...from, authorization: `Bearer pp_mcp_${'q'.repeat(43)}` },
+    });
+    expect(res.status).toBe(503);
+    expect(res.body.error.code).toBe('identity_unavailable');
+  });
+
   it('answers 503, not 401, for a token that cannot be checked because identity is down', async () => {
     await units.stubs.identity!.stop();
     try {

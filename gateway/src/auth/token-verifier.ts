@@ -36,7 +36,7 @@ export function createTokenVerifier(identity: ServiceClient, cache: TokenCache):
   const inFlight = new Map<string, Promise<CachedIdentity | undefined>>();
 
   async function introspect(token: string, key: string): Promise<CachedIdentity | undefined> {
-    const body = introspection.parse(
+    const answer = introspection.safeParse(
       await identity.callOk({
         url: '/internal/tokens/introspect',
         method: 'POST',
@@ -44,6 +44,10 @@ export function createTokenVerifier(identity: ServiceClient, cache: TokenCache):
         idempotent: true,
       }),
     );
+    // An answer we cannot read is identity being unwell, not the client's fault.
+    if (!answer.success)
+      throw new ServiceUnavailableError('Sign-in cannot be checked right now', 'identity_unavailable');
+    const body = answer.data;
     if (!body.active) {
       cache.setInvalid(key);
       return undefined;

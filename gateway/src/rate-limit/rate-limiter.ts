@@ -1,12 +1,14 @@
 import type { RequestHandler } from 'express';
 import { rateLimit, type Store } from 'express-rate-limit';
 import { RedisStore } from 'rate-limit-redis';
-import type { createClient } from 'redis';
 import { errorEnvelope } from '@pp/http';
 import type { Logger } from '@pp/logger';
 import { FallbackStore } from './fallback-store.ts';
 
-export type RedisClient = ReturnType<typeof createClient>;
+/** What the limiter needs of a Redis client (node-redis's `sendCommand`). */
+export interface RedisClient {
+  sendCommand(args: string[]): Promise<unknown>;
+}
 
 export interface RateLimitOptions {
   limitPerMinute: number;
