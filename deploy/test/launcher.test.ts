@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { services } from '@pp/config';
 import { createLineWriter, formatLogLine, prefixLine } from '../src/launcher/log.ts';
 import { firstNatsAddress } from '../src/launcher/nats.ts';
+import { redactPassword } from '../src/launcher/postgres.ts';
 import { findFreePort, isPortFree } from '../src/launcher/ports.ts';
 import { restartDelay } from '../src/launcher/processes.ts';
 import { loadSecrets, parseEnvFile, SECRET_NAMES } from '../src/launcher/secrets.ts';
@@ -35,6 +36,17 @@ describe('database URLs', () => {
   it('keeps the query string of the server URL', () => {
     expect(databaseUrls('postgres://u@h:1/postgres?sslmode=require').ai).toBe(
       'postgres://u@h:1/pp_ai?sslmode=require',
+    );
+  });
+});
+
+describe('logged database URL', () => {
+  it('hides the password and keeps the rest', () => {
+    expect(redactPassword('postgres://app:s3cret@db:5432/postgres')).toBe(
+      'postgres://app:***@db:5432/postgres',
+    );
+    expect(redactPassword('postgres://postgres@127.0.0.1:5432/postgres')).toBe(
+      'postgres://postgres@127.0.0.1:5432/postgres',
     );
   });
 });

@@ -9,7 +9,7 @@ import { parse, parseAllDocuments } from 'yaml';
 import { services } from '@pp/config';
 import { repoRoot, units } from '../src/launcher/units.ts';
 
-type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Obj = Record<string, any>;
 const read = (path: string) => readFileSync(join(repoRoot, path), 'utf8');
 const unitNames = units.map((u) => u.name);
 const entryOf = (name: string) =>

@@ -10,6 +10,10 @@ import { repoRoot, units } from './units.ts';
 const env = process.env;
 const log = createLauncherLog(['postgres', 'nats', ...units.map((u) => u.name)]);
 const readyTimeoutMs = Number(env.LAUNCHER_READY_TIMEOUT ?? 90) * 1000;
+if (!(readyTimeoutMs > 0)) {
+  log.error(`LAUNCHER_READY_TIMEOUT must be a number of seconds, not "${env.LAUNCHER_READY_TIMEOUT}"`);
+  process.exit(2);
+}
 const system = createSystem({
   env,
   dataDir: env.LAUNCHER_DATA_DIR ?? join(repoRoot, '.data'),

@@ -121,6 +121,12 @@ export async function startEmbeddedPostgres(dir: string, log: LauncherLog): Prom
   };
 }
 
+export function redactPassword(url: string): string {
+  const u = new URL(url);
+  if (u.password) u.password = '***';
+  return u.toString();
+}
+
 /** PostgreSQL from DATABASE_URL when set (a server URL), else our own; then the units' databases on it. */
 export async function startPostgres(
   env: Record<string, string | undefined>,
@@ -131,6 +137,7 @@ export async function startPostgres(
   const handle = env.DATABASE_URL
     ? { serverUrl: env.DATABASE_URL, stop: async () => undefined, killNow: () => undefined }
     : await startEmbeddedPostgres(dir, log);
+  if (env.DATABASE_URL) log.info(`using PostgreSQL at ${redactPassword(env.DATABASE_URL)}`);
   const target = env.DATABASE_URL ? 'PostgreSQL at DATABASE_URL' : 'the embedded PostgreSQL';
   try {
     await Promise.all(databases.map((name) => ensureDatabase(withDatabaseName(handle.serverUrl, name))));
