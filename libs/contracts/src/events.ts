@@ -72,6 +72,8 @@ export const eventSchemas = {
       votes: z.array(revealedVote),
     }),
     next_story_id: z.uuid().nullable(),
+    /** The session's setting at reveal: when false, consumers that keep history drop the voters' names. */
+    record_vote_names: z.boolean().optional(),
   }),
   'story.reset': z.object({ session_id: z.uuid(), session_code: z.string(), story: storySummary }),
   'story.activated': z.object({
@@ -79,6 +81,20 @@ export const eventSchemas = {
     session_code: z.string(),
     story: storySummary,
     previous_story_id: z.uuid().nullable(),
+  }),
+  /** Title, description, acceptance criteria or position changed (status changes have events of their own). */
+  'story.updated': z.object({
+    session_id: z.uuid(),
+    session_code: z.string(),
+    story: storySummary,
+    changed: z.array(z.string()),
+  }),
+  /** next_story_id: the story that became `voting` because the deleted one was the current one, or null. */
+  'story.deleted': z.object({
+    session_id: z.uuid(),
+    session_code: z.string(),
+    story: storySummary,
+    next_story_id: z.uuid().nullable(),
   }),
   'import.completed': z.object({
     session_id: z.uuid(),
