@@ -5,7 +5,6 @@ import { routeTable } from '../src/routes.ts';
 import { startGateway, startStubUnits, type GatewayHarness } from './support/gateway-harness.ts';
 
 type Doc = ReturnType<typeof buildOpenApiDocument>;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const op = (doc: Doc, method: string, path: string): any =>
   (doc.paths?.[path] as Record<string, unknown> | undefined)?.[method.toLowerCase()];
 
