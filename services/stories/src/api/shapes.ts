@@ -1,0 +1,118 @@
+import { z } from 'zod';
+
+/** Request and response shapes of the stories API (payloads are the resource-named keys of the envelope). */
+const isoDate = z.iso.datetime({ offset: true });
+
+export const codeParams = z.object({
+  code: z.string().max(64).meta({ description: 'The 6-character session code (case-insensitive)' }),
+});
+export const storyParams = z.object({ story: z.string().max(64).meta({ description: 'Story id (UUID)' }) });
+
+const title = z.string().trim().min(1).max(200);
+const longText = z.string().max(10_000);
+
+export const createStoryBody = z
+  .object({
+    title,
+    description: longText.optional(),
+    acceptance_criteria: longText.optional().meta({ description: 'Free text, may contain line breaks' }),
+  })
+  .meta({ id: 'CreateStoryRequest' });
+
+export const updateStoryBody = z
+  .object({
+    title: title.optional(),
+    description: longText.optional(),
+    acceptance_criteria: longText.optional(),
+    position: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(100_000)
+      .optional()
+      .meta({ description: 'New place in the queue (1 = first); the other stories close up around it' }),
+  })
+  .meta({
+    id: 'UpdateStoryRequest',
+    description: 'Any of the fields. `status` is not settable: reveal, reset and activate change it.',
+  });
+
+export const exportQuery = z.object({
+  format: z.enum(['csv', 'json']).default('csv'),
+});
+
+const storyStatus = z
+  .enum(['pending', 'voting', 'revealed'])
+  .meta({ description: '`voting` is the current story; `pending` ones wait in position order' });
+
+export const vote = z
+  .object({
+    participant: z.object({
+      id: z.number().int().nullable(),
+      name: z.string().nullable().meta({ description: "null unless the session's record_vote_names is on" }),
+    }),
+    value: z.string(),
+  })
+  .meta({ id: 'RevealedVote' });
+
+export const namedVote = z
+  .object({ participant: z.object({ id: z.number().int(), name: z.string() }), value: z.string() })
+  .meta({ id: 'NamedVote' });
+
+export const story = z
+  .object({
+    id: z.uuid(),
+    session_id: z.uuid(),
+    title: z.string(),
+    description: z.string(),
+    acceptance_criteria: z.string(),
+    status: storyStatus,
+    position: z.number().int(),
+    final_estimate: z
+      .string()
+      .nullable()
+      .meta({ description: 'Consensus computed at reveal (mode or median)' }),
+    votes: z.array(vote).nullable().meta({ description: 'Only once revealed; null before' }),
+    revealed_at: isoDate.nullable(),
+    created_at: isoDate,
+    updated_at: isoDate,
+  })
+  .meta({ id: 'Story' });
+
+export const revealedStory = story
+  .extend({ votes: z.array(namedVote).meta({ description: "The room's view: voters always named" }) })
+  .meta({ id: 'RevealedStory' });
+
+export const roomStory = z
+  .object({
+    id: z.uuid(),
+    title: z.string(),
+    status: storyStatus,
+    position: z.number().int(),
+    final_estimate: z.string().nullable(),
+    votes: z
+      .array(vote)
+      .nullable()
+      .meta({ description: 'Only of revealed stories, named per record_vote_names' }),
+  })
+  .meta({ id: 'RoomStory' });
+
+export const storySummary = z
+  .object({ id: z.uuid(), title: z.string(), status: storyStatus, position: z.number().int() })
+  .meta({ id: 'StorySummary' });
+
+export const exportedStory = z
+  .object({
+    id: z.uuid(),
+    position: z.number().int(),
+    title: z.string(),
+    description: z.string(),
+    acceptance_criteria: z.string(),
+    status: storyStatus,
+    final_estimate: z.string().nullable(),
+    revealed_at: isoDate.nullable(),
+    votes: z.array(vote),
+  })
+  .meta({ id: 'ExportedStory' });
+
+export const exportSession = z.object({ id: z.uuid(), code: z.string(), name: z.string() });

@@ -1,0 +1,15 @@
+import type { EntityManager } from '@pp/db';
+import type { EventHandlers } from '@pp/events';
+import { revealWhenAllVoted } from '../../use-cases/auto-reveal.use-case.ts';
+import type { StoriesContext } from '../../use-cases/context.ts';
+
+/** vote.cast: auto_reveal once everyone has voted. */
+export function voteCastConsumer(prefix: string, context: (em: EntityManager) => StoriesContext) {
+  const handlers: EventHandlers = {
+    'vote.cast': async (event, em) => {
+      await revealWhenAllVoted(context(em), event.data);
+    },
+  };
+  // A reveal calls the sessions service: a few at a time is plenty and keeps database connections free.
+  return { durable: 'stories-votes', filterSubject: `${prefix}.vote.cast`, handlers, concurrency: 4 };
+}

@@ -1,0 +1,5 @@
+import { runService } from '@pp/runtime';
+import { definition } from './app.ts';
+import { readConfig } from './config.ts';
+
+await runService(definition(readConfig()));

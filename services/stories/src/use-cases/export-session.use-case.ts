@@ -1,0 +1,24 @@
+import type { ExportedStory } from '../domain/export-rows.ts';
+import { votesToShow } from '../domain/vote-names.ts';
+import { storiesOf } from '../db/story.repository.ts';
+import type { Actor, StoriesContext } from './context.ts';
+import { assertOwner, loadSession } from './load-session.ts';
+
+/** Every story of the session with its status, final estimate and votes (named per record_vote_names). */
+export async function exportSession(ctx: StoriesContext, actor: Actor, code: string) {
+  const session = await loadSession(ctx, code);
+  assertOwner(actor, session);
+  const stories = await storiesOf(ctx.em, session.id);
+  const exported: ExportedStory[] = stories.map((s) => ({
+    id: s.id,
+    position: s.position,
+    title: s.title,
+    description: s.description,
+    acceptance_criteria: s.acceptanceCriteria,
+    status: s.status,
+    final_estimate: s.finalEstimate ?? null,
+    revealed_at: s.revealedAt ? s.revealedAt.toISOString() : null,
+    votes: s.status === 'revealed' ? votesToShow(s.votes ?? [], session.recordVoteNames) : [],
+  }));
+  return { session: { id: session.id, code: session.code, name: session.name }, stories: exported };
+}

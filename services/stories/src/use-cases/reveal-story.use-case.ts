@@ -1,0 +1,68 @@
+import { enqueue } from '@pp/events';
+import { lockSession } from '../db/session.repository.ts';
+import { storiesOf } from '../db/story.repository.ts';
+import { consensus } from '../domain/consensus.ts';
+import { nextPending } from '../domain/story-queue.ts';
+import { votesToKeep, type RoomVote } from '../domain/vote-names.ts';
+import { StoryAlreadyRevealedError, StoryNotFoundError } from '../stories.errors.ts';
+import { SOURCE, type Actor, type StoriesContext } from './context.ts';
+import { loadOwnedStory } from './load-session.ts';
+import { sessionRef, storySummary } from './summaries.ts';
+
+/**
+ * Reveals a story: the sessions service seals its round (a vote racing the reveal is either in the
+ * sealed votes or refused there, never lost), the consensus is computed over the session's deck,
+ * the votes are kept (named only when the session records names), the next pending story becomes
+ * current, and story.revealed is published, all in one transaction under the session's lock, so of
+ * two reveals at once one succeeds and the other gets 409.
+ *
+ * The answer names the voters: it is the room's view.
+ */
+export async function revealStory(ctx: StoriesContext, actor: Actor, storyId: string) {
+  const { session } = await loadOwnedStory(ctx, actor, storyId);
+  const result = await ctx.em.transactional(async (tx) => {
+    await lockSession(tx, session.id);
+    const stories = await storiesOf(tx, session.id);
+    const story = stories.find((s) => s.id === storyId.toLowerCase());
+    if (!story) throw new StoryNotFoundError();
+    if (story.status === 'revealed') throw new StoryAlreadyRevealedError();
+
+    const votes: RoomVote[] = await ctx.sessions.seal(session.id, story.id);
+    const now = ctx.now();
+    const wasCurrent = story.status === 'voting';
+    story.status = 'revealed';
+    story.finalEstimate = consensus(
+      session.deck,
+      votes.map((v) => v.value),
+    );
+    story.votes = votesToKeep(votes, session.recordVoteNames);
+    story.revealedAt = now;
+    story.updatedAt = now;
+
+    const next = wasCurrent ? nextPending(stories, story.id) : undefined;
+    if (next) {
+      next.status = 'voting';
+      next.votingStartedAt = now;
+      next.updatedAt = now;
+    }
+    enqueue(
+      tx,
+      'story.revealed',
+      {
+        ...sessionRef(session),
+        story: {
+          ...storySummary(story),
+          final_estimate: story.finalEstimate,
+          revealed_at: now.toISOString(),
+          votes,
+        },
+        next_story_id: next?.id ?? null,
+        record_vote_names: session.recordVoteNames,
+      },
+      { source: SOURCE },
+    );
+    return { story, votes, next: next ?? null };
+  });
+  ctx.publish();
+  return { ...result, session };
+}

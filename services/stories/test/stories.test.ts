@@ -1,0 +1,159 @@
+import { randomUUID } from 'node:crypto';
+import { as, startStories, type StoriesHarness } from './support/stories-harness.ts';
+
+describe('stories: adding, reading, editing and deleting', () => {
+  let h: StoriesHarness;
+  beforeAll(async () => {
+    h = await startStories();
+  });
+  afterAll(() => h.stop());
+
+  const add = (code: string, owner: string, title: string, extra: Record<string, unknown> = {}) =>
+    h.client.post(`/sessions/${code}/stories`, { body: { title, ...extra }, ...as(owner) });
+
+  it('creates a story with 201 and every field; the first is voting, the next ones pending', async () => {
+    const s = await h.session();
+    const first = await add(s.code, s.owner_id, 'Login page', {
+      description: 'As a user…',
+      acceptance_criteria: 'Given\nWhen\nThen',
+    });
+    expect(first.status).toBe(201);
+    expect(first.body.story).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      session_id: s.id,
+      title: 'Login page',
+      description: 'As a user…',
+      acceptance_criteria: 'Given\nWhen\nThen',
+      status: 'voting',
+      position: 1,
+      final_estimate: null,
+      votes: null,
+      revealed_at: null,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
+    expect(first.body.data.story).toEqual(first.body.story);
+    const second = await add(s.code.toLowerCase(), s.owner_id, 'Signup page');
+    expect(second.body.story).toMatchObject({ status: 'pending', position: 2, description: '' });
+    const created = await h.event('story.created', (d) => d.story.id === second.body.story.id);
+    expect(created.data).toMatchObject({
+      session_id: s.id,
+      session_code: s.code,
+      story: { status: 'pending' },
+    });
+  });
+
+  it('answers 401 without a user, 403 to someone else, 404 for an unknown session and 422 for a bad title', async () => {
+    const s = await h.session();
+    expect((await h.client.post(`/sessions/${s.code}/stories`, { body: { title: 'x' } })).status).toBe(401);
+    const stranger = await add(s.code, randomUUID(), 'x');
+    expect(stranger.status).toBe(403);
+    expect(stranger.body).toMatchObject({ success: false, error: { code: 'forbidden' } });
+    expect((await add('ZZZZZZ', s.owner_id, 'x')).status).toBe(404);
+    const invalid = await add(s.code, s.owner_id, '');
+    expect(invalid.status).toBe(422);
+    expect(Object.keys(invalid.body.errors)).toEqual(['title']);
+    expect((await add(s.code, s.owner_id, 'x'.repeat(201))).status).toBe(422);
+    expect((await add(s.code, s.owner_id, 'ok', { description: 'x'.repeat(10_001) })).status).toBe(422);
+  });
+
+  it('shows the room the stories in queue order without their votes before reveal', async () => {
+    const s = await h.session();
+    await add(s.code, s.owner_id, 'A');
+    await add(s.code, s.owner_id, 'B');
+    const room = await h.client.get(`/sessions/${s.code}/stories`);
+    expect(room.status).toBe(200);
+    expect(
+      room.body.stories.map((x: { title: string; status: string; votes: unknown }) => [
+        x.title,
+        x.status,
+        x.votes,
+      ]),
+    ).toEqual([
+      ['A', 'voting', null],
+      ['B', 'pending', null],
+    ]);
+    expect(room.body.stories[0]).not.toHaveProperty('description');
+    expect((await h.client.get('/sessions/QQQQQQ/stories')).status).toBe(404);
+  });
+
+  it('lets only the owner read a story, and 404s an unknown one', async () => {
+    const s = await h.session();
+    const story = (await add(s.code, s.owner_id, 'A')).body.story;
+    expect((await h.client.get(`/stories/${story.id}`, as(s.owner_id))).body.story).toEqual(story);
+    expect((await h.client.get(`/stories/${story.id}`, as(randomUUID()))).status).toBe(403);
+    expect((await h.client.get(`/stories/${randomUUID()}`, as(s.owner_id))).status).toBe(404);
+    expect((await h.client.get('/stories/not-a-uuid', as(s.owner_id))).status).toBe(404);
+    expect((await h.client.get(`/stories/${story.id}`)).status).toBe(401);
+  });
+
+  it('edits the text, ignores a status in the body and moves a story in the queue', async () => {
+    const s = await h.session();
+    const ids: string[] = [];
+    for (const t of ['A', 'B', 'C']) ids.push((await add(s.code, s.owner_id, t)).body.story.id);
+    const edited = await h.client.patch(`/stories/${ids[0]}`, {
+      body: { title: 'A2', acceptance_criteria: 'AC', status: 'revealed' },
+      ...as(s.owner_id),
+    });
+    expect(edited.status).toBe(200);
+    expect(edited.body.story).toMatchObject({ title: 'A2', acceptance_criteria: 'AC', status: 'voting' });
+    const moved = await h.client.patch(`/stories/${ids[2]}`, { body: { position: 1 }, ...as(s.owner_id) });
+    expect(moved.body.story.position).toBe(1);
+    const room = await h.client.get(`/sessions/${s.code}/stories`);
+    expect(room.body.stories.map((x: { title: string; position: number }) => [x.title, x.position])).toEqual([
+      ['C', 1],
+      ['A2', 2],
+      ['B', 3],
+    ]);
+    const updated = await h.event('story.updated', (d) => d.story.id === ids[2]);
+    expect(updated.data.changed).toEqual(['position']);
+    expect(
+      (await h.client.patch(`/stories/${ids[0]}`, { body: { title: 'x' }, ...as(randomUUID()) })).status,
+    ).toBe(403);
+    expect(
+      (await h.client.patch(`/stories/${ids[0]}`, { body: { position: 0 }, ...as(s.owner_id) })).status,
+    ).toBe(422);
+  });
+
+  it('when the current story is deleted, the next pending one becomes current and the rest close up', async () => {
+    const s = await h.session();
+    const ids: string[] = [];
+    for (const t of ['A', 'B', 'C']) ids.push((await add(s.code, s.owner_id, t)).body.story.id);
+    expect((await h.client.delete(`/stories/${ids[0]}`, as(randomUUID()))).status).toBe(403);
+    const deleted = await h.client.delete(`/stories/${ids[0]}`, as(s.owner_id));
+    expect(deleted.status).toBe(200);
+    expect(deleted.body).toMatchObject({
+      story: { id: ids[0] },
+      next_story: { id: ids[1], status: 'voting' },
+    });
+    const room = await h.client.get(`/sessions/${s.code}/stories`);
+    expect(
+      room.body.stories.map((x: { title: string; status: string; position: number }) => [
+        x.title,
+        x.status,
+        x.position,
+      ]),
+    ).toEqual([
+      ['B', 'voting', 1],
+      ['C', 'pending', 2],
+    ]);
+    expect((await h.event('story.deleted', (d) => d.story.id === ids[0])).data.next_story_id).toBe(ids[1]);
+    expect(
+      (await h.event('story.activated', (d) => d.story.id === ids[1])).data.previous_story_id,
+    ).toBeNull();
+    expect((await h.client.get(`/stories/${ids[0]}`, as(s.owner_id))).status).toBe(404);
+  });
+
+  it('activating a story makes it current and sends the previous one back to pending', async () => {
+    const s = await h.session();
+    const ids: string[] = [];
+    for (const t of ['A', 'B']) ids.push((await add(s.code, s.owner_id, t)).body.story.id);
+    expect((await h.client.post(`/stories/${ids[1]}/activate`, as(randomUUID()))).status).toBe(403);
+    const activated = await h.client.post(`/stories/${ids[1]}/activate`, as(s.owner_id));
+    expect(activated.status).toBe(200);
+    expect(activated.body.story).toMatchObject({ id: ids[1], status: 'voting' });
+    expect((await h.client.get(`/stories/${ids[0]}`, as(s.owner_id))).body.story.status).toBe('pending');
+    const event = await h.event('story.activated', (d) => d.story.id === ids[1]);
+    expect(event.data.previous_story_id).toBe(ids[0]);
+  });
+});
