@@ -55,7 +55,9 @@ export async function startStories(env: Record<string, string> = {}, options: St
   const js = jetstream(nc);
   const published: EventEnvelope[] = [];
   const sub = nc.subscribe(`${prefix}.story.>`, {
-    callback: (_err, msg) => published.push(msg.json<EventEnvelope>()),
+    callback: (_err, msg) => {
+      published.push(msg.json<EventEnvelope>());
+    },
   });
 
   async function publish<T extends EventType>(type: T, data: EventData<T>) {
