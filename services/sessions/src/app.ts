@@ -1,0 +1,40 @@
+import type { Express } from 'express';
+import { databaseErrorMapper } from '@pp/db';
+import { createServiceApp } from '@pp/http';
+import type { ServiceRuntime } from '@pp/runtime';
+import type { Config } from './config.ts';
+import { builtInDefaults, type SessionSettings } from './domain/session-settings.ts';
+import type { RouteDeps } from './routes/deps.ts';
+import { internalRoutes } from './routes/internal.routes.ts';
+import { participantRoutes } from './routes/participants.routes.ts';
+import { sessionRoutes } from './routes/sessions.routes.ts';
+import { voteRoutes } from './routes/votes.routes.ts';
+
+export interface AppOptions {
+  now?: () => Date;
+  /** The settings a new session starts with (the owner's workspace defaults, once workspaces exist). */
+  defaults?: (ownerId: string) => Promise<SessionSettings>;
+}
+
+/** The sessions service: sessions, participants, votes, rounds. Never listens by itself. */
+export function createApp(config: Config, runtime: ServiceRuntime, options: AppOptions = {}): Express {
+  const now = options.now ?? (() => new Date());
+  const defaults = options.defaults ?? (async () => builtInDefaults);
+  const deps: RouteDeps = {
+    context: () => ({ em: runtime.db.em(), publish: () => runtime.relay.kick(), now, defaults }),
+  };
+  return createServiceApp({
+    logger: runtime.logger,
+    identityKey: config.INTERNAL_SIGNING_KEY,
+    readiness: runtime.readiness,
+    isShuttingDown: runtime.isShuttingDown,
+    errorMappers: [databaseErrorMapper],
+    routes: (app) => {
+      app.use(runtime.db.requestContext);
+      app.use(sessionRoutes(deps));
+      app.use(participantRoutes(deps));
+      app.use(voteRoutes(deps));
+      app.use(internalRoutes(deps));
+    },
+  });
+}

@@ -1,0 +1,28 @@
+import { defineEntity, p } from '@pp/db';
+
+const SessionSchema = defineEntity({
+  name: 'Session',
+  tableName: 'sessions',
+  properties: {
+    id: p.uuid().primary(),
+    code: p.string(),
+    ownerId: p.string(),
+    name: p.string(),
+    description: p.text(),
+    status: p.string(),
+    workspaceId: p.integer().nullable(),
+    folderId: p.integer().nullable(),
+    votingSystem: p.string(),
+    customDeckName: p.string().nullable(),
+    customDeckValues: p.json<string[]>().nullable(),
+    recordVoteNames: p.boolean(),
+    votebyEnabled: p.boolean().fieldName('voteby_enabled'),
+    voteByAt: p.datetime().nullable(),
+    autoReveal: p.boolean(),
+    requireParticipantToken: p.boolean(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+export class Session extends SessionSchema.class {}
+SessionSchema.setClass(Session);

@@ -1,0 +1,7 @@
+import { EventsMigration } from '@pp/events';
+import { SessionsMigration } from './0001-sessions.migration.ts';
+
+export const migrations = [
+  { name: '0000-events', class: EventsMigration },
+  { name: '0001-sessions', class: SessionsMigration },
+];

@@ -1,0 +1,69 @@
+import { participantTokenMatches } from './participant-token.ts';
+
+export type ParticipantRole = 'moderator' | 'participant' | 'observer';
+export const participantRoles = ['moderator', 'participant', 'observer'] as const;
+
+/** What a vote is checked against: the session, the voter (if one of its participants) and the open round. */
+export interface VoteScene {
+  session: {
+    status: string;
+    deck: readonly string[];
+    votebyEnabled: boolean;
+    voteByAt: Date | null;
+    requireParticipantToken: boolean;
+  };
+  participant: { role: ParticipantRole; tokenHash: string } | null;
+  /** The current story's round; null when no story is open. */
+  round: { sealed: boolean } | null;
+}
+
+export type VoteRefusal =
+  | 'participant_not_found'
+  | 'participant_token_required'
+  | 'invalid_participant_token'
+  | 'observer_cannot_vote'
+  | 'session_not_active'
+  | 'voting_closed'
+  | 'invalid_vote'
+  | 'no_open_story'
+  | 'story_already_revealed';
+
+export const isVotingClosed = (s: VoteScene['session'], now: Date) =>
+  s.votebyEnabled && s.voteByAt !== null && s.voteByAt.getTime() <= now.getTime();
+
+/**
+ * Why this vote cannot be taken, or null. Order: who is voting (404, 403), then the session's state
+ * (409), the card (422), and last the round (409).
+ */
+export function voteRefusal(
+  scene: VoteScene,
+  vote: { value: string; token: string | undefined },
+  now: Date,
+): VoteRefusal | null {
+  const { session, participant, round } = scene;
+  if (!participant) return 'participant_not_found';
+  if (vote.token === undefined && session.requireParticipantToken) return 'participant_token_required';
+  if (vote.token !== undefined && !participantTokenMatches(vote.token, participant.tokenHash)) {
+    return 'invalid_participant_token';
+  }
+  if (participant.role === 'observer') return 'observer_cannot_vote';
+  if (session.status !== 'active') return 'session_not_active';
+  if (isVotingClosed(session, now)) return 'voting_closed';
+  if (!session.deck.includes(vote.value)) return 'invalid_vote';
+  if (!round) return 'no_open_story';
+  if (round.sealed) return 'story_already_revealed';
+  return null;
+}
+
+export interface VoteStats {
+  votes_cast: number;
+  total_participants: number;
+  all_voted: boolean;
+}
+
+/** Observers are neither counted nor waited for. */
+export const voteStats = (votesCast: number, totalParticipants: number): VoteStats => ({
+  votes_cast: votesCast,
+  total_participants: totalParticipants,
+  all_voted: totalParticipants > 0 && votesCast >= totalParticipants,
+});

@@ -1,0 +1,30 @@
+import type { EventHandler, EventHandlers } from '@pp/events';
+import {
+  applyStoryEvent,
+  type StoryEvent,
+  type StoryEventType,
+} from '../../use-cases/apply-story-event.use-case.ts';
+
+const types: StoryEventType[] = [
+  'story.created',
+  'story.updated',
+  'story.revealed',
+  'story.reset',
+  'story.activated',
+  'story.deleted',
+];
+
+const handle: EventHandler<StoryEventType> = (event, em) => applyStoryEvent(em, event as StoryEvent);
+
+/**
+ * One durable consumer for the story.* events, one at a time: they come in order, and each is applied
+ * in the transaction that records it as processed.
+ */
+export function storyEventsConsumer(prefix: string) {
+  return {
+    durable: 'sessions-stories',
+    filterSubject: `${prefix}.story.>`,
+    concurrency: 1,
+    handlers: Object.fromEntries(types.map((t) => [t, handle])) as EventHandlers,
+  };
+}

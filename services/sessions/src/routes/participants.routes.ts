@@ -1,0 +1,62 @@
+import { Router } from 'express';
+import { requireUser, send, validate } from '@pp/http';
+import { codeParams, joinBody, participantParams, participantRoleBody } from '../api/schemas.ts';
+import { changeParticipantRole } from '../use-cases/change-participant-role.use-case.ts';
+import { joinSession } from '../use-cases/join-session.use-case.ts';
+import { listSessionParticipants } from '../use-cases/list-participants.use-case.ts';
+import { removeParticipant } from '../use-cases/remove-participant.use-case.ts';
+import { factsOf } from '../use-cases/session-facts.ts';
+import { signedIn, type RouteDeps } from './deps.ts';
+import { participantView, publicSessionView, sessionView } from './views.ts';
+
+export function participantRoutes(deps: RouteDeps): Router {
+  const router = Router();
+  router.post(
+    '/sessions/:code/join',
+    validate({ params: codeParams, body: joinBody }, async ({ params, body }, req, res) => {
+      const ctx = deps.context();
+      const { session, participant } = await joinSession(ctx, params.code, req.identity, body);
+      const isOwner = req.identity?.kind === 'user' && req.identity.sub === session.ownerId;
+      const view = isOwner ? sessionView : publicSessionView;
+      send(res, 200, {
+        participant: { ...participantView(participant), token: participant.token },
+        session: view(session, await factsOf(ctx.em, session)),
+      });
+    }),
+  );
+  router.get(
+    '/sessions/:code/participants',
+    validate({ params: codeParams }, async ({ params }, _req, res) => {
+      const participants = await listSessionParticipants(deps.context(), params.code);
+      send(res, 200, { participants: participants.map(participantView) });
+    }),
+  );
+  router.patch(
+    '/sessions/:code/participants/:id',
+    signedIn,
+    validate({ params: participantParams, body: participantRoleBody }, async ({ params, body }, req, res) => {
+      const participant = await changeParticipantRole(
+        deps.context(),
+        params.code,
+        requireUser(req).sub,
+        params.id,
+        body.role,
+      );
+      send(res, 200, { participant: participantView(participant) });
+    }),
+  );
+  router.delete(
+    '/sessions/:code/participants/:id',
+    signedIn,
+    validate({ params: participantParams }, async ({ params }, req, res) => {
+      const participant = await removeParticipant(
+        deps.context(),
+        params.code,
+        requireUser(req).sub,
+        params.id,
+      );
+      send(res, 200, { participant: participantView(participant) }, 'Participant removed');
+    }),
+  );
+  return router;
+}

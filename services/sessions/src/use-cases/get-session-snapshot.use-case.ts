@@ -1,0 +1,17 @@
+import { findSessionByCode, findSessionById, isUuid } from '../db/session.repository.ts';
+import { normalizeCode } from '../domain/session-code.ts';
+import { SessionNotFoundError } from '../sessions.errors.ts';
+import type { SessionsContext } from './context.ts';
+import { toSnapshot } from './session-snapshot.ts';
+
+/** For other units whose read model has not caught up yet: a session by id or code. */
+export async function getSessionSnapshot(ctx: SessionsContext, codeOrId: string) {
+  const code = isUuid(codeOrId) ? undefined : normalizeCode(codeOrId);
+  const session = isUuid(codeOrId)
+    ? await findSessionById(ctx.em, codeOrId)
+    : code
+      ? await findSessionByCode(ctx.em, code)
+      : null;
+  if (!session) throw new SessionNotFoundError();
+  return toSnapshot(session);
+}

@@ -1,0 +1,61 @@
+import { enqueue } from '@pp/events';
+import { ValidationError } from '@pp/http';
+import { settingsProblems, type SessionSettings } from '../domain/session-settings.ts';
+import { SOURCE, type SessionsContext } from './context.ts';
+import { findOwnedSession } from './find-session.ts';
+import {
+  entityValues,
+  sameValue,
+  sessionFields,
+  settingsIn,
+  settingsOf,
+  type SessionFieldsInput,
+} from './session-fields.ts';
+import { toSnapshot } from './session-snapshot.ts';
+
+/**
+ * The owner changes any settable field. What really changed is announced as session.updated, and an
+ * archive or unarchive as session.archived / session.unarchived, in the same commit.
+ */
+export async function updateSession(
+  ctx: SessionsContext,
+  code: string,
+  userId: string,
+  patch: SessionFieldsInput,
+) {
+  const session = await findOwnedSession(ctx.em, code, userId);
+  const now = ctx.now();
+  const values = entityValues(patch);
+  const given = settingsIn(values);
+  const problems = settingsProblems(
+    { ...settingsOf(session), ...given },
+    new Set(Object.keys(given) as Array<keyof SessionSettings>),
+    now,
+  );
+  if (Object.keys(problems).length > 0) throw new ValidationError(problems);
+
+  const wasArchived = session.status === 'archived';
+  const changed: string[] = [];
+  for (const [field, prop] of Object.entries(sessionFields)) {
+    if (!values.has(prop) || sameValue(session[prop], values.get(prop))) continue;
+    Object.assign(session, { [prop]: values.get(prop) });
+    changed.push(field);
+  }
+  if (changed.length === 0) return session;
+
+  session.updatedAt = now;
+  const snapshot = toSnapshot(session);
+  enqueue(ctx.em, 'session.updated', { session: snapshot, changed }, { source: SOURCE });
+  const isArchived = session.status === 'archived';
+  if (isArchived !== wasArchived) {
+    enqueue(
+      ctx.em,
+      isArchived ? 'session.archived' : 'session.unarchived',
+      { session: snapshot },
+      { source: SOURCE },
+    );
+  }
+  await ctx.em.flush();
+  ctx.publish();
+  return session;
+}
