@@ -1,6 +1,4 @@
-import cors from 'cors';
 import express, { type Express, type RequestHandler } from 'express';
-import helmet from 'helmet';
 import type { ServiceName } from '@pp/config';
 import { errorHandler, healthRouter, metricsRouter, notFoundHandler, type ReadinessCheck } from '@pp/http';
 import { createServiceClient } from '@pp/http-client';
@@ -12,6 +10,7 @@ import { upstreamUrls, type Config } from './config.ts';
 import { unitReadiness } from './health/readiness.ts';
 import { gatewayRequestId } from './http/request-id.ts';
 import { requestMetrics } from './http/request-metrics.ts';
+import { apiSecurityHeaders, corsHeaders, docsSecurityHeaders } from './http/security-headers.ts';
 import { bodyLimit, matchRoute } from './http/route-dispatch.ts';
 import { buildOpenApiDocument } from './openapi/document.ts';
 import { docsRoutes } from './openapi/docs.routes.ts';
@@ -33,17 +32,13 @@ export interface GatewayDeps {
   isShuttingDown?: () => boolean;
 }
 
-const EXPOSED_HEADERS = [
-  'X-Request-Id',
-  'X-RateLimit-Limit',
-  'X-RateLimit-Remaining',
-  'X-RateLimit-Reset',
-  'RateLimit',
-  'RateLimit-Policy',
-  'Retry-After',
-  'WWW-Authenticate',
-  'Location',
-];
+/** The gateway's own endpoints; every other request skips their routers. */
+const LOCAL_PATHS = /^\/(healthz|readyz|metrics|openapi\.json|docs)(\/|$)/;
+function localOnly(...routers: RequestHandler[]): RequestHandler {
+  const local = express.Router();
+  for (const r of routers) local.use(r);
+  return (req, res, next) => (LOCAL_PATHS.test(req.path) ? local(req, res, next) : next());
+}
 
 /** The public entry point: ids, security headers, CORS, rate limit, routing, authentication, proxying. */
 export function createApp(deps: GatewayDeps): Express {
@@ -97,15 +92,10 @@ export function createApp(deps: GatewayDeps): Express {
   app.set('query parser', 'simple');
   app.use(gatewayRequestId);
   app.use(requestMetrics);
-  app.use(helmet());
-  app.use(
-    cors({
-      origin: origins.includes('*') ? '*' : origins,
-      credentials: config.CORS_CREDENTIALS,
-      exposedHeaders: EXPOSED_HEADERS,
-      maxAge: 600,
-    }),
+  app.use((req, res, next) =>
+    (req.path.startsWith('/docs') ? docsSecurityHeaders : apiSecurityHeaders)(req, res, next),
   );
+  app.use(corsHeaders(origins, config.CORS_CREDENTIALS));
   app.use(
     createRateLimiter({
       limitPerMinute: config.RATE_LIMIT_PER_MINUTE,
@@ -115,13 +105,15 @@ export function createApp(deps: GatewayDeps): Express {
     }),
   );
   app.use(
-    healthRouter(
-      { ...unitReadiness(urls, config.READINESS_TIMEOUT_MS), ...deps.readiness },
-      deps.isShuttingDown,
+    localOnly(
+      healthRouter(
+        { ...unitReadiness(urls, config.READINESS_TIMEOUT_MS), ...deps.readiness },
+        deps.isShuttingDown,
+      ),
+      metricsRouter(),
+      docsRoutes(buildOpenApiDocument(routeTable, unitDocs)),
     ),
   );
-  app.use(metricsRouter());
-  app.use(docsRoutes(buildOpenApiDocument(routeTable, unitDocs)));
   app.use(matchRoute(routeTable));
   app.use(bodyLimit(config.BODY_LIMIT));
   app.use(authenticate({ verifier, signingKey: config.INTERNAL_SIGNING_KEY, logger }));

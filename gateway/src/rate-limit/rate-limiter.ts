@@ -1,5 +1,5 @@
-import type { RequestHandler } from 'express';
-import { rateLimit, type Store } from 'express-rate-limit';
+import type { Request, RequestHandler, Response } from 'express';
+import { rateLimit, type RateLimitInfo, type Store } from 'express-rate-limit';
 import { RedisStore } from 'rate-limit-redis';
 import { errorEnvelope } from '@pp/http';
 import type { Logger } from '@pp/logger';
@@ -35,16 +35,18 @@ export function createRateLimiter(options: RateLimitOptions): RequestHandler {
     });
     store = new FallbackStore(shared, { timeoutMs: 250, logger: options.logger });
   }
-  return rateLimit({
+  const policy = `"ip"; q=${options.limitPerMinute}; w=${RATE_LIMIT_WINDOW_MS / 1000}`;
+  const limiter = rateLimit({
     windowMs: RATE_LIMIT_WINDOW_MS,
     limit: options.limitPerMinute,
     legacyHeaders: true,
-    standardHeaders: 'draft-8',
-    identifier: 'ip',
+    // The IETF headers are written below from the same numbers, without the library's per-request hashing.
+    standardHeaders: false,
     ...(store ? { store } : {}),
-    // X-Forwarded-For is deliberately ignored unless TRUST_PROXY says otherwise; no warnings for it.
-    validate: { xForwardedForHeader: false, trustProxy: false },
-    handler: (_req, res) => {
+    // Its checks are for misconfigurations found in development; X-Forwarded-For is deliberately ignored unless TRUST_PROXY says so.
+    validate: false,
+    handler: (req, res) => {
+      setDraftHeaders(req, res, policy);
       res
         .status(429)
         .json(
@@ -55,4 +57,21 @@ export function createRateLimiter(options: RateLimitOptions): RequestHandler {
         );
     },
   });
+  return (req, res, next) =>
+    limiter(req, res, (err?: unknown) => {
+      if (err) return next(err);
+      setDraftHeaders(req, res, policy);
+      next();
+    });
+}
+
+/** `RateLimit: "ip"; r=<remaining>; t=<seconds to reset>` and `RateLimit-Policy: "ip"; q=<limit>; w=60` (draft-ietf-httpapi-ratelimit-headers). */
+function setDraftHeaders(req: Request, res: Response, policy: string): void {
+  const info = (req as Request & { rateLimit?: RateLimitInfo }).rateLimit;
+  if (!info || res.headersSent) return;
+  const reset = info.resetTime
+    ? Math.max(0, Math.ceil((info.resetTime.getTime() - Date.now()) / 1000))
+    : RATE_LIMIT_WINDOW_MS / 1000;
+  res.setHeader('RateLimit', `"ip"; r=${info.remaining}; t=${reset}`);
+  res.setHeader('RateLimit-Policy', policy);
 }
