@@ -1,8 +1,10 @@
 import type { Express } from 'express';
+import { customAlphabet } from 'nanoid';
 import { databaseErrorMapper } from '@pp/db';
 import { createServiceApp } from '@pp/http';
 import type { ServiceRuntime } from '@pp/runtime';
 import type { Config } from './config.ts';
+import { CODE_ALPHABET, CODE_LENGTH } from './domain/session-code.ts';
 import { builtInDefaults, type SessionSettings } from './domain/session-settings.ts';
 import type { RouteDeps } from './routes/deps.ts';
 import { internalRoutes } from './routes/internal.routes.ts';
@@ -14,14 +16,17 @@ export interface AppOptions {
   now?: () => Date;
   /** The settings a new session starts with (the owner's workspace defaults, once workspaces exist). */
   defaults?: (ownerId: string) => Promise<SessionSettings>;
+  /** Session code candidates (tests force collisions with it). */
+  newCode?: () => string;
 }
 
 /** The sessions service: sessions, participants, votes, rounds. Never listens by itself. */
 export function createApp(config: Config, runtime: ServiceRuntime, options: AppOptions = {}): Express {
   const now = options.now ?? (() => new Date());
   const defaults = options.defaults ?? (async () => builtInDefaults);
+  const newCode = options.newCode ?? customAlphabet(CODE_ALPHABET, CODE_LENGTH);
   const deps: RouteDeps = {
-    context: () => ({ em: runtime.db.em(), publish: () => runtime.relay.kick(), now, defaults }),
+    context: () => ({ em: runtime.db.em(), publish: () => runtime.relay.kick(), now, defaults, newCode }),
   };
   return createServiceApp({
     logger: runtime.logger,

@@ -23,11 +23,9 @@ const settings = {
   description: z.string().max(10_000),
   workspace_id: z.number().int().positive().nullable(),
   folder_id: z.number().int().positive().nullable(),
-  voting_system: z
-    .enum(votingSystems)
-    .meta({
-      description: 'fibonacci (default), tshirt, powers_of_two, or custom (needs custom_deck_values)',
-    }),
+  voting_system: z.enum(votingSystems).meta({
+    description: 'fibonacci (default), tshirt, powers_of_two, or custom (needs custom_deck_values)',
+  }),
   custom_deck_name: z.string().trim().min(1).max(64).nullable(),
   custom_deck_values: customDeckValues.nullable(),
   record_vote_names: z.boolean().meta({ description: 'Keep voter names in history and exports' }),

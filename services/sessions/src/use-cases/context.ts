@@ -9,6 +9,8 @@ export interface SessionsContext {
   now: () => Date;
   /** Settings a new session of this owner starts with (the workspace defaults, later). */
   defaults: (ownerId: string) => Promise<SessionSettings>;
+  /** A candidate session code (random; creation retries when it is taken). */
+  newCode: () => string;
 }
 
 export const SOURCE = 'sessions';

@@ -1,16 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { customAlphabet } from 'nanoid';
 import { isUniqueViolation } from '@pp/db';
 import { enqueue } from '@pp/events';
 import { ValidationError } from '@pp/http';
 import { Session } from '../db/entities/index.ts';
-import { CODE_ALPHABET, CODE_LENGTH } from '../domain/session-code.ts';
 import { settingsProblems, type SessionSettings } from '../domain/session-settings.ts';
 import { SOURCE, type SessionsContext } from './context.ts';
 import { entityValues, settingsIn, type SessionFieldsInput } from './session-fields.ts';
 import { toSnapshot } from './session-snapshot.ts';
 
-const newCode = customAlphabet(CODE_ALPHABET, CODE_LENGTH);
 const MAX_ATTEMPTS = 5;
 
 /** A name, and any other settable field; unset settings come from the owner's defaults. */
@@ -30,7 +27,7 @@ export async function createSession(ctx: SessionsContext, ownerId: string, input
     const em = ctx.em.fork();
     const session = em.create(Session, {
       id: randomUUID(),
-      code: newCode(),
+      code: ctx.newCode(),
       ownerId,
       name: input.name,
       description: input.description ?? '',
