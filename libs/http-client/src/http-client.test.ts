@@ -126,3 +126,28 @@ describe('resilient client', () => {
     expect(Date.now() - started).toBeLessThan(100);
   });
 });
+
+describe('failure logs', () => {
+  it('never carry the signed identity header of a failed call', async () => {
+    const lines: string[] = [];
+    const captured = createLogger({
+      name: 'capture',
+      level: 'warn',
+      destination: { write: (l: string) => lines.push(l) },
+    });
+    const dead = await listen(express(), 0, '127.0.0.1');
+    await dead.close();
+    const client = createServiceClient({
+      target: 'gone',
+      baseURL: dead.url,
+      caller: 'stories',
+      signingKey: KEY,
+      logger: captured,
+    });
+    const failure = await client.call({ url: '/internal/x' }).catch((err: ServiceUnavailableError) => err);
+    expect(failure).toBeInstanceOf(ServiceUnavailableError);
+    expect(lines.join('')).toMatch(/outbound call failed/);
+    expect(lines.join('')).not.toMatch(/x-pp-identity/i);
+    expect(JSON.stringify((failure as ServiceUnavailableError).cause)).not.toMatch(/x-pp-identity/i);
+  });
+});

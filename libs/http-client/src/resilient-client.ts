@@ -34,6 +34,16 @@ class UpstreamError extends Error {
   }
 }
 
+/**
+ * What is worth logging of a failed call. Never the axios error itself: its request config carries the
+ * headers, and with them the signed identity (a credential for as long as it is valid).
+ */
+function describeFailure(err: unknown) {
+  const e = err as
+    { name?: string; message?: string; code?: string; response?: { status?: number } } | undefined;
+  return { name: e?.name, message: e?.message, code: e?.code, status: e?.response?.status };
+}
+
 export interface ResilientClient {
   request<T = unknown>(config: AxiosRequestConfig & { idempotent?: boolean }): Promise<AxiosResponse<T>>;
   breaker: CircuitBreaker;
@@ -103,11 +113,12 @@ export function createResilientClient(options: ResilientClientOptions): Resilien
         ? 'upstream_status'
         : 'network';
     outboundErrors.inc({ target: options.name, reason });
-    options.logger.warn({ target: options.name, reason, err: lastError }, 'outbound call failed');
+    const cause = describeFailure(lastError);
+    options.logger.warn({ target: options.name, reason, err: cause }, 'outbound call failed');
     throw new ServiceUnavailableError(
       `The ${options.name} service is unavailable, try again shortly`,
       `${options.name}_unavailable`,
-      lastError,
+      cause,
     );
   }
 
