@@ -1,0 +1,147 @@
+import { rooms } from './support/room.ts';
+import { asUser, startSessions, until, type SessionsHarness } from './support/sessions-harness.ts';
+
+let h: SessionsHarness;
+let r: ReturnType<typeof rooms>;
+beforeAll(async () => {
+  h = await startSessions();
+  r = rooms(h);
+});
+afterAll(() => h.stop());
+
+const join = (code: string, body: unknown, headers: Record<string, string> = {}) =>
+  h.client.post(`/sessions/${code}/join`, { body, headers });
+const participantsOf = async (code: string) =>
+  (await h.client.get(`/sessions/${code}/participants`)).body.participants;
+
+describe('participants: joining', () => {
+  it('lets a guest join by name as a participant, with a token and the public session', async () => {
+    const session = await r.createSession('ann');
+    const res = await join(session.code.toLowerCase(), { name: '  Bob  ' });
+    expect(res.status).toBe(200);
+    expect(res.body.participant).toEqual({
+      id: expect.any(Number),
+      name: 'Bob',
+      role: 'participant',
+      token: expect.any(String),
+    });
+    expect(res.body.session).toMatchObject({ id: session.id, code: session.code, participants_count: 1 });
+    expect(res.body.session).not.toHaveProperty('owner_id');
+    const event = await until(async () =>
+      h.eventsOf('participant.joined').find((e) => e.data.session_id === session.id),
+    );
+    expect(event.data.participant).toEqual({ id: res.body.participant.id, name: 'Bob', role: 'participant' });
+  });
+
+  it('needs a name of 1 to 64 characters from a guest', async () => {
+    const session = await r.createSession('ann');
+    for (const body of [{}, { name: '' }, { name: '   ' }, { name: 'x'.repeat(65) }]) {
+      const res = await join(session.code, body);
+      expect(res.status).toBe(422);
+      expect(res.body.errors).toHaveProperty('name');
+    }
+    expect(await participantsOf(session.code)).toEqual([]);
+  });
+
+  it('takes the signed-in user’s profile name, makes the owner moderator, and returns the same participant twice', async () => {
+    const session = await r.createSession('ann');
+    const owner = await join(session.code, {}, asUser('ann', 'Ann Owner'));
+    expect(owner.body.participant).toMatchObject({ name: 'Ann Owner', role: 'moderator' });
+    expect(owner.body.session).toHaveProperty('owner_id', 'ann');
+    const first = await join(session.code, { name: 'ignored' }, asUser('carl', 'Carl'));
+    const again = await join(session.code, {}, asUser('carl', 'Carl'));
+    expect(first.body.participant).toMatchObject({ name: 'Carl', role: 'participant' });
+    expect(again.body.participant.id).toBe(first.body.participant.id);
+    expect(again.body.participant.token).not.toBe(first.body.participant.token);
+    expect(await participantsOf(session.code)).toHaveLength(2);
+  });
+
+  it('joins the same signed-in user once when both joins race', async () => {
+    const session = await r.createSession('ann');
+    const both = await Promise.all(
+      Array.from({ length: 8 }, () => join(session.code, {}, asUser('dora', 'Dora'))),
+    );
+    expect(both.map((res) => res.status)).toEqual(Array(8).fill(200));
+    expect(new Set(both.map((res) => res.body.participant.id)).size).toBe(1);
+    expect(await participantsOf(session.code)).toHaveLength(1);
+  });
+
+  it('joins an observer when asked, and refuses a role other than participant or observer', async () => {
+    const session = await r.createSession('ann');
+    expect((await join(session.code, { name: 'Olga', role: 'observer' })).body.participant.role).toBe(
+      'observer',
+    );
+    const moderator = await join(session.code, { name: 'Eve', role: 'moderator' });
+    expect(moderator.status).toBe(422);
+    expect(moderator.body.errors).toHaveProperty('role');
+  });
+
+  it('refuses to join a session that is not active with 409 session_not_active', async () => {
+    const session = await r.createSession('ann');
+    for (const status of ['paused', 'completed', 'archived']) {
+      await h.client.patch(`/sessions/${session.code}`, { body: { status }, headers: asUser('ann') });
+      const res = await join(session.code, { name: 'Late' });
+      expect(res.status).toBe(409);
+      expect(res.body.error.code).toBe('session_not_active');
+    }
+    expect((await join('ZZZZZZ', { name: 'Lost' })).status).toBe(404);
+  });
+});
+
+describe('participants: listing and managing', () => {
+  it('lists id, name and role only: never a token', async () => {
+    const session = await r.createSession('ann');
+    const bob = await r.join(session.code, 'Bob');
+    const res = await h.client.get(`/sessions/${session.code}/participants`);
+    expect(res.status).toBe(200);
+    expect(res.body.participants).toEqual([{ id: bob.id, name: 'Bob', role: 'participant' }]);
+    expect(res.text).not.toContain(bob.token);
+    expect(res.text).not.toMatch(/token/);
+  });
+
+  it('lets the owner remove a participant (200) but not a stranger (403)', async () => {
+    const session = await r.createSession('ann');
+    const bob = await r.join(session.code, 'Bob');
+    const path = `/sessions/${session.code}/participants/${bob.id}`;
+    expect((await h.client.delete(path, { headers: asUser('mallory') })).status).toBe(403);
+    expect((await h.client.delete(path)).status).toBe(401);
+    const removed = await h.client.delete(path, { headers: asUser('ann') });
+    expect(removed.status).toBe(200);
+    expect(removed.body.participant).toEqual({ id: bob.id, name: 'Bob', role: 'participant' });
+    expect(await participantsOf(session.code)).toEqual([]);
+    expect((await h.client.delete(path, { headers: asUser('ann') })).status).toBe(404);
+  });
+
+  it('does not touch a participant of another session through this one', async () => {
+    const mine = await r.createSession('ann');
+    const other = await r.createSession('ann');
+    const stranger = await r.join(other.code, 'Stranger');
+    const res = await h.client.delete(`/sessions/${mine.code}/participants/${stranger.id}`, {
+      headers: asUser('ann'),
+    });
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('participant_not_found');
+    expect(await participantsOf(other.code)).toHaveLength(1);
+  });
+
+  it('hands the moderator role over and makes observers', async () => {
+    const session = await r.createSession('ann');
+    const ann = (await join(session.code, {}, asUser('ann', 'Ann'))).body.participant;
+    const bob = await r.join(session.code, 'Bob');
+    const setRole = (id: number, role: string, user = 'ann') =>
+      h.client.patch(`/sessions/${session.code}/participants/${id}`, {
+        body: { role },
+        headers: asUser(user),
+      });
+    expect((await setRole(bob.id, 'moderator', 'mallory')).status).toBe(403);
+    const handed = await setRole(bob.id, 'moderator');
+    expect(handed.status).toBe(200);
+    expect(handed.body.participant).toEqual({ id: bob.id, name: 'Bob', role: 'moderator' });
+    expect(await participantsOf(session.code)).toEqual([
+      { id: ann.id, name: 'Ann', role: 'participant' },
+      { id: bob.id, name: 'Bob', role: 'moderator' },
+    ]);
+    expect((await setRole(ann.id, 'observer')).body.participant.role).toBe('observer');
+    expect((await setRole(ann.id, 'owner')).status).toBe(422);
+  });
+});

@@ -1,0 +1,242 @@
+import { rooms } from './support/room.ts';
+import { asService, asUser, startSessions, until, type SessionsHarness } from './support/sessions-harness.ts';
+
+let h: SessionsHarness;
+let r: ReturnType<typeof rooms>;
+beforeAll(async () => {
+  h = await startSessions();
+  r = rooms(h);
+});
+afterAll(() => h.stop());
+
+const patch = (code: string, body: unknown) =>
+  h.client.patch(`/sessions/${code}`, { body, headers: asUser('ann') });
+
+describe('votes: casting', () => {
+  it('records a vote on the current story and answers the vote and the stats', async () => {
+    const session = await r.createSession('ann');
+    const bob = await r.join(session.code, 'Bob');
+    await r.join(session.code, 'Cleo');
+    const story = await r.openStory(session);
+    const res = await r.vote(session.code.toLowerCase(), bob.id, '5');
+    expect(res.status).toBe(200);
+    expect(res.body.vote).toEqual({
+      id: expect.any(Number),
+      participant_id: bob.id,
+      story_id: story.id,
+      value: '5',
+      updated_at: expect.any(String),
+    });
+    expect(res.body.stats).toEqual({ votes_cast: 1, total_participants: 2, all_voted: false });
+  });
+
+  it('replaces the first vote when a participant votes twice', async () => {
+    const session = await r.createSession('ann');
+    const bob = await r.join(session.code, 'Bob');
+    await r.openStory(session);
+    const first = await r.vote(session.code, bob.id, '3');
+    const second = await r.vote(session.code, bob.id, '8');
+    expect(second.status).toBe(200);
+    expect(second.body.vote).toMatchObject({ id: first.body.vote.id, value: '8' });
+    expect(second.body.stats).toEqual({ votes_cast: 1, total_participants: 1, all_voted: true });
+    const sealed = await h.client.post(
+      `/internal/sessions/${session.id}/stories/${second.body.vote.story_id}/seal`,
+      {
+        headers: asService(),
+      },
+    );
+    expect(sealed.body.votes.map((v: { value: string }) => v.value)).toEqual(['8']);
+  });
+
+  it('counts 50 participants voting at once: 50 votes cast, and exactly one answer says all voted', async () => {
+    const session = await r.createSession('ann');
+    const voters = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => r.join(session.code, `Voter ${i}`)),
+    );
+    await r.openStory(session);
+    const answers = await Promise.all(voters.map((v) => r.vote(session.code, v.id, '13')));
+    expect(answers.map((a) => a.status)).toEqual(Array(50).fill(200));
+    const counts = answers.map((a) => a.body.stats.votes_cast).sort((a, b) => a - b);
+    expect(counts).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    expect(answers.filter((a) => a.body.stats.all_voted)).toHaveLength(1);
+    expect(answers.every((a) => a.body.stats.total_participants === 50)).toBe(true);
+  });
+
+  it('leaves observers out of the count and refuses their votes with 403', async () => {
+    const session = await r.createSession('ann');
+    const bob = await r.join(session.code, 'Bob');
+    const olga = await r.join(session.code, 'Olga', { role: 'observer' });
+    await r.openStory(session);
+    const refused = await r.vote(session.code, olga.id, '5');
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('observer_cannot_vote');
+    expect((await r.vote(session.code, bob.id, '5')).body.stats).toEqual({
+      votes_cast: 1,
+      total_participants: 1,
+      all_voted: true,
+    });
+  });
+
+  it('answers 404 for a participant of another session and records nothing there', async () => {
+    const mine = await r.createSession('ann');
+    const other = await r.createSession('ann');
+    const stranger = await r.join(other.code, 'Stranger');
+    await r.join(mine.code, 'Bob');
+    await r.openStory(mine);
+    await r.openStory(other);
+    const res = await r.vote(mine.code, stranger.id, '5');
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('participant_not_found');
+    expect((await r.vote(mine.code, 999_999, '5')).status).toBe(404);
+    const counted = await r.vote(other.code, stranger.id, '1');
+    expect(counted.body.stats.votes_cast).toBe(1);
+  });
+
+  it('takes only a card of the session’s deck (422 with errors.vote)', async () => {
+    const session = await r.createSession('ann');
+    const bob = await r.join(session.code, 'Bob');
+    await r.openStory(session);
+    for (const value of ['4', 'XL', '', 'coffee-please']) {
+      const res = await r.vote(session.code, bob.id, value);
+      expect(res.status).toBe(422);
+      expect(res.body.errors).toHaveProperty('vote');
+    }
+    await patch(session.code, { voting_system: 'tshirt' });
+    expect((await r.vote(session.code, bob.id, 'XL')).status).toBe(200);
+    expect((await r.vote(session.code, bob.id, '5')).status).toBe(422);
+    await patch(session.code, { voting_system: 'custom', custom_deck_values: ['small', 'big'] });
+    expect((await r.vote(session.code, bob.id, 'big')).status).toBe(200);
+    expect((await r.vote(session.code, bob.id, 'XL')).status).toBe(422);
+  });
+});
+
+describe('votes: state conflicts and tokens', () => {
+  it('answers 409 no_open_story when no story is current', async () => {
+    const session = await r.createSession('ann');
+    const bob = await r.join(session.code, 'Bob');
+    const res = await r.vote(session.code, bob.id, '5');
+    expect(res.status).toBe(409);
+    expect(res.body.error.code).toBe('no_open_story');
+  });
+
+  it('answers 409 session_not_active when the session is paused', async () => {
+    const session = await r.createSession('ann');
+    const bob = await r.join(session.code, 'Bob');
+    await r.openStory(session);
+    await patch(session.code, { status: 'paused' });
+    const res = await r.vote(session.code, bob.id, '5');
+    expect(res.status).toBe(409);
+    expect(res.body.error.code).toBe('session_not_active');
+  });
+
+  it('answers 409 voting_closed once the vote-by deadline has passed', async () => {
+    let now = Date.now();
+    const clocked = await startSessions({ now: () => new Date(now) });
+    try {
+      const cr = rooms(clocked);
+      const session = await cr.createSession('ann');
+      const bob = await cr.join(session.code, 'Bob');
+      await cr.openStory(session);
+      const deadline = new Date(now + 60_000).toISOString();
+      await clocked.client.patch(`/sessions/${session.code}`, {
+        body: { voteby_enabled: true, vote_by_at: deadline },
+        headers: asUser('ann'),
+      });
+      expect((await cr.vote(session.code, bob.id, '5')).status).toBe(200);
+      now += 61_000;
+      const late = await cr.vote(session.code, bob.id, '8');
+      expect(late.status).toBe(409);
+      expect(late.body.error.code).toBe('voting_closed');
+    } finally {
+      await clocked.stop();
+    }
+  });
+
+  it('checks X-Participant-Token when sent, and requires it when the session says so', async () => {
+    const session = await r.createSession('ann');
+    const bob = await r.join(session.code, 'Bob');
+    const cleo = await r.join(session.code, 'Cleo');
+    await r.openStory(session);
+    const withToken = (token: string) => ({ 'x-participant-token': token });
+    const wrong = await r.vote(session.code, bob.id, '5', withToken(cleo.token));
+    expect(wrong.status).toBe(403);
+    expect(wrong.body.error.code).toBe('invalid_participant_token');
+    expect((await r.vote(session.code, bob.id, '5', withToken(bob.token))).status).toBe(200);
+    expect((await r.vote(session.code, bob.id, '5')).status).toBe(200);
+    await patch(session.code, { require_participant_token: true });
+    const missing = await r.vote(session.code, bob.id, '5');
+    expect(missing.status).toBe(403);
+    expect(missing.body.error.code).toBe('participant_token_required');
+    expect((await r.vote(session.code, bob.id, '8', withToken(bob.token))).status).toBe(200);
+  });
+
+  it('stops an earlier token from working once the signed-in user joins again', async () => {
+    const session = await r.createSession('ann');
+    const first = (
+      await h.client.post(`/sessions/${session.code}/join`, { body: {}, headers: asUser('dan', 'Dan') })
+    ).body.participant;
+    const again = (
+      await h.client.post(`/sessions/${session.code}/join`, { body: {}, headers: asUser('dan', 'Dan') })
+    ).body.participant;
+    await r.openStory(session);
+    expect((await r.vote(session.code, first.id, '5', { 'x-participant-token': first.token })).status).toBe(
+      403,
+    );
+    expect((await r.vote(session.code, first.id, '5', { 'x-participant-token': again.token })).status).toBe(
+      200,
+    );
+  });
+
+  it('takes away the votes of a removed participant and refuses its next vote', async () => {
+    const session = await r.createSession('ann');
+    const bob = await r.join(session.code, 'Bob');
+    const cleo = await r.join(session.code, 'Cleo');
+    await r.openStory(session);
+    await r.vote(session.code, bob.id, '5');
+    await h.client.delete(`/sessions/${session.code}/participants/${bob.id}`, { headers: asUser('ann') });
+    expect((await r.vote(session.code, bob.id, '5')).status).toBe(404);
+    expect((await r.vote(session.code, cleo.id, '3')).body.stats).toEqual({
+      votes_cast: 1,
+      total_participants: 1,
+      all_voted: true,
+    });
+  });
+});
+
+describe('votes: secret until reveal', () => {
+  it('never shows a vote value in a lookup, the participants, the list or the vote.cast events', async () => {
+    const session = await r.createSession('ann', {
+      voting_system: 'custom',
+      custom_deck_values: ['kiwi7', 'zebra9'],
+    });
+    const bob = await r.join(session.code, 'Bob');
+    const cleo = await r.join(session.code, 'Cleo');
+    await r.openStory(session);
+    const views = () =>
+      Promise.all([
+        h.client.get(`/sessions/${session.code}`).then((res) => res.text),
+        h.client.get(`/sessions/${session.code}`, { headers: asUser('ann') }).then((res) => res.text),
+        h.client.get(`/sessions/${session.code}/participants`).then((res) => res.text),
+        h.client.get('/sessions', { headers: asUser('ann') }).then((res) => res.text),
+      ]);
+    const before = await views();
+
+    await r.vote(session.code, bob.id, 'zebra9');
+    const last = await r.vote(session.code, cleo.id, 'zebra9');
+    expect(last.body.stats.all_voted).toBe(true);
+
+    // What anyone can read is exactly what it was before the votes (the deck lists every card anyway).
+    expect(await views()).toEqual(before);
+    const mine = () => h.eventsOf('vote.cast').filter((e) => e.data.session_id === session.id);
+    await until(async () => mine().length === 2);
+    expect(
+      mine()
+        .map((e) => e.data.participant.name)
+        .sort(),
+    ).toEqual(['Bob', 'Cleo']);
+    expect(mine()[1]!.data.stats).toEqual({ votes_cast: 2, total_participants: 2, all_voted: true });
+    const castTexts = h.rawEvents.filter((text) => text.includes('"vote.cast"') && text.includes(session.id));
+    expect(castTexts).toHaveLength(2);
+    for (const text of castTexts) expect(text).not.toMatch(/zebra9|kiwi7|"value"/);
+  });
+});
