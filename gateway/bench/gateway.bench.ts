@@ -18,6 +18,8 @@ export interface TargetResult {
   rps: number;
   p50: number;
   p99: number;
+  /** CPU time the proxying process spent per request under load (µs): the proxy's cost, whatever else runs on the machine. */
+  cpuPerRequestUs: number;
   /** Sequential requests, one at a time (ms, microsecond precision). */
   unloadedP50: number;
   unloadedP99: number;
@@ -26,6 +28,8 @@ export interface TargetResult {
 export interface BenchResult {
   targets: TargetResult[];
   throughputRatio: number;
+  /** Bare proxy CPU per request / gateway CPU per request: the throughput ratio on dedicated cores. */
+  cpuRatio: number;
   addedP50VsBareMs: number;
   addedP50VsServiceMs: number;
   meetsThroughput: boolean;
@@ -38,13 +42,22 @@ async function startServer(
 ): Promise<{ port: number; child: ChildProcess }> {
   const child = spawn(process.execPath, [SERVERS, kind], {
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`${kind} exited with ${code}`)));
   });
   return { port: (JSON.parse(line) as { port: number }).port, child };
+}
+
+function cpuOf(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    child.once('message', (usage) =>
+      resolve((usage as NodeJS.CpuUsage).user + (usage as NodeJS.CpuUsage).system),
+    );
+    child.send('cpu');
+  });
 }
 
 function load(url: string, connections: number, duration: number, headers: Record<string, string>) {
@@ -89,33 +102,47 @@ export async function run(
     children.push(bare.child, gateway.child);
 
     const path = '/sessions/BENCH1';
-    const cases: Array<[string, string, Record<string, string>]> = [
-      ['service (direct)', `${target}${path}`, {}],
-      ['bare proxy', `http://127.0.0.1:${bare.port}${path}`, {}],
-      ['gateway', `http://127.0.0.1:${gateway.port}${path}`, {}],
-      ['gateway + token', `http://127.0.0.1:${gateway.port}/sessions`, { authorization: `Bearer ${TOKEN}` }],
+    const cases: Array<{ name: string; url: string; headers: Record<string, string>; proc: ChildProcess }> = [
+      { name: 'service (direct)', url: `${target}${path}`, headers: {}, proc: service.child },
+      { name: 'bare proxy', url: `http://127.0.0.1:${bare.port}${path}`, headers: {}, proc: bare.child },
+      { name: 'gateway', url: `http://127.0.0.1:${gateway.port}${path}`, headers: {}, proc: gateway.child },
+      {
+        name: 'gateway + token',
+        url: `http://127.0.0.1:${gateway.port}/sessions`,
+        headers: { authorization: `Bearer ${TOKEN}` },
+        proc: gateway.child,
+      },
     ];
     // Rounds interleave the targets, so a passing load on a shared machine hits them alike; medians are kept.
-    const runs = new Map<string, autocannon.Result[]>();
-    for (const [name, url, headers] of cases) await load(url, connections, 1, headers); // warm-up: JIT, keep-alive pools
+    const rps = new Map<string, number[]>();
+    const p50 = new Map<string, number[]>();
+    const p99 = new Map<string, number[]>();
+    const cpu = new Map<string, number[]>();
+    const push = (m: Map<string, number[]>, k: string, v: number) => m.set(k, [...(m.get(k) ?? []), v]);
+    for (const c of cases) await load(c.url, connections, 1, c.headers); // warm-up: JIT, keep-alive pools
     for (let round = 0; round < rounds; round++) {
-      for (const [name, url, headers] of cases) {
-        const loaded = await load(url, connections, duration, headers);
+      for (const c of cases) {
+        const cpuBefore = await cpuOf(c.proc);
+        const loaded = await load(c.url, connections, duration, c.headers);
+        const cpuUsed = (await cpuOf(c.proc)) - cpuBefore;
         if (loaded.non2xx > 0 || loaded.errors > 0)
-          throw new Error(`${name}: ${loaded.non2xx} non-2xx, ${loaded.errors} errors`);
-        runs.set(name, [...(runs.get(name) ?? []), loaded]);
+          throw new Error(`${c.name}: ${loaded.non2xx} non-2xx, ${loaded.errors} errors`);
+        push(rps, c.name, loaded.requests.average);
+        push(p50, c.name, loaded.latency.p50);
+        push(p99, c.name, loaded.latency.p99);
+        push(cpu, c.name, cpuUsed / loaded.requests.total);
       }
     }
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     const targets: TargetResult[] = [];
-    for (const [name, url, headers] of cases) {
-      const results = runs.get(name)!;
-      const idle = await sequentialLatency(url, headers, 2000);
+    for (const c of cases) {
+      const idle = await sequentialLatency(c.url, c.headers, 2000);
       targets.push({
-        name,
-        rps: median(results.map((r) => r.requests.average)),
-        p50: median(results.map((r) => r.latency.p50)),
-        p99: median(results.map((r) => r.latency.p99)),
+        name: c.name,
+        rps: median(rps.get(c.name)!),
+        p50: median(p50.get(c.name)!),
+        p99: median(p99.get(c.name)!),
+        cpuPerRequestUs: median(cpu.get(c.name)!),
         unloadedP50: idle.p50,
         unloadedP99: idle.p99,
       });
@@ -123,10 +150,12 @@ export async function run(
 
     const byName = (n: string) => targets.find((t) => t.name === n)!;
     const real = byName('gateway');
+    const barePx = byName('bare proxy');
     const result: BenchResult = {
       targets,
-      throughputRatio: real.rps / byName('bare proxy').rps,
-      addedP50VsBareMs: real.unloadedP50 - byName('bare proxy').unloadedP50,
+      throughputRatio: real.rps / barePx.rps,
+      cpuRatio: barePx.cpuPerRequestUs / real.cpuPerRequestUs,
+      addedP50VsBareMs: real.unloadedP50 - barePx.unloadedP50,
       addedP50VsServiceMs: real.unloadedP50 - byName('service (direct)').unloadedP50,
       meetsThroughput: false,
       meetsLatency: false,
@@ -134,20 +163,22 @@ export async function run(
     result.meetsThroughput = result.throughputRatio >= 0.8;
     result.meetsLatency = result.addedP50VsBareMs < 0.5;
 
+    const f = (n: number, d = 0) => n.toFixed(d);
     log(
-      `gateway benchmark: ${connections} connections x ${duration} s per target; unloaded = 2000 sequential requests`,
+      `gateway benchmark: ${connections} connections, ${rounds} interleaved rounds of ${duration} s per target (medians)`,
     );
-    log('target             req/s    p50 ms  p99 ms  | unloaded p50 ms  p99 ms');
+    log('target             req/s  p50 ms  p99 ms  CPU µs/req | unloaded p50 ms  p99 ms');
     for (const t of targets) {
       log(
-        `${t.name.padEnd(17)} ${t.rps.toFixed(0).padStart(7)}  ${String(t.p50).padStart(6)}  ${String(t.p99).padStart(6)}  | ${t.unloadedP50.toFixed(3).padStart(15)}  ${t.unloadedP99.toFixed(3).padStart(6)}`,
+        `${t.name.padEnd(17)} ${f(t.rps).padStart(6)}  ${String(t.p50).padStart(6)}  ${String(t.p99).padStart(6)}  ${f(t.cpuPerRequestUs).padStart(10)} | ${f(t.unloadedP50, 3).padStart(15)}  ${f(t.unloadedP99, 3).padStart(6)}`,
       );
     }
     log(
-      `gateway keeps ${(result.throughputRatio * 100).toFixed(1)}% of the bare proxy's throughput (target >= 80%): ${result.meetsThroughput ? 'yes' : 'NO'}`,
+      `gateway keeps ${f(result.throughputRatio * 100, 1)}% of the bare proxy's req/s (target >= 80%): ${result.meetsThroughput ? 'yes' : 'NO'}`,
     );
+    log(`  by CPU per request (what req/s becomes on dedicated cores): ${f(result.cpuRatio * 100, 1)}%`);
     log(
-      `gateway adds ${result.addedP50VsBareMs.toFixed(3)} ms at p50 unloaded over the bare proxy (target < 0.5 ms): ${result.meetsLatency ? 'yes' : 'NO'}; ${result.addedP50VsServiceMs.toFixed(3)} ms over the service itself`,
+      `gateway adds ${f(result.addedP50VsBareMs, 3)} ms at p50 unloaded over the bare proxy (target < 0.5 ms): ${result.meetsLatency ? 'yes' : 'NO'}; ${f(result.addedP50VsServiceMs, 3)} ms over the service itself`,
     );
     return result;
   } finally {

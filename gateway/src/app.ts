@@ -1,5 +1,4 @@
 import express, { type Express, type RequestHandler } from 'express';
-import type { ServiceName } from '@pp/config';
 import { errorHandler, healthRouter, metricsRouter, notFoundHandler, type ReadinessCheck } from '@pp/http';
 import { createServiceClient } from '@pp/http-client';
 import type { Logger } from '@pp/logger';
@@ -8,6 +7,7 @@ import type { TokenCache } from './auth/token-cache.ts';
 import { createTokenVerifier, type TokenVerifier } from './auth/token-verifier.ts';
 import { upstreamUrls, type Config } from './config.ts';
 import { unitReadiness } from './health/readiness.ts';
+import { compose } from './http/compose.ts';
 import { gatewayRequestId } from './http/request-id.ts';
 import { requestMetrics } from './http/request-metrics.ts';
 import { apiSecurityHeaders, corsHeaders, docsSecurityHeaders } from './http/security-headers.ts';
@@ -15,9 +15,9 @@ import { bodyLimit, matchRoute } from './http/route-dispatch.ts';
 import { buildOpenApiDocument } from './openapi/document.ts';
 import { docsRoutes } from './openapi/docs.routes.ts';
 import { unitDocs } from './openapi/unit-docs.ts';
-import { createUpstreamProxy } from './proxy/upstream-proxy.ts';
+import { forwardToUnits } from './proxy/upstreams.ts';
 import { createRateLimiter, type RedisClient } from './rate-limit/rate-limiter.ts';
-import { routeTable, type RouteEntry } from './routes.ts';
+import { routeTable } from './routes.ts';
 
 export interface GatewayDeps {
   config: Config;
@@ -57,32 +57,6 @@ export function createApp(deps: GatewayDeps): Express {
       }),
       deps.tokenCache,
     );
-  const proxies = new Map<string, RequestHandler>();
-  const proxyFor = (route: RouteEntry) => {
-    const key = `${route.unit}:${route.stream ? 'stream' : 'api'}`;
-    let proxy = proxies.get(key);
-    if (!proxy) {
-      proxy = createUpstreamProxy({
-        unit: route.unit,
-        target: urls[route.unit as ServiceName],
-        timeoutMs: route.stream ? 0 : config.UPSTREAM_TIMEOUT_MS,
-        logger,
-        onResponse: (status, req, res) => {
-          // The replica that revoked a token forgets it before the client hears back; the others learn it over NATS.
-          if (
-            req.method === 'DELETE' &&
-            status === 200 &&
-            (res.locals.route as RouteEntry).path === '/auth/tokens/{id}'
-          ) {
-            deps.tokenCache.revoke(String(res.locals.params.id));
-          }
-        },
-      });
-      proxies.set(key, proxy);
-    }
-    return proxy;
-  };
-
   const origins = config.CORS_ORIGINS.split(',')
     .map((o) => o.trim())
     .filter(Boolean);
@@ -90,19 +64,21 @@ export function createApp(deps: GatewayDeps): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
   app.set('query parser', 'simple');
-  app.use(gatewayRequestId);
-  app.use(requestMetrics);
-  app.use((req, res, next) =>
-    (req.path.startsWith('/docs') ? docsSecurityHeaders : apiSecurityHeaders)(req, res, next),
-  );
-  app.use(corsHeaders(origins, config.CORS_CREDENTIALS));
+  // The edge: every request, the gateway's own endpoints included.
   app.use(
-    createRateLimiter({
-      limitPerMinute: config.RATE_LIMIT_PER_MINUTE,
-      logger,
-      redis: deps.redis,
-      redisPrefix: config.RATE_LIMIT_REDIS_PREFIX,
-    }),
+    compose(
+      gatewayRequestId,
+      requestMetrics,
+      (req, res, next) =>
+        (req.path.startsWith('/docs') ? docsSecurityHeaders : apiSecurityHeaders)(req, res, next),
+      corsHeaders(origins, config.CORS_CREDENTIALS),
+      createRateLimiter({
+        limitPerMinute: config.RATE_LIMIT_PER_MINUTE,
+        logger,
+        redis: deps.redis,
+        redisPrefix: config.RATE_LIMIT_REDIS_PREFIX,
+      }),
+    ),
   );
   app.use(
     localOnly(
@@ -114,20 +90,15 @@ export function createApp(deps: GatewayDeps): Express {
       docsRoutes(buildOpenApiDocument(routeTable, unitDocs)),
     ),
   );
-  app.use(matchRoute(routeTable));
-  app.use(bodyLimit(config.BODY_LIMIT));
-  app.use(authenticate({ verifier, signingKey: config.INTERNAL_SIGNING_KEY, logger }));
-  app.use((req, res, next) => {
-    const route = res.locals.route as RouteEntry;
-    // The unit sees the client address the gateway trusted, not whatever the client claimed.
-    req.headers['x-forwarded-for'] = req.ip ?? '';
-    req.headers['x-forwarded-proto'] = req.protocol;
-    if (route.stream) {
-      req.socket.setTimeout(0);
-      res.setHeader('X-Accel-Buffering', 'no');
-    }
-    return proxyFor(route)(req, res, next);
-  });
+  // The API: the route table decides, the token is checked, the unit answers.
+  app.use(
+    compose(
+      matchRoute(routeTable),
+      bodyLimit(config.BODY_LIMIT),
+      authenticate({ verifier, signingKey: config.INTERNAL_SIGNING_KEY, logger }),
+      forwardToUnits({ urls, timeoutMs: config.UPSTREAM_TIMEOUT_MS, logger, tokenCache: deps.tokenCache }),
+    ),
+  );
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
   return app;

@@ -1,0 +1,53 @@
+import type { RequestHandler } from 'express';
+import type { ServiceName } from '@pp/config';
+import type { Logger } from '@pp/logger';
+import type { TokenCache } from '../auth/token-cache.ts';
+import { clientIp } from '../http/client-ip.ts';
+import type { RouteEntry } from '../routes.ts';
+import { createUpstreamProxy } from './upstream-proxy.ts';
+
+/** Sends a matched, authenticated request to its unit: one proxy per unit, and one without timeout for live streams. */
+export function forwardToUnits(options: {
+  urls: Record<ServiceName, string>;
+  timeoutMs: number;
+  logger: Logger;
+  tokenCache: TokenCache;
+}): RequestHandler {
+  const proxies = new Map<string, RequestHandler>();
+  const proxyFor = (route: RouteEntry) => {
+    const key = `${route.unit}:${route.stream ? 'stream' : 'api'}`;
+    let proxy = proxies.get(key);
+    if (!proxy) {
+      proxy = createUpstreamProxy({
+        unit: route.unit,
+        target: options.urls[route.unit],
+        timeoutMs: route.stream ? 0 : options.timeoutMs,
+        logger: options.logger,
+        onResponse: (status, req, res) => {
+          // The replica that revoked a token forgets it before the client hears back; the others learn it over NATS.
+          if (
+            req.method === 'DELETE' &&
+            status === 200 &&
+            (res.locals.route as RouteEntry).path === '/auth/tokens/{id}'
+          ) {
+            options.tokenCache.revoke(String(res.locals.params.id));
+          }
+        },
+      });
+      proxies.set(key, proxy);
+    }
+    return proxy;
+  };
+
+  return (req, res, next) => {
+    const route = res.locals.route as RouteEntry;
+    // The unit sees the client address the gateway trusted, not whatever the client claimed.
+    req.headers['x-forwarded-for'] = clientIp(req);
+    req.headers['x-forwarded-proto'] = req.protocol;
+    if (route.stream) {
+      req.socket.setTimeout(0);
+      res.setHeader('X-Accel-Buffering', 'no');
+    }
+    return proxyFor(route)(req, res, next);
+  };
+}
