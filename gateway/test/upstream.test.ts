@@ -141,4 +141,26 @@ describe('gateway: request hygiene', () => {
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(res.headers.get('access-control-allow-credentials')).toBeNull();
   });
+
+  it('allows only the configured origins, with credentials, and never answers them with *', async () => {
+    const strict = await startGateway({
+      env: { ...units.env, CORS_ORIGINS: 'https://app.example.com', CORS_CREDENTIALS: 'true' },
+    });
+    try {
+      const ask = (origin: string) =>
+        fetch(`${strict.url}/sessions`, {
+          method: 'OPTIONS',
+          headers: { ...from, origin, 'access-control-request-method': 'POST' },
+        });
+      const allowed = await ask('https://app.example.com');
+      expect(allowed.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+      expect(allowed.headers.get('access-control-allow-credentials')).toBe('true');
+      const other = await ask('https://evil.example.com');
+      expect(other.headers.get('access-control-allow-origin')).toBeNull();
+      const plain = await fetch(`${strict.url}/sessions/ABCDEF`, { headers: from });
+      expect(plain.headers.get('vary')).toMatch(/Origin/);
+    } finally {
+      await strict.stop();
+    }
+  });
 });
