@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  analytics,
   codeParams,
   createStoryBody,
   exportedStory,
@@ -116,6 +117,15 @@ export const storiesApi: Record<string, Doc> = {
       ...OWNER,
       ...STORY_404,
       ...ALREADY_REVEALED,
+    },
+  },
+  'GET /sessions/{code}/analytics': {
+    summary: 'Estimate distribution, outliers and history (owner)',
+    params: codeParams,
+    responses: {
+      200: { description: 'The analytics of the session', payload: z.object({ analytics }) },
+      ...OWNER,
+      ...SESSION_404,
     },
   },
   'GET /sessions/{code}/export': {

@@ -116,3 +116,49 @@ export const exportedStory = z
   .meta({ id: 'ExportedStory' });
 
 export const exportSession = z.object({ id: z.uuid(), code: z.string(), name: z.string() });
+
+const valueCount = z.object({ value: z.string(), count: z.number().int() });
+const historyVote = z.object({ participant: z.object({ name: z.string().nullable() }), value: z.string() });
+
+export const analytics = z
+  .object({
+    distribution: z
+      .array(valueCount)
+      .meta({ description: 'Final estimates of revealed stories, in deck order' }),
+    vote_distribution: z.array(valueCount).meta({ description: 'Every counted vote (not ? or coffee)' }),
+    outliers: z
+      .array(
+        z.object({
+          story_id: z.uuid(),
+          title: z.string(),
+          participant: z.object({ name: z.string().nullable() }),
+          value: z.string(),
+          final_estimate: z.string().nullable(),
+          distance: z.number().int().meta({ description: 'Deck positions from the final estimate (>= 2)' }),
+        }),
+      )
+      .meta({ description: 'Votes two or more deck positions away from the final estimate' }),
+    history: z
+      .array(
+        z.object({
+          story_id: z.uuid(),
+          title: z.string(),
+          final_estimate: z.string().nullable(),
+          revealed_at: isoDate,
+          votes: z.array(historyVote),
+          agreement: z
+            .number()
+            .nullable()
+            .meta({
+              description: 'Share (0..1) of counted votes equal to the final estimate; null without any',
+            }),
+        }),
+      )
+      .meta({ description: 'Revealed stories in reveal order; names per record_vote_names' }),
+    totals: z.object({
+      stories: z.number().int(),
+      revealed: z.number().int(),
+      points: z.number().meta({ description: 'Sum of the numeric final estimates' }),
+    }),
+  })
+  .meta({ id: 'SessionAnalytics' });

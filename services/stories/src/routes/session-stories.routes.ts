@@ -6,10 +6,11 @@ import { exportRows } from '../domain/export-rows.ts';
 import { addStory } from '../use-cases/add-story.use-case.ts';
 import { exportSession } from '../use-cases/export-session.use-case.ts';
 import { listSessionStories } from '../use-cases/list-session-stories.use-case.ts';
+import { sessionAnalytics } from '../use-cases/session-analytics.use-case.ts';
 import { authenticated, userActor, type RouteDeps } from './deps.ts';
 import { roomStoryView, storyView } from './views.ts';
 
-/** Paths under a session code: its stories (the room's view and adding one) and the export. */
+/** Paths under a session code: its stories (the room's view and adding one), the export and analytics. */
 export function sessionStoriesRoutes(deps: RouteDeps): Router {
   const router = Router();
   router.post(
@@ -40,6 +41,13 @@ export function sessionStoriesRoutes(deps: RouteDeps): Router {
       );
       res.setHeader('Cache-Control', 'no-store');
       res.status(200).send(toCsv(exportRows(result.stories)));
+    }),
+  );
+  router.get(
+    '/sessions/:code/analytics',
+    authenticated,
+    validate({ params: codeParams }, async ({ params }, req, res) => {
+      send(res, 200, { analytics: await sessionAnalytics(deps.context(), userActor(req), params.code) });
     }),
   );
   return router;
