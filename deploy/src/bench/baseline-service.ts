@@ -1,0 +1,43 @@
+/**
+ * The machine's yardstick: a minimal express service that does one INSERT and one JetStream publish
+ * per request, with nothing else (no auth, no validation, no outbox). Started by the benchmark.
+ * Usage: node baseline-service.ts <port> <databaseUrl> <natsUrl>; prints `{"port": n}` once it listens.
+ */
+import express from 'express';
+import pg from 'pg';
+import { connect } from '@nats-io/transport-node';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+
+const [port = '0', databaseUrl = '', natsUrl = ''] = process.argv.slice(2);
+const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+await pool.query(
+  'create table if not exists bench_votes (id bigserial primary key, participant int, value text, at timestamptz default now())',
+);
+const nc = await connect({ servers: natsUrl });
+const jsm = await jetstreamManager(nc);
+await jsm.streams
+  .add({ name: 'BENCH_BASELINE', subjects: ['bench.baseline.>'], max_msgs: 100_000 })
+  .catch(() => undefined);
+const js = jetstream(nc);
+
+const app = express();
+app.use(express.json());
+app.post('/vote', async (req, res) => {
+  const { rows } = await pool.query(
+    'insert into bench_votes (participant, value) values ($1, $2) returning id',
+    [req.body.participant_id, req.body.vote],
+  );
+  await js.publish('bench.baseline.vote', JSON.stringify({ id: rows[0].id }));
+  res.json({ success: true, vote: { id: rows[0].id } });
+});
+app.get('/lookup', (_req, res) => {
+  res.json({ success: true });
+});
+const server = app.listen(Number(port), '127.0.0.1', () => {
+  process.stdout.write(`${JSON.stringify({ port: (server.address() as { port: number }).port })}\n`);
+});
+process.on('SIGTERM', () => {
+  server.close();
+  server.closeAllConnections();
+  void Promise.allSettled([nc.close(), pool.end()]).then(() => process.exit(0));
+});
