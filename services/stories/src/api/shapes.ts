@@ -146,12 +146,9 @@ export const analytics = z
           final_estimate: z.string().nullable(),
           revealed_at: isoDate,
           votes: z.array(historyVote),
-          agreement: z
-            .number()
-            .nullable()
-            .meta({
-              description: 'Share (0..1) of counted votes equal to the final estimate; null without any',
-            }),
+          agreement: z.number().nullable().meta({
+            description: 'Share (0..1) of counted votes equal to the final estimate; null without any',
+          }),
         }),
       )
       .meta({ description: 'Revealed stories in reveal order; names per record_vote_names' }),

@@ -48,9 +48,11 @@ export async function startStories(env: Record<string, string> = {}, options: St
     EVENTS_PREFIX: prefix,
     SESSIONS_URL: fake.url,
     VOTE_BY_POLL_MS: '100',
+    PORT: '0',
     ...env,
   });
-  let service: StartedService = await startService(definition(config, options), logger);
+  const def = { ...definition(config, options), host: '127.0.0.1' };
+  let service: StartedService = await startService(def, logger);
   const nc: NatsConnection = await connectNats({ url: config.NATS_URL, name: 'stories-test', logger });
   const js = jetstream(nc);
   const published: EventEnvelope[] = [];
@@ -99,7 +101,7 @@ export async function startStories(env: Record<string, string> = {}, options: St
       ),
     async restart() {
       await service.stop();
-      service = await startService(definition(config, options), logger);
+      service = await startService(def, logger);
     },
     async stop() {
       sub.unsubscribe();
