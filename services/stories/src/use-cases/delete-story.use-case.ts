@@ -1,10 +1,7 @@
 import { enqueue } from '@pp/events';
-import { lockSession } from '../db/session.repository.ts';
-import { storiesOf } from '../db/story.repository.ts';
 import { nextPending, positionsWithout } from '../domain/story-queue.ts';
-import { StoryNotFoundError } from '../stories.errors.ts';
+import { changeQueue } from './change-queue.ts';
 import { SOURCE, type Actor, type StoriesContext } from './context.ts';
-import { loadOwnedStory } from './load-session.ts';
 import { sessionRef, storySummary } from './summaries.ts';
 
 /**
@@ -13,47 +10,45 @@ import { sessionRef, storySummary } from './summaries.ts';
  * of the current story).
  */
 export async function deleteStory(ctx: StoriesContext, actor: Actor, storyId: string) {
-  const { session } = await loadOwnedStory(ctx, actor, storyId);
-  const result = await ctx.em.transactional(async (tx) => {
-    await lockSession(tx, session.id);
-    const stories = await storiesOf(tx, session.id);
-    const target = stories.find((s) => s.id === storyId.toLowerCase());
-    if (!target) throw new StoryNotFoundError();
-
-    const now = ctx.now();
-    const next = target.status === 'voting' ? nextPending(stories, target.id) : undefined;
-    const positions = positionsWithout(stories, target.id);
-    for (const s of stories) {
-      if (s === target) continue;
-      const position = positions.get(s.id)!;
-      if (s.position !== position) {
-        s.position = position;
-        s.updatedAt = now;
+  const { result, session } = await changeQueue(
+    ctx,
+    actor,
+    storyId,
+    async ({ tx, session, stories, target }) => {
+      const now = ctx.now();
+      const next = target.status === 'voting' ? nextPending(stories, target.id) : undefined;
+      const positions = positionsWithout(stories, target.id);
+      for (const s of stories) {
+        if (s === target) continue;
+        const position = positions.get(s.id)!;
+        if (s.position !== position) {
+          s.position = position;
+          s.updatedAt = now;
+        }
       }
-    }
-    if (next) {
-      next.status = 'voting';
-      next.votingStartedAt = now;
-      next.updatedAt = now;
-    }
-    const deleted = storySummary(target);
-    tx.remove(target);
-    enqueue(
-      tx,
-      'story.deleted',
-      { ...sessionRef(session), story: deleted, next_story_id: next?.id ?? null },
-      { source: SOURCE },
-    );
-    if (next) {
+      if (next) {
+        next.status = 'voting';
+        next.votingStartedAt = now;
+        next.updatedAt = now;
+      }
+      const deleted = storySummary(target);
+      tx.remove(target);
       enqueue(
         tx,
-        'story.activated',
-        { ...sessionRef(session), story: storySummary(next), previous_story_id: null },
+        'story.deleted',
+        { ...sessionRef(session), story: deleted, next_story_id: next?.id ?? null },
         { source: SOURCE },
       );
-    }
-    return { deleted, next: next ?? null };
-  });
-  ctx.publish();
+      if (next) {
+        enqueue(
+          tx,
+          'story.activated',
+          { ...sessionRef(session), story: storySummary(next), previous_story_id: null },
+          { source: SOURCE },
+        );
+      }
+      return { deleted, next: next ?? null };
+    },
+  );
   return { ...result, session };
 }

@@ -1,12 +1,10 @@
 import { enqueue } from '@pp/events';
-import { lockSession } from '../db/session.repository.ts';
-import { storiesOf } from '../db/story.repository.ts';
 import { consensus } from '../domain/consensus.ts';
 import { nextPending } from '../domain/story-queue.ts';
 import { votesToKeep, type RoomVote } from '../domain/vote-names.ts';
-import { StoryAlreadyRevealedError, StoryNotFoundError } from '../stories.errors.ts';
+import { StoryAlreadyRevealedError } from '../stories.errors.ts';
+import { changeQueue } from './change-queue.ts';
 import { SOURCE, type Actor, type StoriesContext } from './context.ts';
-import { loadOwnedStory } from './load-session.ts';
 import { sessionRef, storySummary } from './summaries.ts';
 
 /**
@@ -19,50 +17,49 @@ import { sessionRef, storySummary } from './summaries.ts';
  * The answer names the voters: it is the room's view.
  */
 export async function revealStory(ctx: StoriesContext, actor: Actor, storyId: string) {
-  const { session } = await loadOwnedStory(ctx, actor, storyId);
-  const result = await ctx.em.transactional(async (tx) => {
-    await lockSession(tx, session.id);
-    const stories = await storiesOf(tx, session.id);
-    const story = stories.find((s) => s.id === storyId.toLowerCase());
-    if (!story) throw new StoryNotFoundError();
-    if (story.status === 'revealed') throw new StoryAlreadyRevealedError();
+  const { result, session } = await changeQueue(
+    ctx,
+    actor,
+    storyId,
+    async ({ tx, session, stories, target: story }) => {
+      if (story.status === 'revealed') throw new StoryAlreadyRevealedError();
 
-    const votes: RoomVote[] = await ctx.sessions.seal(session.id, story.id);
-    const now = ctx.now();
-    const wasCurrent = story.status === 'voting';
-    story.status = 'revealed';
-    story.finalEstimate = consensus(
-      session.deck,
-      votes.map((v) => v.value),
-    );
-    story.votes = votesToKeep(votes, session.recordVoteNames);
-    story.revealedAt = now;
-    story.updatedAt = now;
+      const votes: RoomVote[] = await ctx.sessions.seal(session.id, story.id);
+      const now = ctx.now();
+      const wasCurrent = story.status === 'voting';
+      story.status = 'revealed';
+      story.finalEstimate = consensus(
+        session.deck,
+        votes.map((v) => v.value),
+      );
+      story.votes = votesToKeep(votes, session.recordVoteNames);
+      story.revealedAt = now;
+      story.updatedAt = now;
 
-    const next = wasCurrent ? nextPending(stories, story.id) : undefined;
-    if (next) {
-      next.status = 'voting';
-      next.votingStartedAt = now;
-      next.updatedAt = now;
-    }
-    enqueue(
-      tx,
-      'story.revealed',
-      {
-        ...sessionRef(session),
-        story: {
-          ...storySummary(story),
-          final_estimate: story.finalEstimate,
-          revealed_at: now.toISOString(),
-          votes,
+      const next = wasCurrent ? nextPending(stories, story.id) : undefined;
+      if (next) {
+        next.status = 'voting';
+        next.votingStartedAt = now;
+        next.updatedAt = now;
+      }
+      enqueue(
+        tx,
+        'story.revealed',
+        {
+          ...sessionRef(session),
+          story: {
+            ...storySummary(story),
+            final_estimate: story.finalEstimate,
+            revealed_at: now.toISOString(),
+            votes,
+          },
+          next_story_id: next?.id ?? null,
+          record_vote_names: session.recordVoteNames,
         },
-        next_story_id: next?.id ?? null,
-        record_vote_names: session.recordVoteNames,
-      },
-      { source: SOURCE },
-    );
-    return { story, votes, next: next ?? null };
-  });
-  ctx.publish();
+        { source: SOURCE },
+      );
+      return { story, votes, next: next ?? null };
+    },
+  );
   return { ...result, session };
 }

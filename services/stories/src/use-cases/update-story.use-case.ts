@@ -1,10 +1,7 @@
 import { enqueue } from '@pp/events';
-import { lockSession } from '../db/session.repository.ts';
-import { storiesOf } from '../db/story.repository.ts';
 import { reorder } from '../domain/story-queue.ts';
-import { StoryNotFoundError } from '../stories.errors.ts';
+import { changeQueue } from './change-queue.ts';
 import { SOURCE, type Actor, type StoriesContext } from './context.ts';
-import { loadOwnedStory } from './load-session.ts';
 import { sessionRef, storySummary } from './summaries.ts';
 
 export interface UpdateStoryInput {
@@ -22,47 +19,45 @@ export async function updateStory(
   storyId: string,
   input: UpdateStoryInput,
 ) {
-  const { session } = await loadOwnedStory(ctx, actor, storyId);
-  const story = await ctx.em.transactional(async (tx) => {
-    await lockSession(tx, session.id);
-    const stories = await storiesOf(tx, session.id);
-    const target = stories.find((s) => s.id === storyId.toLowerCase());
-    if (!target) throw new StoryNotFoundError();
-
-    const changed: string[] = [];
-    const now = ctx.now();
-    const set = <K extends 'title' | 'description' | 'acceptanceCriteria'>(
-      key: K,
-      name: string,
-      value?: string,
-    ) => {
-      if (value === undefined || target[key] === value) return;
-      target[key] = value;
-      changed.push(name);
-    };
-    set('title', 'title', input.title);
-    set('description', 'description', input.description);
-    set('acceptanceCriteria', 'acceptance_criteria', input.acceptance_criteria);
-    if (input.position !== undefined) {
-      const positions = reorder(stories, target.id, input.position);
-      for (const s of stories) {
-        const position = positions.get(s.id)!;
-        if (s.position === position) continue;
-        s.position = position;
-        s.updatedAt = now;
-        if (s.id === target.id) changed.push('position');
+  const { result: story, session } = await changeQueue(
+    ctx,
+    actor,
+    storyId,
+    async ({ tx, session, stories, target }) => {
+      const changed: string[] = [];
+      const now = ctx.now();
+      const set = <K extends 'title' | 'description' | 'acceptanceCriteria'>(
+        key: K,
+        name: string,
+        value?: string,
+      ) => {
+        if (value === undefined || target[key] === value) return;
+        target[key] = value;
+        changed.push(name);
+      };
+      set('title', 'title', input.title);
+      set('description', 'description', input.description);
+      set('acceptanceCriteria', 'acceptance_criteria', input.acceptance_criteria);
+      if (input.position !== undefined) {
+        const positions = reorder(stories, target.id, input.position);
+        for (const s of stories) {
+          const position = positions.get(s.id)!;
+          if (s.position === position) continue;
+          s.position = position;
+          s.updatedAt = now;
+          if (s.id === target.id) changed.push('position');
+        }
       }
-    }
-    if (changed.length === 0) return target;
-    target.updatedAt = now;
-    enqueue(
-      tx,
-      'story.updated',
-      { ...sessionRef(session), story: storySummary(target), changed },
-      { source: SOURCE },
-    );
-    return target;
-  });
-  ctx.publish();
+      if (changed.length === 0) return target;
+      target.updatedAt = now;
+      enqueue(
+        tx,
+        'story.updated',
+        { ...sessionRef(session), story: storySummary(target), changed },
+        { source: SOURCE },
+      );
+      return target;
+    },
+  );
   return { story, session };
 }
