@@ -104,3 +104,28 @@ describe('identity: social sign-on', () => {
     expect((await client.get('/auth/oauth/myspace/start')).status).toBe(404);
   });
 });
+
+describe('identity: social sign-on with a return URL', () => {
+  let withReturn: IdentityHarness;
+  beforeAll(async () => {
+    withReturn = await startIdentity({
+      ...provider.env(),
+      OAUTH_RETURN_URL: 'https://app.example.com/signed-in',
+    });
+  });
+  afterAll(() => withReturn.stop());
+
+  it('redirects the browser to the return URL with the token in the fragment, never in the query', async () => {
+    provider.signInAs({ sub: '5150', email: 'ret@example.com', emailVerified: true, name: 'Ret' });
+    const { callbackPath } = await followSignOn(withReturn.url, 'github');
+    const res = await fetch(`${withReturn.url}${callbackPath}`, { redirect: 'manual' });
+    expect(res.status).toBe(302);
+    const location = new URL(res.headers.get('location')!);
+    expect(`${location.origin}${location.pathname}`).toBe('https://app.example.com/signed-in');
+    expect(location.search).toBe('');
+    const fragment = new URLSearchParams(location.hash.slice(1));
+    expect(fragment.get('token')).toMatch(/^pp_access_/);
+    expect(fragment.get('token_type')).toBe('Bearer');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+});
