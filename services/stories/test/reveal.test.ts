@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import type { TestResponse } from '@pp/testing';
 import { as, startStories, type StoriesHarness } from './support/stories-harness.ts';
 
 describe('reveal and reset', () => {
@@ -82,6 +84,41 @@ describe('reveal and reset', () => {
         (e) => e.type === 'story.revealed' && (e.data as { story: { id: string } }).story.id === ids[0],
       ),
     ).toHaveLength(1);
+  });
+
+  it('in any order of votes and two reveals, one reveal wins and it has exactly the votes that were accepted', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.scheduler(), async (scheduler) => {
+        const { s, ids } = await sessionWithStories(['A']);
+        const voters = ['Ann', 'Bob', 'Cy', 'Dee'].map((name) => h.fake.participant(name));
+        const accepted: string[] = [];
+        const votes = voters.map((p) =>
+          scheduler.schedule(Promise.resolve(`vote ${p.name}`)).then(() => {
+            try {
+              h.fake.vote(ids[0]!, p, '5');
+              accepted.push(p.name);
+            } catch {
+              // refused: the round was sealed first
+            }
+          }),
+        );
+        const reveals = [1, 2].map((n) =>
+          scheduler
+            .schedule(Promise.resolve(`reveal ${n}`))
+            .then(() => h.client.post(`/stories/${ids[0]}/reveal`, as(s.owner_id))),
+        );
+        await scheduler.waitIdle();
+        await Promise.all(votes);
+        const answers: TestResponse[] = await Promise.all(reveals);
+        expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+        const winner = answers.find((a) => a.status === 200)!;
+        const named = winner.body.story.votes.map(
+          (v: { participant: { name: string } }) => v.participant.name,
+        );
+        expect(named.sort()).toEqual(accepted.sort());
+      }),
+      { numRuns: 10 },
+    );
   });
 
   it('only the owner reveals: 401 anonymous, 403 someone else, 404 unknown', async () => {
