@@ -142,3 +142,27 @@ describe('service app', () => {
     );
   });
 });
+
+describe('listen: close', () => {
+  it('lets a request in flight finish, then closes its keep-alive connection at once', async () => {
+    const { default: http } = await import('node:http');
+    const express = (await import('express')).default;
+    const app = express();
+    app.get('/slow', (_req, res) => void setTimeout(() => res.send('done'), 200));
+    const running = await listen(app, 0, '127.0.0.1');
+    const agent = new http.Agent({ keepAlive: true, keepAliveMsecs: 60_000 });
+    const body = new Promise<string>((resolve) => {
+      http.get(`${running.url}/slow`, { agent }, (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve(text));
+      });
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    const started = Date.now();
+    await running.close();
+    expect(await body).toBe('done');
+    expect(Date.now() - started).toBeLessThan(2_000);
+    agent.destroy();
+  });
+});

@@ -26,7 +26,13 @@ export async function listen(app: Express, port: number, host = '0.0.0.0'): Prom
     url: `http://127.0.0.1:${bound}`,
     close: () =>
       new Promise<void>((resolve) => {
-        server.close(() => resolve());
+        // A keep-alive connection whose request finishes after this point turns idle and would hold the
+        // close up until its client lets go (or keepAliveTimeout): close idle connections as they appear.
+        const sweep = setInterval(() => server.closeIdleConnections(), 50);
+        server.close(() => {
+          clearInterval(sweep);
+          resolve();
+        });
         server.closeIdleConnections();
       }),
   };
