@@ -6,9 +6,11 @@ import type { ServiceRuntime } from '@pp/runtime';
 import type { Config } from './config.ts';
 import { CODE_ALPHABET, CODE_LENGTH } from './domain/session-code.ts';
 import { builtInDefaults, type SessionSettings } from './domain/session-settings.ts';
+import type { RoomHub } from './live/room-hub.ts';
 import type { RouteDeps } from './routes/deps.ts';
 import { internalRoutes } from './routes/internal.routes.ts';
 import { participantRoutes } from './routes/participants.routes.ts';
+import { roomRoutes } from './routes/room.routes.ts';
 import { sessionRoutes } from './routes/sessions.routes.ts';
 import { voteRoutes } from './routes/votes.routes.ts';
 
@@ -21,7 +23,12 @@ export interface AppOptions {
 }
 
 /** The sessions service: sessions, participants, votes, rounds. Never listens by itself. */
-export function createApp(config: Config, runtime: ServiceRuntime, options: AppOptions = {}): Express {
+export function createApp(
+  config: Config,
+  runtime: ServiceRuntime,
+  hub: RoomHub,
+  options: AppOptions = {},
+): Express {
   const now = options.now ?? (() => new Date());
   const defaults = options.defaults ?? (async () => builtInDefaults);
   const newCode = options.newCode ?? customAlphabet(CODE_ALPHABET, CODE_LENGTH);
@@ -39,6 +46,7 @@ export function createApp(config: Config, runtime: ServiceRuntime, options: AppO
       app.use(sessionRoutes(deps));
       app.use(participantRoutes(deps));
       app.use(voteRoutes(deps));
+      app.use(roomRoutes(deps, hub));
       app.use(internalRoutes(deps));
     },
   });

@@ -1,0 +1,58 @@
+/**
+ * The live room (decisions section 4): which events the room sees, and what of them. vote.cast never
+ * carries a value, so nothing here can give a vote away before its story is revealed.
+ */
+export const roomEventTypes = [
+  'participant.joined',
+  'vote.cast',
+  'story.created',
+  'story.updated',
+  'story.revealed',
+  'story.reset',
+  'story.activated',
+  'story.deleted',
+  'session.updated',
+] as const;
+export type RoomEventType = (typeof roomEventTypes)[number];
+
+export interface RoomMessage {
+  /** The event's id: what a client sends back as Last-Event-ID. */
+  id: string;
+  type: RoomEventType;
+  sessionId: string;
+  data: Record<string, unknown>;
+}
+
+interface EventLike {
+  id: string;
+  type: string;
+  occurred_at: string;
+  data: unknown;
+}
+
+const isRoomType = (type: string): type is RoomEventType =>
+  (roomEventTypes as readonly string[]).includes(type);
+
+/** The room's message for an event of the bus, or undefined when the room does not show it. */
+export function toRoomMessage(event: EventLike): RoomMessage | undefined {
+  if (!isRoomType(event.type)) return undefined;
+  const {
+    session_id,
+    session_code: _code,
+    record_vote_names: _names,
+    ...rest
+  } = event.data as Record<string, unknown>;
+  let sessionId = session_id as string | undefined;
+  if (event.type === 'session.updated') {
+    const { owner_id: _owner, ...session } = rest.session as Record<string, unknown>;
+    sessionId = session.id as string;
+    rest.session = session;
+  }
+  if (!sessionId) return undefined;
+  return {
+    id: event.id,
+    type: event.type,
+    sessionId,
+    data: { type: event.type, occurred_at: event.occurred_at, ...rest },
+  };
+}

@@ -1,0 +1,102 @@
+import type { Request, Response } from 'express';
+import { createSession, type Session } from 'better-sse';
+import type { EventBus, NatsConnection } from '@pp/events';
+import { subjectFor } from '@pp/events';
+import type { Logger } from '@pp/logger';
+import { roomEventTypes, toRoomMessage, type RoomMessage } from '../domain/room-events.ts';
+
+interface StreamState {
+  res: Response;
+  /** Live messages held back while the stream replays what its client missed; null once live. */
+  held: RoomMessage[] | null;
+}
+type Stream = Session<StreamState>;
+
+export interface RoomHub {
+  /** Streams the room to this client: first what it missed since Last-Event-ID, then live. */
+  open(
+    req: Request,
+    res: Response,
+    sessionId: string,
+    replay: (lastId: string) => Promise<RoomMessage[]>,
+  ): Promise<void>;
+  /** Streams open on this replica. */
+  size(): number;
+  stop(): Promise<void>;
+}
+
+const send = (stream: Stream, m: RoomMessage) => stream.push(m.data, m.type, m.id);
+
+/**
+ * The live room of this replica: a core NATS subscription to the room's event types fans each event
+ * out to the streams of its session open here. Every replica does the same, so a client may hold its
+ * stream on any of them. Streams end when the service shuts down (clients reconnect elsewhere).
+ */
+export function createRoomHub(options: {
+  nc: NatsConnection;
+  bus: EventBus;
+  logger: Logger;
+  isShuttingDown: () => boolean;
+  keepAliveMs?: number;
+}): RoomHub {
+  const rooms = new Map<string, Set<Stream>>();
+
+  const deliver = (m: RoomMessage) => {
+    for (const stream of rooms.get(m.sessionId) ?? []) {
+      if (stream.state.held) stream.state.held.push(m);
+      else send(stream, m);
+    }
+  };
+  const subscriptions = roomEventTypes.map((type) =>
+    options.nc.subscribe(subjectFor(options.bus, type), {
+      callback: (err, msg) => {
+        if (err) return;
+        try {
+          const message = toRoomMessage(msg.json());
+          if (message) deliver(message);
+        } catch (error) {
+          options.logger.warn({ err: error, subject: msg.subject }, 'room hub: unreadable event');
+        }
+      },
+    }),
+  );
+
+  const closeAll = () => {
+    for (const streams of rooms.values()) for (const stream of streams) stream.state.res.end();
+  };
+  const watch = setInterval(() => {
+    if (options.isShuttingDown()) closeAll();
+  }, 250);
+  watch.unref();
+
+  return {
+    async open(req, res, sessionId, replay) {
+      const stream = await createSession<StreamState>(req, res, {
+        keepAlive: options.keepAliveMs ?? 15_000,
+        state: { res, held: [] },
+      });
+      const streams = rooms.get(sessionId) ?? new Set<Stream>();
+      rooms.set(sessionId, streams.add(stream));
+      stream.once('disconnected', () => {
+        streams.delete(stream);
+        if (streams.size === 0 && rooms.get(sessionId) === streams) rooms.delete(sessionId);
+      });
+      try {
+        const missed = stream.lastId ? await replay(stream.lastId) : [];
+        const replayed = new Set(missed.map((m) => m.id));
+        for (const m of missed) send(stream, m);
+        for (const m of stream.state.held ?? []) if (!replayed.has(m.id)) send(stream, m);
+      } catch (err) {
+        options.logger.warn({ err }, 'room hub: could not replay the missed events');
+      } finally {
+        stream.state.held = null;
+      }
+    },
+    size: () => [...rooms.values()].reduce((n, s) => n + s.size, 0),
+    async stop() {
+      clearInterval(watch);
+      for (const s of subscriptions) s.unsubscribe();
+      closeAll();
+    },
+  };
+}

@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto';
+import { rooms } from './support/room.ts';
+import { asUser, startSessions, until, type SessionsHarness } from './support/sessions-harness.ts';
+import { openStream } from './support/sse.ts';
+
+let h: SessionsHarness;
+let r: ReturnType<typeof rooms>;
+beforeAll(async () => {
+  h = await startSessions();
+  r = rooms(h);
+});
+afterAll(() => h.stop());
+
+/** How many of the session's events the room has recorded for reconnecting clients. */
+const recorded = async (sessionId: string) => {
+  const rows = (await h.runtime.db
+    .fork()
+    .getConnection()
+    .execute('select count(*)::int as n from room_events where session_id = ?', [sessionId])) as Array<{
+    n: number;
+  }>;
+  return rows[0]!.n;
+};
+
+const streamOf = (code: string, headers: Record<string, string> = {}) =>
+  openStream(`${h.url}/sessions/${code}/events`, headers);
+
+describe('live room', () => {
+  it('streams joins, stories, votes (who and stats, never the value), reveals and session updates', async () => {
+    const session = await r.createSession('ann', {
+      voting_system: 'custom',
+      custom_deck_values: ['kiwi7', 'zebra9'],
+    });
+    const stream = await streamOf(session.code.toLowerCase());
+    try {
+      expect(stream.status).toBe(200);
+      expect(stream.headers.get('content-type')).toMatch(/text\/event-stream/);
+      const bob = await r.join(session.code, 'Bob');
+      const story = await r.openStory(session);
+      await r.vote(session.code, bob.id, 'zebra9');
+      await h.client.patch(`/sessions/${session.code}`, {
+        body: { name: 'Renamed' },
+        headers: asUser('ann'),
+      });
+
+      const joined = await stream.waitFor((e) => e.event === 'participant.joined');
+      expect(joined.data).toMatchObject({
+        type: 'participant.joined',
+        participant: { id: bob.id, name: 'Bob' },
+      });
+      await stream.waitFor((e) => e.event === 'story.created' && e.data.story.id === story.id);
+      const cast = await stream.waitFor((e) => e.event === 'vote.cast');
+      expect(cast.data).toMatchObject({
+        story_id: story.id,
+        participant: { id: bob.id, name: 'Bob' },
+        stats: { votes_cast: 1, total_participants: 1, all_voted: true },
+      });
+      const updated = await stream.waitFor((e) => e.event === 'session.updated');
+      expect(updated.data).toMatchObject({ changed: ['name'], session: { name: 'Renamed' } });
+      expect(updated.data.session).not.toHaveProperty('owner_id');
+      // Only the deck (in session.updated) names the cards before the reveal.
+      const beforeReveal = stream.events.filter((e) => e.event !== 'session.updated');
+      expect(JSON.stringify(beforeReveal)).not.toMatch(/zebra9|kiwi7|"value"/);
+
+      await h.publish('story.revealed', {
+        session_id: session.id,
+        session_code: session.code,
+        story: {
+          ...story,
+          status: 'revealed',
+          final_estimate: 'zebra9',
+          revealed_at: new Date().toISOString(),
+          votes: [{ participant: { id: bob.id, name: 'Bob' }, value: 'zebra9' }],
+        },
+        next_story_id: null,
+      });
+      const revealed = await stream.waitFor((e) => e.event === 'story.revealed');
+      expect(revealed.data.story).toMatchObject({ final_estimate: 'zebra9', votes: [{ value: 'zebra9' }] });
+      expect(stream.events.every((e) => typeof e.id === 'string' && e.id.length === 36)).toBe(true);
+    } finally {
+      await stream.close();
+    }
+  });
+
+  it('does not mix rooms: a stream sees only its own session', async () => {
+    const mine = await r.createSession('ann');
+    const other = await r.createSession('ann');
+    const stream = await streamOf(mine.code);
+    try {
+      await r.join(other.code, 'Elsewhere');
+      await r.join(mine.code, 'Here');
+      await stream.waitFor((e) => e.event === 'participant.joined');
+      expect(stream.events.map((e) => e.data.participant?.name)).toEqual(['Here']);
+    } finally {
+      await stream.close();
+    }
+  });
+
+  it('gives a client that reconnects with Last-Event-ID what it missed, in order, and nothing twice', async () => {
+    const session = await r.createSession('ann');
+    const first = await streamOf(session.code);
+    await r.join(session.code, 'Before');
+    const seen = await first.waitFor((e) => e.event === 'participant.joined');
+    await first.close();
+
+    await r.join(session.code, 'Missed 1');
+    await r.join(session.code, 'Missed 2');
+    await until(async () => (await recorded(session.id)) === 3);
+    const again = await streamOf(session.code, { 'last-event-id': seen.id });
+    try {
+      await r.join(session.code, 'Live');
+      await again.waitFor((e) => e.data.participant?.name === 'Live');
+      expect(again.events.map((e) => e.data.participant.name)).toEqual(['Missed 1', 'Missed 2', 'Live']);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('answers 404 with the error envelope for an unknown code', async () => {
+    const res = await h.client.get('/sessions/ZZZZZZ/events');
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('session_not_found');
+  });
+
+  it('ignores a Last-Event-ID it does not know', async () => {
+    const session = await r.createSession('ann');
+    const stream = await streamOf(session.code, { 'last-event-id': randomUUID() });
+    try {
+      await r.join(session.code, 'Fresh');
+      await stream.waitFor((e) => e.event === 'participant.joined');
+      expect(stream.events).toHaveLength(1);
+    } finally {
+      await stream.close();
+    }
+  });
+
+  it('ends open streams when the service stops, so the stop does not wait for them', async () => {
+    const other = await startSessions();
+    let stopped = false;
+    try {
+      const session = await rooms(other).createSession('ann');
+      const stream = await openStream(`${other.url}/sessions/${session.code}/events`);
+      expect(stream.status).toBe(200);
+      const started = Date.now();
+      const stopping = other.stop().then(() => (stopped = true));
+      await stream.ended;
+      await stopping;
+      expect(stopped).toBe(true);
+      expect(Date.now() - started).toBeLessThan(3_000);
+    } finally {
+      if (!stopped) await other.stop();
+    }
+  });
+});
