@@ -1,7 +1,7 @@
 export interface SseEvent {
   id: string;
   event: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+   
   data: any;
 }
 
