@@ -50,7 +50,10 @@ installGracefulShutdown(running, {
   onStart: () => {
     shuttingDown = true;
     // Live streams never end by themselves: after a short drain they are cut (clients reconnect to another replica).
-    setTimeout(() => running.server.closeAllConnections(), Math.min(5_000, config.SHUTDOWN_TIMEOUT_MS / 2)).unref();
+    setTimeout(
+      () => running.server.closeAllConnections(),
+      Math.min(5_000, config.SHUTDOWN_TIMEOUT_MS / 2),
+    ).unref();
   },
   steps: [
     ['revocations', async () => revocations.stop()],
