@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { createLogger } from '@pp/logger';
 import { createDatabase, Migration, type Database } from '@pp/db';
-import { createTestDatabase, startNatsServer, uniqueName, type TestDatabase } from '@pp/testing';
+import { createTestDatabase, startNatsServer, uniqueName, type TestDatabase, until } from '@pp/testing';
 import {
   connectNats,
   ensureStream,
@@ -25,13 +25,6 @@ class SeenTable extends Migration {
 }
 
 const tokenRevoked = (n: number) => ({ token_id: `t${n}`, user_id: 'u1', kind: 'api' as const });
-const until = async (cond: () => Promise<boolean>, timeoutMs = 10_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
 
 describe('events: outbox relay and consumers', () => {
   let testDb: TestDatabase;

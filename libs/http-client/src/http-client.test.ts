@@ -35,13 +35,11 @@ describe('service client', () => {
           else send(res, 200, { ok: true });
         });
         a.post('/conflict', (_req, res) => {
-          res
-            .status(409)
-            .json({
-              success: false,
-              message: 'Story already revealed',
-              error: { code: 'story_already_revealed' },
-            });
+          res.status(409).json({
+            success: false,
+            message: 'Story already revealed',
+            error: { code: 'story_already_revealed' },
+          });
         });
       },
     });

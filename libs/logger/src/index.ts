@@ -45,7 +45,7 @@ export function createLogger({ name, level = 'info', destination }: LoggerOption
       redact: {
         paths: [
           'req.headers.authorization',
-          'req.headers["x-internal-identity"]',
+          'req.headers["x-pp-identity"]',
           '*.password',
           '*.token',
           '*.secret',

@@ -2,3 +2,4 @@ export * from './infra.ts';
 export * from './http.ts';
 export * from './network-guard.ts';
 export * from './nats-server.ts';
+export * from './until.ts';

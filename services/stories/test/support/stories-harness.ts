@@ -23,15 +23,9 @@ export const as = (userId: string, name = 'Owner') => ({
   headers: { [IDENTITY_HEADER]: signIdentity(KEY, { sub: userId, kind: 'user', name }) },
 });
 
-export async function until<T>(probe: () => Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+import { until } from '@pp/testing';
+
+export { until };
 
 /**
  * The stories service in process (libs/runtime, like main.ts) on a fresh database and its own event
