@@ -8,9 +8,14 @@ module.exports = {
       from: { path: '/domain/' },
       to: {
         path: [
-          '/routes/', '/db/', '/events/', '/clients/', '/use-cases/',
+          '/routes/',
+          '/db/',
+          '/events/',
+          '/clients/',
+          '/use-cases/',
           'node_modules/(express|@mikro-orm|@nats-io|axios|pg|redis|opossum)/',
-          '^(fs|net|http|https|dgram|child_process)$', '^node:(fs|net|http|https|dgram|child_process)$',
+          '^(fs|net|http|https|dgram|child_process)$',
+          '^node:(fs|net|http|https|dgram|child_process)$',
           'libs/(db|events|http-client|http)/',
         ],
       },
@@ -34,7 +39,11 @@ module.exports = {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.js'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default'],
+      extensions: ['.ts', '.js'],
+    },
     exclude: { path: ['node_modules', '\\.test\\.ts$'] },
   },
 };
