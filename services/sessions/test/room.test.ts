@@ -1,6 +1,7 @@
+import { until } from '@pp/testing';
 import { randomUUID } from 'node:crypto';
 import { rooms } from './support/room.ts';
-import { asUser, startSessions, until, type SessionsHarness } from './support/sessions-harness.ts';
+import { asUser, startSessions, type SessionsHarness } from './support/sessions-harness.ts';
 import { openStream } from './support/sse.ts';
 
 let h: SessionsHarness;

@@ -1,6 +1,7 @@
+import { until } from '@pp/testing';
 import { randomUUID } from 'node:crypto';
 import { rooms } from './support/room.ts';
-import { asService, asUser, startSessions, until, type SessionsHarness } from './support/sessions-harness.ts';
+import { asService, asUser, startSessions, type SessionsHarness } from './support/sessions-harness.ts';
 
 let h: SessionsHarness;
 let r: ReturnType<typeof rooms>;

@@ -1,5 +1,6 @@
+import { until } from '@pp/testing';
 import { rooms } from './support/room.ts';
-import { asService, asUser, startSessions, until, type SessionsHarness } from './support/sessions-harness.ts';
+import { asService, asUser, startSessions, type SessionsHarness } from './support/sessions-harness.ts';
 
 let h: SessionsHarness;
 let r: ReturnType<typeof rooms>;
@@ -98,39 +99,24 @@ describe('sessions: create and look up', () => {
 describe('sessions: update', () => {
   it('lets the owner change every field and answers the full record', async () => {
     const session = await r.createSession('ann');
-    const voteBy = new Date(Date.now() + 3600_000).toISOString();
-    const res = await patch(session.code.toLowerCase(), {
+    const changes = {
       name: 'Renamed',
       description: 'New',
       workspace_id: 3,
       folder_id: 4,
       record_vote_names: true,
       voteby_enabled: true,
-      vote_by_at: voteBy,
+      vote_by_at: new Date(Date.now() + 3600_000).toISOString(),
       voting_system: 'custom',
       custom_deck_name: 'Days',
       custom_deck_values: ['1d', '2d', '3d'],
       auto_reveal: true,
       require_participant_token: true,
       status: 'paused',
-    });
+    };
+    const res = await patch(session.code.toLowerCase(), changes);
     expect(res.status).toBe(200);
-    expect(res.body.session).toMatchObject({
-      name: 'Renamed',
-      description: 'New',
-      workspace_id: 3,
-      folder_id: 4,
-      record_vote_names: true,
-      voteby_enabled: true,
-      vote_by_at: voteBy,
-      voting_system: 'custom',
-      custom_deck_name: 'Days',
-      custom_deck_values: ['1d', '2d', '3d'],
-      deck: ['1d', '2d', '3d'],
-      auto_reveal: true,
-      require_participant_token: true,
-      status: 'paused',
-    });
+    expect(res.body.session).toEqual(expect.objectContaining({ ...changes, deck: ['1d', '2d', '3d'] }));
     const event = await until(async () =>
       h.eventsOf('session.updated').find((e) => e.data.session.id === session.id),
     );

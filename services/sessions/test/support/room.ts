@@ -1,5 +1,6 @@
+import { until } from '@pp/testing';
 import { randomUUID } from 'node:crypto';
-import { asUser, until, type SessionsHarness } from './sessions-harness.ts';
+import { asUser, type SessionsHarness } from './sessions-harness.ts';
 
 /** Builds rooms for the tests: a session of an owner, guests joined, a story opened through the real event. */
 export function rooms(h: SessionsHarness) {

@@ -18,16 +18,6 @@ export const asService = () => ({
   'x-pp-identity': signIdentity(INTERNAL_KEY, { sub: 'stories', kind: 'service' }),
 });
 
-export async function until<T>(probe: () => Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 /**
  * The sessions service in process, started the way main.ts starts it: its own fresh database, the
  * shared test NATS with an event prefix of its own, the outbox relay and the story consumer running.

@@ -1,7 +1,7 @@
 export interface SseEvent {
   id: string;
   event: string;
-   
+
   data: any;
 }
 
