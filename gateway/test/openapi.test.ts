@@ -34,6 +34,11 @@ describe('gateway: OpenAPI document', () => {
     expect(extra).toEqual([]);
   });
 
+  it('plugs in only unit docs that name a route of the table', () => {
+    const routed = new Set(routeTable.map((r) => `${r.method} ${r.path}`));
+    expect(Object.keys(unitDocs).filter((key) => !routed.has(key))).toEqual([]);
+  });
+
   it('describes the auth endpoints in full: bodies, payloads in the envelope, errors', () => {
     const register = op(doc, 'POST', '/auth/register');
     expect(register.requestBody.content['application/json'].schema).toBeDefined();
