@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { createSession, type Session } from 'better-sse';
-import type { EventBus, NatsConnection } from '@pp/events';
-import { subjectFor } from '@pp/events';
+import { subjectFor, type EventBus, type NatsConnection } from '@pp/events';
+import { gauge } from '@pp/http';
 import type { Logger } from '@pp/logger';
 import { roomEventTypes, toRoomMessage, type RoomMessage } from '../domain/room-events.ts';
 
@@ -20,12 +20,15 @@ export interface RoomHub {
     sessionId: string,
     replay: (lastId: string) => Promise<RoomMessage[]>,
   ): Promise<void>;
-  /** Streams open on this replica. */
-  size(): number;
   stop(): Promise<void>;
 }
 
-const send = (stream: Stream, m: RoomMessage) => stream.push(m.data, m.type, m.id);
+const openStreams = gauge('room_streams_open', 'Live room streams open on this replica');
+
+/** A client may have gone between two events: nothing is pushed to a closed stream. */
+const send = (stream: Stream, m: RoomMessage) => {
+  if (stream.isConnected) stream.push(m.data, m.type, m.id);
+};
 
 /**
  * The live room of this replica: a core NATS subscription to the room's event types fans each event
@@ -77,7 +80,9 @@ export function createRoomHub(options: {
       });
       const streams = rooms.get(sessionId) ?? new Set<Stream>();
       rooms.set(sessionId, streams.add(stream));
+      openStreams.inc();
       stream.once('disconnected', () => {
+        openStreams.dec();
         streams.delete(stream);
         if (streams.size === 0 && rooms.get(sessionId) === streams) rooms.delete(sessionId);
       });
@@ -92,7 +97,6 @@ export function createRoomHub(options: {
         stream.state.held = null;
       }
     },
-    size: () => [...rooms.values()].reduce((n, s) => n + s.size, 0),
     async stop() {
       clearInterval(watch);
       for (const s of subscriptions) s.unsubscribe();
