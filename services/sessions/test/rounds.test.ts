@@ -216,3 +216,18 @@ describe('rounds: the stories read model', () => {
     expect(await currentStory(session.code)).toBeNull();
   });
 });
+
+describe('rounds: stats', () => {
+  it('tells another unit the counts as committed, and refuses a user', async () => {
+    const session = await r.createSession('ann');
+    const bob = await r.join(session.code, 'Bob');
+    await r.join(session.code, 'Cleo');
+    const story = await r.openStory(session);
+    await r.vote(session.code, bob.id, '5');
+    const path = `/internal/sessions/${session.id}/stories/${story.id}/stats`;
+    const res = await h.client.get(path, { headers: asService() });
+    expect(res.status).toBe(200);
+    expect(res.body.stats).toEqual({ votes_cast: 1, total_participants: 2, all_voted: false });
+    expect((await h.client.get(path, { headers: asUser('ann') })).status).toBe(403);
+  });
+});

@@ -45,6 +45,17 @@ describe('automatic reveals: auto_reveal and the vote-by deadline', () => {
     expect(await statusOf(s.owner_id, ids[1]!)).toBe('voting');
   });
 
+  it('reveals when the last two votes committed together and each event still counted one short', async () => {
+    const { s, ids } = await sessionWithStories({ auto_reveal: true });
+    h.fake.setVoters(ids[0]!, 2);
+    const asked = h.fake.calls.stats;
+    await voteCast(s, ids[0]!, 1, 2);
+    await voteCast(s, ids[0]!, 1, 2); // the count inside its transaction missed the other vote
+    const revealed = await h.event('story.revealed', (d) => d.story.id === ids[0]);
+    expect(revealed.data.story.votes).toHaveLength(2);
+    expect(h.fake.calls.stats).toBeGreaterThan(asked);
+  });
+
   it('with auto_reveal off, everyone having voted reveals nothing', async () => {
     const { s, ids } = await sessionWithStories({ auto_reveal: false });
     await voteCast(s, ids[0]!, 1, 1);

@@ -30,9 +30,9 @@ async function sceneRow(em: EntityManager, query: string, params: unknown[]) {
 const VOTER = `left join participants p on p.id = ? and p.session_id = s.id and p.removed_at is null`;
 
 /**
- * The vote path's one read: the scene, with the current story's round locked. The lock makes votes
- * of one story take turns (so each sees an exact count) and makes a vote and a seal strictly ordered:
- * a vote either commits before the seal reads the votes, or sees the round sealed.
+ * The vote path's one read: the scene, with the current story's round share-locked. Votes of one
+ * story run side by side (they only share the lock); a seal takes the lock exclusively, so a vote
+ * either commits before the seal reads the votes, or waits and then sees the round sealed.
  */
 export const lockVoteScene = (em: EntityManager, code: string, participantId: number) =>
   sceneRow(
@@ -44,7 +44,7 @@ export const lockVoteScene = (em: EntityManager, code: string, participantId: nu
       where s.code = ?
       order by st.status_at desc nulls last
       limit 1
-      for update of st`,
+      for share of st`,
     [participantId, code],
   );
 

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { requireService, send, validate } from '@pp/http';
 import { internalSessionParams, roundParams } from '../api/schemas.ts';
+import { getRoundStats } from '../use-cases/get-round-stats.use-case.ts';
 import { getSessionSnapshot } from '../use-cases/get-session-snapshot.use-case.ts';
 import { resetRound } from '../use-cases/reset-round.use-case.ts';
 import { sealRound } from '../use-cases/seal-round.use-case.ts';
@@ -14,6 +15,12 @@ export function internalRoutes(deps: RouteDeps): Router {
     '/internal/sessions/:codeOrId',
     validate({ params: internalSessionParams }, async ({ params }, _req, res) => {
       send(res, 200, { session: await getSessionSnapshot(deps.context(), params.codeOrId) });
+    }),
+  );
+  router.get(
+    '/internal/sessions/:sessionId/stories/:storyId/stats',
+    validate({ params: roundParams }, async ({ params }, _req, res) => {
+      send(res, 200, await getRoundStats(deps.context(), params.sessionId, params.storyId));
     }),
   );
   router.post(

@@ -1,5 +1,11 @@
 import { enqueue } from '@pp/events';
-import { lockVoteScene, readVoteScene, upsertVote, type VoteSceneRow } from '../db/vote.repository.ts';
+import {
+  lockVoteScene,
+  readVoteScene,
+  roundCounts,
+  upsertVote,
+  type VoteSceneRow,
+} from '../db/vote.repository.ts';
 import { deckOf } from '../domain/deck.ts';
 import { normalizeCode } from '../domain/session-code.ts';
 import { voteRefusal, voteStats, type ParticipantRole, type VoteScene } from '../domain/vote-rules.ts';
@@ -28,7 +34,7 @@ const sceneOf = (r: VoteSceneRow, deck: string[]): VoteScene => ({
 
 /**
  * A participant votes on the session's current story; a second vote replaces the first. One
- * transaction: read the scene with the round locked, upsert and count, write vote.cast (without the
+ * transaction: read the scene with the round share-locked, upsert and count, write vote.cast (without the
  * value) to the outbox. The relay publishes after the commit, off the request path.
  */
 export async function castVote(ctx: SessionsContext, rawCode: string, input: CastVoteInput) {
@@ -64,8 +70,15 @@ export async function castVote(ctx: SessionsContext, rawCode: string, input: Cas
       },
       { source: SOURCE },
     );
-    return { vote: saved.vote, stats };
+    return { vote: saved.vote, stats, sessionId: scene.session_id };
   });
   ctx.publish();
-  return result;
+  // Votes of one story commit side by side, so the count seen inside the transaction may miss one that
+  // committed at the same moment; counted again after the commit, the last voter always sees everyone.
+  const stats = result.stats.all_voted
+    ? result.stats
+    : await roundCounts(ctx.em, result.sessionId, result.vote.story_id).then((c) =>
+        voteStats(c.votesCast, c.totalParticipants),
+      );
+  return { vote: result.vote, stats };
 }

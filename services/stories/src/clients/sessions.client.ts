@@ -22,7 +22,20 @@ export interface SessionsClient {
   seal(sessionId: string, storyId: string): Promise<RoomVote[]>;
   /** Deletes the story's votes and opens its round again. */
   reset(sessionId: string, storyId: string): Promise<void>;
+  /** The round's counts as committed now. */
+  stats(
+    sessionId: string,
+    storyId: string,
+  ): Promise<{ votes_cast: number; total_participants: number; all_voted: boolean }>;
 }
+
+const roundStats = z.object({
+  stats: z.object({
+    votes_cast: z.number().int(),
+    total_participants: z.number().int(),
+    all_voted: z.boolean(),
+  }),
+});
 
 function upstreamError(status: number, data: unknown): AppError {
   const body = data as { message?: string; error?: { code?: string } } | undefined;
@@ -48,7 +61,7 @@ export function createSessionsClient(options: {
     logger: options.logger,
     timeoutMs: options.timeoutMs,
   });
-  const round = (sessionId: string, storyId: string, action: 'seal' | 'reset') =>
+  const round = (sessionId: string, storyId: string, action: 'seal' | 'reset' | 'stats') =>
     `/internal/sessions/${encodeURIComponent(sessionId)}/stories/${encodeURIComponent(storyId)}/${action}`;
 
   return {
@@ -74,6 +87,9 @@ export function createSessionsClient(options: {
     },
     async reset(sessionId, storyId) {
       await client.callOk({ url: round(sessionId, storyId, 'reset'), method: 'POST', idempotent: true });
+    },
+    async stats(sessionId, storyId) {
+      return roundStats.parse(await client.callOk({ url: round(sessionId, storyId, 'stats') })).stats;
     },
   };
 }

@@ -18,12 +18,15 @@ export async function revealWhenAllVoted(
   ctx: StoriesContext,
   vote: EventData<'vote.cast'>,
 ): Promise<boolean> {
-  if (!vote.stats.all_voted) return false;
   try {
     const session = await loadSession(ctx, vote.session_id);
     if (!session.autoReveal) return false;
     const story = await findStory(ctx.em, vote.story_id);
     if (!story || story.status !== 'voting' || story.sessionId !== session.id) return false;
+    // Votes commit side by side, so the count an event carries may miss one committed at the same
+    // moment; every vote's event comes after its commit, so asking now sees the last vote too.
+    const allVoted = vote.stats.all_voted || (await ctx.sessions.stats(session.id, story.id)).all_voted;
+    if (!allVoted) return false;
     await revealStory(ctx, { kind: 'system', reason: 'auto_reveal' }, story.id);
     return true;
   } catch (err) {

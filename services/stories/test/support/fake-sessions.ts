@@ -25,12 +25,14 @@ interface Round {
 
 /**
  * A stand-in for the sessions service that speaks exactly its internal contract with stories:
- * `GET /internal/sessions/{codeOrId}`, and seal / reset of a story's round. Votes are cast directly.
+ * `GET /internal/sessions/{codeOrId}`, and seal / reset / stats of a story's round. Votes are cast directly.
  */
 export async function startFakeSessions(key: string, logger: Logger) {
   const sessions = new Map<string, SessionSnapshot>();
   const rounds = new Map<string, Round>();
-  const calls = { lookup: 0, seal: 0, reset: 0 };
+  const calls = { lookup: 0, seal: 0, reset: 0, stats: 0 };
+  /** Voting participants per story, for the stats endpoint (unset: one more than have voted). */
+  const voters = new Map<string, number>();
   let nextParticipant = 1;
   let down = false;
 
@@ -60,6 +62,15 @@ export async function startFakeSessions(key: string, logger: Logger) {
         const r = round(String(req.params.storyId));
         r.sealed = true;
         send(res, 200, { votes: [...r.votes.values()], stats: { votes_cast: r.votes.size } });
+      });
+      a.get('/internal/sessions/:sessionId/stories/:storyId/stats', (req, res) => {
+        calls.stats++;
+        const storyId = String(req.params.storyId);
+        const cast = round(storyId).votes.size;
+        const total = voters.get(storyId) ?? cast + 1;
+        send(res, 200, {
+          stats: { votes_cast: cast, total_participants: total, all_voted: total > 0 && cast >= total },
+        });
       });
       a.post('/internal/sessions/:sessionId/stories/:storyId/reset', (req, res) => {
         calls.reset++;
@@ -107,6 +118,7 @@ export async function startFakeSessions(key: string, logger: Logger) {
       r.votes.set(participant.id, { participant, value, updated_at: new Date().toISOString() });
     },
     votesOf: (storyId: string) => [...round(storyId).votes.values()],
+    setVoters: (storyId: string, n: number) => voters.set(storyId, n),
     isSealed: (storyId: string) => round(storyId).sealed,
     setDown(value: boolean) {
       down = value;
