@@ -63,28 +63,29 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
         'all',
         tx.getTransactionContext(),
       )) as Row[];
-      const done: string[] = [];
-      try {
-        for (const row of rows) {
+      // Published together (the connection keeps their order); only acknowledged rows are marked.
+      const acks = await Promise.allSettled(
+        rows.map((row) => {
           const h = natsHeaders();
           h.set('Nats-Msg-Id', row.id);
-          await js.publish(subjectFor(bus, row.type), JSON.stringify(row.payload), {
+          return js.publish(subjectFor(bus, row.type), JSON.stringify(row.payload), {
             msgID: row.id,
             headers: h,
           });
-          done.push(row.id);
-          publishedCounter.inc({ type: row.type });
-        }
-      } finally {
-        if (done.length) {
-          await conn.execute(
-            `update outbox set published_at = now(), attempts = attempts + 1 where id in (?)`,
-            [done],
-            'run',
-            tx.getTransactionContext(),
-          );
-        }
+        }),
+      );
+      const done = rows.filter((_, i) => acks[i]!.status === 'fulfilled');
+      for (const row of done) publishedCounter.inc({ type: row.type });
+      if (done.length) {
+        await conn.execute(
+          `update outbox set published_at = now(), attempts = attempts + 1 where id in (?)`,
+          [done.map((r) => r.id)],
+          'run',
+          tx.getTransactionContext(),
+        );
       }
+      const failed = acks.find((a) => a.status === 'rejected');
+      if (failed && done.length === 0) throw (failed as PromiseRejectedResult).reason;
       return done.length;
     });
   }
