@@ -31,6 +31,11 @@ export interface ConsumerOptions {
   concurrency?: number;
   maxDeliver?: number;
   ackWaitMs?: number;
+  /**
+   * The handlers are idempotent by themselves (an insert ... on conflict do nothing, a check before
+   * acting): they run on a fresh entity manager without the processed-events row and its transaction.
+   */
+  idempotent?: boolean;
   /** Delay before the n-th redelivery after a passing failure. */
   backoffMs?: (deliveryCount: number) => number;
 }
@@ -87,6 +92,22 @@ export async function startConsumer(options: ConsumerOptions): Promise<RunningCo
     msg.term(reason.slice(0, 200));
   }
 
+  /** The handler and the processed-events row in one transaction: a redelivered event is skipped. */
+  function handleOnce(event: EventEnvelope<EventData<EventType>>, handler: EventHandler<EventType>) {
+    return options.orm.em.fork().transactional(async (em) => {
+      const inserted = (await em
+        .getConnection()
+        .execute(
+          `insert into processed_events (consumer, event_id, processed_at) values (?, ?, now()) on conflict do nothing`,
+          [options.durable, event.id],
+          'run',
+          em.getTransactionContext(),
+        )) as { affectedRows?: number; rowCount?: number };
+      if ((inserted.affectedRows ?? inserted.rowCount ?? 1) === 0) return; // already handled
+      await handler(event, em);
+    });
+  }
+
   async function handle(msg: JsMsg): Promise<void> {
     let envelope: EventEnvelope;
     try {
@@ -109,18 +130,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<RunningCo
     const event = { ...envelope, data: data.data } as EventEnvelope<EventData<EventType>>;
     try {
       await runWithContext({ correlationId: envelope.correlation_id ?? envelope.id }, () =>
-        options.orm.em.fork().transactional(async (em) => {
-          const inserted = (await em
-            .getConnection()
-            .execute(
-              `insert into processed_events (consumer, event_id, processed_at) values (?, ?, now()) on conflict do nothing`,
-              [options.durable, event.id],
-              'run',
-              em.getTransactionContext(),
-            )) as { affectedRows?: number; rowCount?: number };
-          if ((inserted.affectedRows ?? inserted.rowCount ?? 1) === 0) return; // already handled
-          await handler(event, em);
-        }),
+        options.idempotent ? handler(event, options.orm.em.fork()) : handleOnce(event, handler),
       );
       msg.ack();
     } catch (err) {

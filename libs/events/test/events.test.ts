@@ -197,6 +197,46 @@ describe('events: outbox relay and consumers', () => {
     await consumer.stop();
   });
 
+  it('runs an idempotent consumer without a processed-events row', async () => {
+    const consumer = await startConsumer({
+      nc,
+      orm: db.orm as MikroORM,
+      logger,
+      bus,
+      durable: 'light',
+      filterSubject: `${bus.prefix}.estimates.>`,
+      idempotent: true,
+      handlers: {
+        'estimates.synced': async (event, em) => {
+          await em.getConnection().execute('insert into seen values (?, ?)', [event.id, event.type]);
+        },
+      },
+    });
+    const em = db.fork();
+    const event = enqueue(
+      em,
+      'estimates.synced',
+      {
+        session_id: '6b0f7c1e-3a7e-4a53-9d55-1f7c2b8f0a05',
+        session_code: 'ABCDEF',
+        synced: 1,
+        failed: 0,
+        skipped: 0,
+      },
+      { source: 'test' },
+    );
+    await em.flush();
+    const relay = startOutboxRelay({ orm: db.orm as MikroORM, nc, logger, bus, intervalMs: 100 });
+    await until(async () => (await seen()).some((r) => r.event_id === event.id));
+    const processed = await db
+      .fork()
+      .getConnection()
+      .execute("select * from processed_events where consumer = 'light'");
+    expect(processed).toHaveLength(0);
+    await relay.stop();
+    await consumer.stop();
+  });
+
   it('refuses to enqueue an event whose data breaks its contract', () => {
     const em = db.fork();
     expect(() => enqueue(em, 'token.revoked', { token_id: 't' } as never, { source: 'test' })).toThrow();

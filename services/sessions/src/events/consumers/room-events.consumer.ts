@@ -10,6 +10,8 @@ export function roomEventsConsumer(prefix: string) {
     durable: 'sessions-room',
     filterSubject: `${prefix}.>`,
     concurrency: 1,
+    // Recording is an insert that ignores an event it already has: no processed-events row needed.
+    idempotent: true,
     handlers: Object.fromEntries(roomEventTypes.map((t) => [t, handle])) as EventHandlers,
   };
 }

@@ -11,5 +11,12 @@ export function voteCastConsumer(prefix: string, context: (em: EntityManager) =>
     },
   };
   // A reveal calls the sessions service: a few at a time is plenty and keeps database connections free.
-  return { durable: 'stories-votes', filterSubject: `${prefix}.vote.cast`, handlers, concurrency: 4 };
+  // Idempotent by itself (a second reveal of the story is refused and ignored): no processed-events row.
+  return {
+    durable: 'stories-votes',
+    filterSubject: `${prefix}.vote.cast`,
+    handlers,
+    concurrency: 4,
+    idempotent: true,
+  };
 }
