@@ -1,6 +1,7 @@
 import type { EntityManager } from '@pp/db';
 import { Session } from './entities/index.ts';
 import { rows } from './sql.ts';
+import type { StoryStatus } from './story.repository.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (value: string) => UUID.test(value);
@@ -38,17 +39,28 @@ export function listSessions(em: EntityManager, f: SessionFilter) {
   );
 }
 
-/** Live participants (observers included) per session. */
-export async function participantCounts(
-  em: EntityManager,
-  sessionIds: string[],
-): Promise<Map<string, number>> {
-  if (sessionIds.length === 0) return new Map();
-  const found = await rows<{ session_id: string; n: number }>(
+/** Per session: live participants (observers included) and the `voting` story, in one query. */
+export async function sessionFactRows(em: EntityManager, sessionIds: string[]) {
+  if (sessionIds.length === 0) return [];
+  return rows<{
+    session_id: string;
+    participants_count: number;
+    id: string | null;
+    title: string | null;
+    status: StoryStatus | null;
+    position: number | null;
+  }>(
     em,
-    `select session_id, count(*)::int as n from participants
-      where session_id in (?) and removed_at is null group by session_id`,
+    `select s.id as session_id,
+       (select count(*)::int from participants p where p.session_id = s.id and p.removed_at is null)
+         as participants_count,
+       st.id, st.title, st.status, st.position
+     from sessions s
+     left join lateral (
+       select id, title, status, position from stories
+        where session_id = s.id and status = 'voting' order by status_at desc nulls last limit 1
+     ) st on true
+     where s.id in (?)`,
     [sessionIds],
   );
-  return new Map(found.map((r) => [r.session_id, r.n]));
 }

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@pp/db';
-import { row, rows, run } from './sql.ts';
+import { row, run } from './sql.ts';
 
 export type StoryStatus = 'pending' | 'voting' | 'revealed';
 export interface StorySummary {
@@ -7,18 +7,6 @@ export interface StorySummary {
   title: string;
   status: StoryStatus;
   position: number;
-}
-
-/** The `voting` story of each session (the newest, should two ever be seen at once). */
-export async function findCurrentStories(em: EntityManager, sessionIds: string[]) {
-  if (sessionIds.length === 0) return new Map<string, StorySummary>();
-  const found = await rows<StorySummary & { session_id: string }>(
-    em,
-    `select distinct on (session_id) session_id, id, title, status, position from stories
-      where session_id in (?) and status = 'voting' order by session_id, status_at desc nulls last`,
-    [sessionIds],
-  );
-  return new Map(found.map(({ session_id, ...story }) => [session_id, story]));
 }
 
 /**

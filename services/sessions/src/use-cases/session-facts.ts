@@ -1,7 +1,7 @@
 import type { EntityManager } from '@pp/db';
 import type { Session } from '../db/entities/index.ts';
-import { participantCounts } from '../db/session.repository.ts';
-import { findCurrentStories, type StorySummary } from '../db/story.repository.ts';
+import { sessionFactRows } from '../db/session.repository.ts';
+import type { StorySummary } from '../db/story.repository.ts';
 
 export interface SessionFacts {
   participantsCount: number;
@@ -13,12 +13,20 @@ export async function sessionFacts(
   em: EntityManager,
   sessions: Session[],
 ): Promise<Map<string, SessionFacts>> {
-  const ids = sessions.map((s) => s.id);
-  const counts = await participantCounts(em, ids);
-  const stories = await findCurrentStories(em, ids);
-  return new Map(
-    ids.map((id) => [id, { participantsCount: counts.get(id) ?? 0, currentStory: stories.get(id) ?? null }]),
+  const found = await sessionFactRows(
+    em,
+    sessions.map((s) => s.id),
   );
+  const facts = new Map<string, SessionFacts>();
+  for (const r of found) {
+    const currentStory = r.id
+      ? { id: r.id, title: r.title!, status: r.status!, position: r.position! }
+      : null;
+    facts.set(r.session_id, { participantsCount: r.participants_count, currentStory });
+  }
+  for (const s of sessions)
+    if (!facts.has(s.id)) facts.set(s.id, { participantsCount: 0, currentStory: null });
+  return facts;
 }
 
 export async function factsOf(em: EntityManager, session: Session): Promise<SessionFacts> {
