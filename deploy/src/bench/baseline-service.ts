@@ -23,16 +23,20 @@ const js = jetstream(nc);
 const app = express();
 app.use(express.json());
 app.post('/vote', async (req, res) => {
+  try {
+    await vote(req.body, res);
+  } catch {
+    res.status(503).json({ success: false });
+  }
+});
+async function vote(body: { participant_id: number; vote: string }, res: express.Response) {
   const { rows } = await pool.query(
     'insert into bench_votes (participant, value) values ($1, $2) returning id',
-    [req.body.participant_id, req.body.vote],
+    [body.participant_id, body.vote],
   );
   await js.publish('bench.baseline.vote', JSON.stringify({ id: rows[0].id }));
   res.json({ success: true, vote: { id: rows[0].id } });
-});
-app.get('/lookup', (_req, res) => {
-  res.json({ success: true });
-});
+}
 const server = app.listen(Number(port), '127.0.0.1', () => {
   process.stdout.write(`${JSON.stringify({ port: (server.address() as { port: number }).port })}\n`);
 });
