@@ -1,8 +1,16 @@
 import type { Express } from 'express';
-import { createDatabase, ensureDatabase, type Database, type MigrationClass } from '@pp/db';
+import {
+  createDatabase,
+  databaseErrorMapper,
+  ensureDatabase,
+  type Database,
+  type MigrationClass,
+} from '@pp/db';
 import {
   connectNats,
   ensureStream,
+  eventEntities,
+  EventsMigration,
   eventBus,
   natsCheck,
   startConsumer,
@@ -13,7 +21,14 @@ import {
   type RunningConsumer,
   type EventBus,
 } from '@pp/events';
-import { installGracefulShutdown, listen, type ReadinessCheck, type RunningServer } from '@pp/http';
+import {
+  createServiceApp,
+  installGracefulShutdown,
+  listen,
+  mountNotYetAvailable,
+  type ReadinessCheck,
+  type RunningServer,
+} from '@pp/http';
 import { createLogger, type Logger } from '@pp/logger';
 
 export interface ServiceRuntime {
@@ -134,4 +149,42 @@ export async function runService(def: ServiceDefinition): Promise<StartedService
     logger.fatal({ err }, `${def.name} could not start`);
     process.exit(1);
   }
+}
+
+/**
+ * The express app of a service on its runtime: the shared stack of libs/http, database errors in the
+ * platform's terms, and a MikroORM request context around the unit's own routes.
+ */
+export function createRuntimeApp(
+  runtime: ServiceRuntime,
+  identityKey: string,
+  routes: (app: Express) => void,
+): Express {
+  return createServiceApp({
+    logger: runtime.logger,
+    identityKey,
+    readiness: runtime.readiness,
+    isShuttingDown: runtime.isShuttingDown,
+    errorMappers: [databaseErrorMapper],
+    routes: (app) => {
+      app.use(runtime.db.requestContext);
+      routes(app);
+    },
+  });
+}
+
+/** A unit whose features come later: it starts, reports health, and answers its paths with a 503. */
+export function notYetAvailableService(
+  name: string,
+  paths: string[],
+  config: ServiceDefinition['config'] & { INTERNAL_SIGNING_KEY: string },
+): ServiceDefinition {
+  return {
+    name,
+    config,
+    entities: eventEntities,
+    migrations: [{ name: '0000-events', class: EventsMigration }],
+    createApp: (runtime) =>
+      createRuntimeApp(runtime, config.INTERNAL_SIGNING_KEY, (app) => mountNotYetAvailable(app, paths, name)),
+  };
 }

@@ -1,8 +1,6 @@
 import type { Express } from 'express';
 import { customAlphabet } from 'nanoid';
-import { databaseErrorMapper } from '@pp/db';
-import { createServiceApp } from '@pp/http';
-import type { ServiceRuntime } from '@pp/runtime';
+import { createRuntimeApp, type ServiceRuntime } from '@pp/runtime';
 import type { Config } from './config.ts';
 import { CODE_ALPHABET, CODE_LENGTH } from './domain/session-code.ts';
 import { builtInDefaults, type SessionSettings } from './domain/session-settings.ts';
@@ -35,19 +33,11 @@ export function createApp(
   const deps: RouteDeps = {
     context: () => ({ em: runtime.db.em(), publish: () => runtime.relay.kick(), now, defaults, newCode }),
   };
-  return createServiceApp({
-    logger: runtime.logger,
-    identityKey: config.INTERNAL_SIGNING_KEY,
-    readiness: runtime.readiness,
-    isShuttingDown: runtime.isShuttingDown,
-    errorMappers: [databaseErrorMapper],
-    routes: (app) => {
-      app.use(runtime.db.requestContext);
-      app.use(sessionRoutes(deps));
-      app.use(participantRoutes(deps));
-      app.use(voteRoutes(deps));
-      app.use(roomRoutes(deps, hub));
-      app.use(internalRoutes(deps));
-    },
+  return createRuntimeApp(runtime, config.INTERNAL_SIGNING_KEY, (app) => {
+    app.use(sessionRoutes(deps));
+    app.use(participantRoutes(deps));
+    app.use(voteRoutes(deps));
+    app.use(roomRoutes(deps, hub));
+    app.use(internalRoutes(deps));
   });
 }

@@ -1,7 +1,6 @@
 import type { Express } from 'express';
-import { databaseErrorMapper, type EntityManager } from '@pp/db';
-import { createServiceApp } from '@pp/http';
-import type { ServiceDefinition, ServiceRuntime } from '@pp/runtime';
+import type { EntityManager } from '@pp/db';
+import { createRuntimeApp, type ServiceDefinition, type ServiceRuntime } from '@pp/runtime';
 import { startVoteDeadlineTask } from './background/vote-deadline.task.ts';
 import { createSessionsClient, type SessionsClient } from './clients/sessions.client.ts';
 import type { Config } from './config.ts';
@@ -18,17 +17,9 @@ export type ContextFactory = (em: EntityManager) => StoriesContext;
 /** The stories service's HTTP API: stories, reveals, consensus, export. Never listens by itself. */
 export function createApp(runtime: ServiceRuntime, config: Config, context: ContextFactory): Express {
   const deps = { context: () => context(runtime.db.em()) };
-  return createServiceApp({
-    logger: runtime.logger,
-    identityKey: config.INTERNAL_SIGNING_KEY,
-    readiness: runtime.readiness,
-    isShuttingDown: runtime.isShuttingDown,
-    errorMappers: [databaseErrorMapper],
-    routes: (app) => {
-      app.use(runtime.db.requestContext);
-      app.use(sessionStoriesRoutes(deps));
-      app.use(storiesRoutes(deps));
-    },
+  return createRuntimeApp(runtime, config.INTERNAL_SIGNING_KEY, (app) => {
+    app.use(sessionStoriesRoutes(deps));
+    app.use(storiesRoutes(deps));
   });
 }
 
