@@ -10,3 +10,4 @@ export * from './app.ts';
 export * from './server.ts';
 export * from './unavailable.ts';
 export { runWithContext, currentContext } from '@pp/logger';
+export type * from './route-doc.ts';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { RouteDoc } from '@pp/http';
 
 /**
  * The identity service's public API as zod schemas: the routes validate with them and the gateway
@@ -79,14 +80,7 @@ const authPayload = z.object({
 
 export const provider = z.object({ id: z.string(), name: z.string() }).meta({ id: 'SignOnProvider' });
 
-interface Doc {
-  summary: string;
-  description?: string;
-  params?: z.ZodObject;
-  query?: z.ZodObject;
-  body?: z.ZodType;
-  responses: Record<number, { description: string; payload?: z.ZodObject; headers?: Record<string, string> }>;
-}
+type Doc = RouteDoc;
 
 /** The documentation of each public identity endpoint, keyed like the gateway's route table ("METHOD /path"). */
 export const identityApi: Record<string, Doc> = {

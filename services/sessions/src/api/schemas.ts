@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CUSTOM_DECK, votingSystems } from '../domain/deck.ts';
 import { participantRoles } from '../domain/vote-rules.ts';
+import type { RouteDoc } from '@pp/http';
 
 /**
  * The sessions service's public API as zod schemas: the routes validate with them and the gateway
@@ -185,14 +186,7 @@ export const sealedRound = z.object({
   stats: voteStats,
 });
 
-interface Doc {
-  summary: string;
-  description?: string;
-  params?: z.ZodObject;
-  query?: z.ZodObject;
-  body?: z.ZodType;
-  responses: Record<number, { description: string; payload?: z.ZodObject; headers?: Record<string, string> }>;
-}
+type Doc = RouteDoc;
 
 const sessionPayload = z.object({ session });
 const notFound = { description: 'Unknown session code (`session_not_found`)' };

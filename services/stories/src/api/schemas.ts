@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { RouteDoc } from '@pp/http';
 import {
   analytics,
   codeParams,
@@ -20,14 +21,7 @@ import {
  */
 export * from './shapes.ts';
 
-interface Doc {
-  summary: string;
-  description?: string;
-  params?: z.ZodObject;
-  query?: z.ZodObject;
-  body?: z.ZodType;
-  responses: Record<number, { description: string; payload?: z.ZodObject; headers?: Record<string, string> }>;
-}
+type Doc = RouteDoc;
 
 const OWNER = { 403: { description: 'Not the owner of the session (`forbidden`)' } };
 const STORY_404 = { 404: { description: 'Unknown story (`story_not_found`)' } };

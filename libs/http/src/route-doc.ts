@@ -1,0 +1,20 @@
+import type { z } from 'zod';
+
+/**
+ * How a unit documents one endpoint: zod schemas of its params, query and body, and per status the
+ * payload (the resource-named keys of the envelope). A unit exports a record of these keyed
+ * "METHOD /path"; the gateway plugs it into its route table's OpenAPI document.
+ */
+export interface RouteDoc {
+  summary?: string;
+  description?: string;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  responses?: Record<
+    number,
+    { description: string; payload?: z.ZodObject; headers?: Record<string, string> }
+  >;
+}
+
+export type UnitDocs = Record<string, RouteDoc>;
