@@ -3,6 +3,28 @@ import { makeEvent, parseEventData, type EventData, type EventEnvelope, type Eve
 import { currentContext } from '@pp/logger';
 import { OutboxMessage } from './entities.ts';
 
+export interface OutboxEventOptions {
+  source: string;
+  correlationId?: string | null;
+  version?: number;
+}
+
+/**
+ * The envelope of an event, its data checked against the contract and the request's correlation id
+ * on it. `enqueue` records it; a hot path may write the same envelope to the outbox in its own SQL.
+ */
+export function outboxEvent<T extends EventType>(
+  type: T,
+  data: EventData<T>,
+  options: OutboxEventOptions,
+): EventEnvelope<EventData<T>> {
+  return makeEvent(type, parseEventData(type, data), {
+    source: options.source,
+    version: options.version,
+    correlationId: options.correlationId ?? currentContext().correlationId ?? null,
+  });
+}
+
 /**
  * Records an event in the outbox through the given entity manager, so it commits in the same
  * transaction as the state change it announces. The relay publishes it after the commit.
@@ -11,14 +33,9 @@ export function enqueue<T extends EventType>(
   em: EntityManager,
   type: T,
   data: EventData<T>,
-  options: { source: string; correlationId?: string | null; version?: number },
+  options: OutboxEventOptions,
 ): EventEnvelope<EventData<T>> {
-  const parsed = parseEventData(type, data);
-  const event = makeEvent(type, parsed, {
-    source: options.source,
-    version: options.version,
-    correlationId: options.correlationId ?? currentContext().correlationId ?? null,
-  });
+  const event = outboxEvent(type, data, options);
   em.persist(
     em.create(OutboxMessage, {
       id: event.id,

@@ -1,60 +1,5 @@
 import type { EntityManager } from '@pp/db';
-import { asDate, asDateOrNull, row, rows, run } from './sql.ts';
-
-/** A session, the voter (when one of its live participants) and the open round, as the vote path reads them. */
-export interface VoteSceneRow {
-  session_id: string;
-  code: string;
-  status: string;
-  voting_system: string;
-  custom_deck_values: string[] | null;
-  voteby_enabled: boolean;
-  vote_by_at: Date | null;
-  require_participant_token: boolean;
-  participant_id: number | null;
-  participant_name: string | null;
-  role: string | null;
-  token_hash: string | null;
-  story_id: string | null;
-  sealed: boolean | null;
-}
-
-const SCENE_COLUMNS = `s.id as session_id, s.code, s.status, s.voting_system, s.custom_deck_values, s.voteby_enabled,
-  s.vote_by_at, s.require_participant_token, p.id as participant_id, p.name as participant_name, p.role,
-  p.token_hash`;
-async function sceneRow(em: EntityManager, query: string, params: unknown[]) {
-  const found = await row<VoteSceneRow>(em, query, params);
-  return found && { ...found, vote_by_at: asDateOrNull(found.vote_by_at) };
-}
-
-const VOTER = `left join participants p on p.id = ? and p.session_id = s.id and p.removed_at is null`;
-
-/**
- * The vote path's one read: the scene, with the current story's round share-locked. Votes of one
- * story run side by side (they only share the lock); a seal takes the lock exclusively, so a vote
- * either commits before the seal reads the votes, or waits and then sees the round sealed.
- */
-export const lockVoteScene = (em: EntityManager, code: string, participantId: number) =>
-  sceneRow(
-    em,
-    `select ${SCENE_COLUMNS}, st.id as story_id, st.sealed
-       from sessions s
-       join stories st on st.session_id = s.id and st.status = 'voting'
-       ${VOTER}
-      where s.code = ?
-      order by st.status_at desc nulls last
-      limit 1
-      for share of st`,
-    [participantId, code],
-  );
-
-/** The scene when no story is open (only to explain why a vote is refused). */
-export const readVoteScene = (em: EntityManager, code: string, participantId: number) =>
-  sceneRow(
-    em,
-    `select ${SCENE_COLUMNS}, null as story_id, null as sealed from sessions s ${VOTER} where s.code = ?`,
-    [participantId, code],
-  );
+import { asDate, row, rows, run } from './sql.ts';
 
 export interface StoredVote {
   id: number;
@@ -66,31 +11,57 @@ export interface StoredVote {
 
 const COUNTED = `p.role <> 'observer' and p.removed_at is null`;
 
+export interface VoteToRecord {
+  sessionId: string;
+  storyId: string;
+  participantId: number;
+  value: string;
+  at: Date;
+  /** The vote.cast envelope (JSON) for the outbox; its data.stats are replaced by the counts below. */
+  event: { id: string; payload: string; createdAt: Date };
+}
+
 /**
- * Records the participant's vote on the story, replacing an earlier one, and counts in the same
- * statement: the votes of counted participants (this one's included) and the counted participants.
+ * The whole write of a vote in one autocommit statement (one round trip, its own transaction): with
+ * the round share-locked and still open, and the voter still a voter, upserts the vote, counts the
+ * round's votes (this one's included) and its participants, and writes vote.cast with those counts to
+ * the outbox. A seal holds the round lock exclusively, so a vote commits before the seal reads the
+ * votes, or waits and then finds the round sealed: then nothing is written and nothing comes back.
  */
-export async function upsertVote(
-  em: EntityManager,
-  v: { sessionId: string; storyId: string; participantId: number; value: string; at: Date },
-) {
-  const result = await row<StoredVote & { others: number; total: number }>(
+export async function recordVote(em: EntityManager, v: VoteToRecord) {
+  const result = await row<StoredVote & { votes_cast: number; total: number }>(
     em,
-    `with saved as (
-       insert into votes (story_id, participant_id, value, created_at, updated_at) values (?, ?, ?, ?, ?)
+    `with open_round as (
+       select id from stories
+        where id = ? and session_id = ? and status = 'voting' and sealed = false
+        for share),
+     voter as (
+       select p.id from participants p where p.id = ? and p.session_id = ? and ${COUNTED}),
+     saved as (
+       insert into votes (story_id, participant_id, value, created_at, updated_at)
+       select open_round.id, voter.id, ?, ?, ? from open_round, voter
        on conflict (story_id, participant_id) do update set value = excluded.value, updated_at = excluded.updated_at
-       returning id, participant_id, story_id, value, updated_at)
-     select saved.*,
-       (select count(*)::int from votes v join participants p on p.id = v.participant_id
-         where v.story_id = ? and v.participant_id <> ? and ${COUNTED}) as others,
-       (select count(*)::int from participants p where p.session_id = ? and ${COUNTED}) as total
-     from saved`,
-    [v.storyId, v.participantId, v.value, v.at, v.at, v.storyId, v.participantId, v.sessionId],
+       returning id, participant_id, story_id, value, updated_at),
+     counts as (
+       select (select count(*)::int from votes v join participants p on p.id = v.participant_id
+                where v.story_id = ? and v.participant_id <> ? and ${COUNTED}) + 1 as votes_cast,
+              (select count(*)::int from participants p where p.session_id = ? and ${COUNTED}) as total),
+     event as (
+       insert into outbox (id, type, payload, created_at, attempts)
+       select ?, 'vote.cast', jsonb_set(?::jsonb, '{data,stats}', jsonb_build_object(
+                'votes_cast', counts.votes_cast, 'total_participants', counts.total,
+                'all_voted', counts.total > 0 and counts.votes_cast >= counts.total)), ?, 0
+         from saved, counts)
+     select saved.*, counts.votes_cast, counts.total from saved, counts`,
+    // prettier-ignore
+    [v.storyId, v.sessionId, v.participantId, v.sessionId, v.value, v.at, v.at,
+     v.storyId, v.participantId, v.sessionId, v.event.id, v.event.payload, v.event.createdAt],
   );
-  const { others, total, ...vote } = result!;
+  if (!result) return undefined;
+  const { votes_cast, total, ...vote } = result;
   return {
     vote: { ...vote, updated_at: asDate(vote.updated_at) },
-    votesCast: others + 1,
+    votesCast: votes_cast,
     totalParticipants: total,
   };
 }

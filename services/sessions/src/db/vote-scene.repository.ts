@@ -1,0 +1,43 @@
+import type { EntityManager } from '@pp/db';
+import { asDateOrNull, row } from './sql.ts';
+
+/** A session, the voter (when one of its live participants) and the open round, as the vote path reads them. */
+export interface VoteSceneRow {
+  session_id: string;
+  code: string;
+  status: string;
+  voting_system: string;
+  custom_deck_values: string[] | null;
+  voteby_enabled: boolean;
+  vote_by_at: Date | null;
+  require_participant_token: boolean;
+  participant_id: number | null;
+  participant_name: string | null;
+  role: string | null;
+  token_hash: string | null;
+  story_id: string | null;
+  sealed: boolean | null;
+}
+
+/**
+ * The vote path's read, without a lock or a transaction: it only decides whether to try. The write
+ * (recordVote) checks the round again under its lock, so a seal in between still wins.
+ */
+export async function readVoteScene(em: EntityManager, code: string, participantId: number) {
+  const found = await row<VoteSceneRow>(
+    em,
+    `select s.id as session_id, s.code, s.status, s.voting_system, s.custom_deck_values, s.voteby_enabled,
+            s.vote_by_at, s.require_participant_token, p.id as participant_id, p.name as participant_name,
+            p.role, p.token_hash, st.id as story_id, st.sealed
+       from sessions s
+       left join participants p on p.id = ? and p.session_id = s.id and p.removed_at is null
+       left join lateral (
+         select id, sealed from stories
+          where session_id = s.id and status = 'voting'
+          order by status_at desc nulls last
+          limit 1) st on true
+      where s.code = ?`,
+    [participantId, code],
+  );
+  return found && { ...found, vote_by_at: asDateOrNull(found.vote_by_at) };
+}
