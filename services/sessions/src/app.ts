@@ -11,6 +11,7 @@ import { participantRoutes } from './routes/participants.routes.ts';
 import { roomRoutes } from './routes/room.routes.ts';
 import { sessionRoutes } from './routes/sessions.routes.ts';
 import { voteRoutes } from './routes/votes.routes.ts';
+import { voteScenes } from './use-cases/vote-scenes.ts';
 
 export interface AppOptions {
   now?: () => Date;
@@ -30,8 +31,16 @@ export function createApp(
   const now = options.now ?? (() => new Date());
   const defaults = options.defaults ?? (async () => builtInDefaults);
   const newCode = options.newCode ?? customAlphabet(CODE_ALPHABET, CODE_LENGTH);
+  const scenes = voteScenes();
   const deps: RouteDeps = {
-    context: () => ({ em: runtime.db.em(), publish: () => runtime.relay.kick(), now, defaults, newCode }),
+    context: () => ({
+      em: runtime.db.em(),
+      publish: () => runtime.relay.kick(),
+      now,
+      defaults,
+      newCode,
+      voteScenes: scenes,
+    }),
   };
   return createRuntimeApp(runtime, config.INTERNAL_SIGNING_KEY, (app) => {
     app.use(sessionRoutes(deps));

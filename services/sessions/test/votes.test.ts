@@ -193,6 +193,24 @@ describe('votes: state conflicts and tokens', () => {
     );
   });
 
+  it('checks a voter’s next vote against what changed since its last one', async () => {
+    const session = await r.createSession('ann');
+    const bob = await r.join(session.code, 'Bob');
+    await r.openStory(session);
+    expect((await r.vote(session.code, bob.id, '5')).status).toBe(200);
+    await patch(session.code, { status: 'paused' });
+    expect((await r.vote(session.code, bob.id, '8')).body.error.code).toBe('session_not_active');
+    await patch(session.code, { status: 'active' });
+    expect((await r.vote(session.code, bob.id, '8')).status).toBe(200);
+    await h.client.patch(`/sessions/${session.code}/participants/${bob.id}`, {
+      body: { role: 'observer' },
+      headers: asUser('ann'),
+    });
+    const observer = await r.vote(session.code, bob.id, '3');
+    expect(observer.status).toBe(403);
+    expect(observer.body.error.code).toBe('observer_cannot_vote');
+  });
+
   it('takes away the votes of a removed participant and refuses its next vote', async () => {
     const session = await r.createSession('ann');
     const bob = await r.join(session.code, 'Bob');

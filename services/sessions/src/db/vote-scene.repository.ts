@@ -17,18 +17,23 @@ export interface VoteSceneRow {
   token_hash: string | null;
   story_id: string | null;
   sealed: boolean | null;
+  /** Row versions (xmin) of the session and the voter: the write takes the vote only if both still hold. */
+  session_version: string;
+  participant_version: string | null;
 }
 
 /**
  * The vote path's read, without a lock or a transaction: it only decides whether to try. The write
- * (recordVote) checks the round again under its lock, so a seal in between still wins.
+ * (recordVote) checks the round again under its lock and the row versions read here, so a seal or a
+ * change of the session or the voter in between still wins.
  */
 export async function readVoteScene(em: EntityManager, code: string, participantId: number) {
   const found = await row<VoteSceneRow>(
     em,
     `select s.id as session_id, s.code, s.status, s.voting_system, s.custom_deck_values, s.voteby_enabled,
             s.vote_by_at, s.require_participant_token, p.id as participant_id, p.name as participant_name,
-            p.role, p.token_hash, st.id as story_id, st.sealed
+            p.role, p.token_hash, st.id as story_id, st.sealed,
+            s.xmin::text as session_version, p.xmin::text as participant_version
        from sessions s
        left join participants p on p.id = ? and p.session_id = s.id and p.removed_at is null
        left join lateral (

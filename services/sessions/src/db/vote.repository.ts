@@ -17,15 +17,17 @@ export interface VoteToRecord {
   participantId: number;
   value: string;
   at: Date;
+  /** The row versions (xmin) of the session and the voter the vote was checked against. */
+  versions: { session: string; participant: string };
   /** The vote.cast envelope (JSON) for the outbox; its data.stats are replaced by the counts below. */
   event: { id: string; payload: string; createdAt: Date };
 }
 
 /**
  * The whole write of a vote in one autocommit statement (one round trip, its own transaction): with
- * the round share-locked and still open, and the voter still a voter, upserts the vote, counts the
- * round's votes (this one's included) and its participants, and writes vote.cast with those counts to
- * the outbox. A seal holds the round lock exclusively, so a vote commits before the seal reads the
+ * the round share-locked and still open, and the session and the voter as the vote was checked
+ * against (same row versions), upserts the vote, counts the round's votes (this one's included) and
+ * its participants, and writes vote.cast with those counts to the outbox. A seal holds the round lock exclusively, so a vote commits before the seal reads the
  * votes, or waits and then finds the round sealed: then nothing is written and nothing comes back.
  */
 export async function recordVote(em: EntityManager, v: VoteToRecord) {
@@ -36,7 +38,8 @@ export async function recordVote(em: EntityManager, v: VoteToRecord) {
         where id = ? and session_id = ? and status = 'voting' and sealed = false
         for share),
      voter as (
-       select p.id from participants p where p.id = ? and p.session_id = ? and ${COUNTED}),
+       select p.id from participants p join sessions s on s.id = p.session_id
+        where p.id = ? and p.session_id = ? and ${COUNTED} and p.xmin = ?::xid and s.xmin = ?::xid),
      saved as (
        insert into votes (story_id, participant_id, value, created_at, updated_at)
        select open_round.id, voter.id, ?, ?, ? from open_round, voter
@@ -54,7 +57,7 @@ export async function recordVote(em: EntityManager, v: VoteToRecord) {
          from saved, counts)
      select saved.*, counts.votes_cast, counts.total from saved, counts`,
     // prettier-ignore
-    [v.storyId, v.sessionId, v.participantId, v.sessionId, v.value, v.at, v.at,
+    [v.storyId, v.sessionId, v.participantId, v.sessionId, v.versions.participant, v.versions.session, v.value, v.at, v.at,
      v.storyId, v.participantId, v.sessionId, v.event.id, v.event.payload, v.event.createdAt],
   );
   if (!result) return undefined;

@@ -27,13 +27,20 @@ const sceneOf = (r: VoteSceneRow, deck: string[]): VoteScene => ({
   round: r.story_id === null ? null : { sealed: r.sealed === true },
 });
 
-/** Reads the scene and answers why the vote is refused, or hands back what the write needs. */
-async function checkedScene(ctx: SessionsContext, code: string, input: CastVoteInput, now: Date) {
-  const scene = await readVoteScene(ctx.em, code, input.participantId);
-  if (!scene) throw new SessionNotFoundError();
+/** Why the vote cannot be taken in this scene (an error to throw), or null. */
+function refusalIn(scene: VoteSceneRow, input: CastVoteInput, now: Date) {
   const deck = deckOf(scene.voting_system, scene.custom_deck_values);
   const refusal = voteRefusal(sceneOf(scene, deck), { value: input.value, token: input.token }, now);
-  if (refusal) throw voteRefusalError(refusal, deck);
+  return refusal && voteRefusalError(refusal, deck);
+}
+
+/** Reads the scene afresh (and keeps it for the voter's next vote); throws when it refuses the vote. */
+async function freshScene(ctx: SessionsContext, code: string, input: CastVoteInput, now: Date) {
+  const scene = await readVoteScene(ctx.em, code, input.participantId);
+  if (!scene) throw new SessionNotFoundError();
+  const refused = refusalIn(scene, input, now);
+  if (refused) throw refused;
+  ctx.voteScenes.set(code, input.participantId, scene);
   return scene;
 }
 
@@ -58,34 +65,36 @@ function write(ctx: SessionsContext, scene: VoteSceneRow, input: CastVoteInput, 
     participantId: input.participantId,
     value: input.value,
     at: now,
+    versions: { session: scene.session_version, participant: scene.participant_version! },
     event: { id: event.id, payload: JSON.stringify(event), createdAt: new Date(event.occurred_at) },
   });
 }
 
 /**
- * A participant votes on the session's current story; a second vote replaces the first. Two round
- * trips: the scene read (checked by the domain rules), then one statement that writes the vote and
- * vote.cast (without the value) together. The relay publishes after it, off the request path.
+ * A participant votes on the session's current story; a second vote replaces the first. One
+ * statement writes the vote and vote.cast (without the value) together, checked by the domain rules
+ * against the scene: the one this voter's last vote was checked against when the statement finds it
+ * unchanged (one round trip), else read afresh. The relay publishes after it, off the request path.
  */
 export async function castVote(ctx: SessionsContext, rawCode: string, input: CastVoteInput) {
   const code = normalizeCode(rawCode);
   if (!code) throw new SessionNotFoundError();
   const now = ctx.now();
-  let scene = await checkedScene(ctx, code, input, now);
-  let saved = await write(ctx, scene, input, now);
-  if (!saved) {
-    // The round was sealed, reset or replaced in between: the scene read again says why (409), or
-    // names the round now open, which is tried once more.
-    scene = await checkedScene(ctx, code, input, now);
+  let scene = ctx.voteScenes.get(code, input.participantId);
+  let saved = scene && !refusalIn(scene, input, now) ? await write(ctx, scene, input, now) : undefined;
+  // The round was sealed, reset or replaced, or the session or the voter changed, since that scene:
+  // read afresh, which says why the vote is refused, or gives the scene to try again. Twice at most.
+  for (let attempt = 0; !saved && attempt < 2; attempt++) {
+    scene = await freshScene(ctx, code, input, now);
     saved = await write(ctx, scene, input, now);
-    if (!saved) throw voteRefusalError('story_already_revealed', []);
   }
+  if (!saved) throw voteRefusalError('story_already_revealed', []);
   ctx.publish();
   // Votes of one story commit side by side, so the count taken in the statement may miss one that
   // committed at the same moment; counted again after the commit, the last voter always sees everyone.
   const counts =
     saved.votesCast >= saved.totalParticipants
       ? saved
-      : await roundCounts(ctx.em, scene.session_id, scene.story_id!);
+      : await roundCounts(ctx.em, scene!.session_id, scene!.story_id!);
   return { vote: saved.vote, stats: voteStats(counts.votesCast, counts.totalParticipants) };
 }

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@pp/db';
 import type { SessionSettings } from '../domain/session-settings.ts';
+import type { VoteScenes } from './vote-scenes.ts';
 
 /** What a use case works with: the request's entity manager, the outbox relay, a clock, the defaults. */
 export interface SessionsContext {
@@ -11,6 +12,8 @@ export interface SessionsContext {
   defaults: (ownerId: string) => Promise<SessionSettings>;
   /** A candidate session code (random; creation retries when it is taken). */
   newCode: () => string;
+  /** The scenes of recent votes (one per process): a voter's next vote skips the read. */
+  voteScenes: VoteScenes;
 }
 
 export const SOURCE = 'sessions';
