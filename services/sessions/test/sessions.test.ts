@@ -238,6 +238,20 @@ describe('sessions: the owner’s list', () => {
     expect(page2.body.meta).toEqual({ current_page: 2, per_page: 2, total: 3, last_page: 2 });
   });
 
+  it('shows each listed session’s participants and current story, like the lookup', async () => {
+    const session = await r.createSession('facts-owner', { name: 'Facts' });
+    await r.join(session.code, 'Bob');
+    const story = await r.openStory(session, 'Checkout');
+    const res = await h.client.get('/sessions', { headers: asUser('facts-owner') });
+    const lookup = await h.client.get(`/sessions/${session.code}`);
+    expect(res.body.sessions[0]).toMatchObject({
+      participants_count: 1,
+      current_story: { id: story.id, title: 'Checkout', status: 'voting', position: 1 },
+    });
+    expect(lookup.body.session.current_story).toEqual(res.body.sessions[0].current_story);
+    expect(lookup.body.session.participants_count).toBe(1);
+  });
+
   it('answers 422 for per_page 0 or 101 and 400 for per_page=abc', async () => {
     expect((await list('?per_page=0')).status).toBe(422);
     expect((await list('?per_page=101')).status).toBe(422);

@@ -42,25 +42,52 @@ export function listSessions(em: EntityManager, f: SessionFilter) {
 /** Per session: live participants (observers included) and the `voting` story, in one query. */
 export async function sessionFactRows(em: EntityManager, sessionIds: string[]) {
   if (sessionIds.length === 0) return [];
-  return rows<{
-    session_id: string;
-    participants_count: number;
-    id: string | null;
-    title: string | null;
-    status: StoryStatus | null;
-    position: number | null;
-  }>(
+  return rows<FactRow & { session_id: string }>(
     em,
-    `select s.id as session_id,
-       (select count(*)::int from participants p where p.session_id = s.id and p.removed_at is null)
-         as participants_count,
-       st.id, st.title, st.status, st.position
-     from sessions s
-     left join lateral (
-       select id, title, status, position from stories
-        where session_id = s.id and status = 'voting' order by status_at desc nulls last limit 1
-     ) st on true
-     where s.id in (?)`,
+    `select s.id as session_id, ${FACT_COLUMNS} from sessions s ${CURRENT_STORY} where s.id in (?)`,
     [sessionIds],
   );
 }
+
+const FACT_COLUMNS = `(select count(*)::int from participants p where p.session_id = s.id and p.removed_at is null)
+         as participants_count,
+       st.id as story_id, st.title as story_title, st.status as story_status, st.position as story_position`;
+const CURRENT_STORY = `left join lateral (
+       select id, title, status, position from stories
+        where session_id = s.id and status = 'voting' order by status_at desc nulls last limit 1
+     ) st on true`;
+
+/** A session by code together with its facts, in one query (the public lookup is the hottest read). */
+export async function findSessionWithFacts(em: EntityManager, code: string) {
+  const [found] = await rows<Record<string, unknown>>(
+    em,
+    `select s.*, ${FACT_COLUMNS} from sessions s ${CURRENT_STORY} where s.code = ?`,
+    [code],
+  );
+  if (!found) return null;
+  const { participants_count, story_id, story_title, story_status, story_position, ...columns } = found;
+  const facts = toFacts({
+    participants_count,
+    story_id,
+    story_title,
+    story_status,
+    story_position,
+  } as FactRow);
+  return { session: em.map(Session, columns), facts };
+}
+
+interface FactRow {
+  participants_count: number;
+  story_id: string | null;
+  story_title: string | null;
+  story_status: StoryStatus | null;
+  story_position: number | null;
+}
+
+/** What a session record shows beside its own fields: how many are in the room, and the current story. */
+export const toFacts = (r: FactRow) => ({
+  participantsCount: r.participants_count,
+  currentStory: r.story_id
+    ? { id: r.story_id, title: r.story_title!, status: r.story_status!, position: r.story_position! }
+    : null,
+});

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@pp/db';
 import type { Session } from '../db/entities/index.ts';
-import { sessionFactRows } from '../db/session.repository.ts';
+import { sessionFactRows, toFacts } from '../db/session.repository.ts';
 import type { StorySummary } from '../db/story.repository.ts';
 
 export interface SessionFacts {
@@ -18,12 +18,7 @@ export async function sessionFacts(
     sessions.map((s) => s.id),
   );
   const facts = new Map<string, SessionFacts>();
-  for (const r of found) {
-    const currentStory = r.id
-      ? { id: r.id, title: r.title!, status: r.status!, position: r.position! }
-      : null;
-    facts.set(r.session_id, { participantsCount: r.participants_count, currentStory });
-  }
+  for (const r of found) facts.set(r.session_id, toFacts(r));
   for (const s of sessions)
     if (!facts.has(s.id)) facts.set(s.id, { participantsCount: 0, currentStory: null });
   return facts;
