@@ -1,5 +1,6 @@
 import type { Express } from 'express';
 import { customAlphabet } from 'nanoid';
+import { mountNotYetAvailable } from '@pp/http';
 import { createRuntimeApp, type ServiceRuntime } from '@pp/runtime';
 import type { Config } from './config.ts';
 import { CODE_ALPHABET, CODE_LENGTH } from './domain/session-code.ts';
@@ -48,5 +49,11 @@ export function createApp(
     app.use(voteRoutes(deps));
     app.use(roomRoutes(deps, hub));
     app.use(internalRoutes(deps));
+    // Folders, the workspace with its templates, and the MCP server come later: 503 until then.
+    mountNotYetAvailable(
+      app,
+      ['/folders', '/folders/*rest', '/workspace', '/workspace/*rest', '/mcp'],
+      'sessions',
+    );
   });
 }

@@ -268,6 +268,16 @@ describe('sessions: the owner’s list', () => {
   });
 });
 
+describe('sessions: parts not built yet', () => {
+  it('answers folders, workspace and MCP paths with 503 and the error envelope', async () => {
+    for (const path of ['/folders', '/workspace', '/workspace/templates', '/mcp']) {
+      const res = await h.client.get(path, { headers: asUser('ann') });
+      expect(res.status).toBe(503);
+      expect(res.body).toMatchObject({ success: false, error: { code: 'not_available' } });
+    }
+  });
+});
+
 describe('sessions: internal lookup', () => {
   it('answers a service with the snapshot by id or by code, and 404 when unknown', async () => {
     const session = await r.createSession('ann');
