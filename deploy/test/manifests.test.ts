@@ -161,7 +161,10 @@ describe('Kubernetes manifests', () => {
       const pod = deployment.spec.template.spec;
       const [container] = pod.containers as Obj[];
       expect(container!.command).toEqual(['node', entryOf(name)]);
-      expect(container!.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'http' });
+      // A service is ready when its database and broker answer; the gateway when it serves (one unit
+      // down must not take the whole API out: its paths answer 503).
+      const readiness = name === 'gateway' ? '/healthz' : '/readyz';
+      expect(container!.readinessProbe.httpGet).toEqual({ path: readiness, port: 'http' });
       expect(container!.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
       expect(container!.ports).toEqual([{ name: 'http', containerPort: 8080 }]);
       expect(container!.resources.requests).toEqual(
