@@ -61,6 +61,8 @@ export const eventSchemas = {
     story_id: z.uuid(),
     participant: z.object({ id: z.number().int(), name: z.string() }),
     stats: voteStats,
+    /** Whether the session reveals by itself once everyone has voted (so other units need not look it up). */
+    auto_reveal: z.boolean().optional(),
   }),
   'story.created': z.object({ session_id: z.uuid(), session_code: z.string(), story: storySummary }),
   'story.revealed': z.object({

@@ -259,6 +259,7 @@ describe('votes: secret until reveal', () => {
         .sort(),
     ).toEqual(['Bob', 'Cleo']);
     expect(mine()[1]!.data.stats).toEqual({ votes_cast: 2, total_participants: 2, all_voted: true });
+    expect(mine().every((e) => e.data.auto_reveal === false)).toBe(true);
     const castTexts = h.rawEvents.filter((text) => text.includes('"vote.cast"') && text.includes(session.id));
     expect(castTexts).toHaveLength(2);
     for (const text of castTexts) expect(text).not.toMatch(/zebra9|kiwi7|"value"/);

@@ -11,6 +11,7 @@ export interface VoteSceneRow {
   voteby_enabled: boolean;
   vote_by_at: Date | null;
   require_participant_token: boolean;
+  auto_reveal: boolean;
   participant_id: number | null;
   participant_name: string | null;
   role: string | null;
@@ -30,7 +31,7 @@ export interface VoteSceneRow {
 export async function readVoteScene(em: EntityManager, code: string, participantId: number) {
   const found = await row<VoteSceneRow>(
     em,
-    `select s.id as session_id, s.code, s.status, s.voting_system, s.custom_deck_values, s.voteby_enabled,
+    `select s.id as session_id, s.code, s.status, s.voting_system, s.custom_deck_values, s.voteby_enabled, s.auto_reveal,
             s.vote_by_at, s.require_participant_token, p.id as participant_id, p.name as participant_name,
             p.role, p.token_hash, st.id as story_id, st.sealed,
             s.xmin::text as session_version, p.xmin::text as participant_version

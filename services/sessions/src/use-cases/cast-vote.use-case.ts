@@ -56,6 +56,7 @@ function write(ctx: SessionsContext, scene: VoteSceneRow, input: CastVoteInput, 
       story_id: scene.story_id!,
       participant: { id: input.participantId, name: scene.participant_name! },
       stats: voteStats(0, 0),
+      auto_reveal: scene.auto_reveal,
     },
     { source: SOURCE },
   );

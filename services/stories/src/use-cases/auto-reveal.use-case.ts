@@ -18,6 +18,7 @@ export async function revealWhenAllVoted(
   ctx: StoriesContext,
   vote: EventData<'vote.cast'>,
 ): Promise<boolean> {
+  if (vote.auto_reveal === false) return false; // said by the event: no read of the session needed
   try {
     const session = await loadSession(ctx, vote.session_id);
     if (!session.autoReveal) return false;
