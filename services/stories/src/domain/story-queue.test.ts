@@ -1,4 +1,11 @@
-import { nextPending, positionsWithout, reorder, statusOfNewStory, type QueuedStory } from './story-queue.ts';
+import {
+  makeCurrent,
+  nextPending,
+  positionsWithout,
+  reorder,
+  statusOfNewStory,
+  type QueuedStory,
+} from './story-queue.ts';
 
 const queue: QueuedStory[] = [
   { id: 'a', status: 'revealed', position: 1 },
@@ -45,5 +52,33 @@ describe('the story queue', () => {
       ['d', 2],
       ['c', 3],
     ]);
+  });
+});
+
+describe('makeCurrent', () => {
+  const at = new Date('2026-01-01T00:00:00Z');
+  const now = new Date('2026-01-02T00:00:00Z');
+  const story = (id: string, status: 'pending' | 'voting' | 'revealed') => ({
+    id,
+    status,
+    position: 1,
+    votingStartedAt: null as Date | null,
+    updatedAt: at,
+  });
+
+  it('opens the story and sends the one that was current back to pending', () => {
+    const a = story('a', 'voting');
+    const b = story('b', 'pending');
+    expect(makeCurrent([a, b], b, now)).toBe(a);
+    expect(a).toMatchObject({ status: 'pending', updatedAt: now, votingStartedAt: null });
+    expect(b).toMatchObject({ status: 'voting', updatedAt: now, votingStartedAt: now });
+  });
+
+  it('returns nothing when no other story was current', () => {
+    const a = story('a', 'revealed');
+    const b = story('b', 'voting');
+    expect(makeCurrent([a, b], b, now)).toBeUndefined();
+    expect(a.status).toBe('revealed');
+    expect(b.votingStartedAt).toBe(now);
   });
 });

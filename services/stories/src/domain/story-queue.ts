@@ -17,6 +17,28 @@ export function nextPending<S extends QueuedStory>(stories: readonly S[], except
     .sort((a, b) => a.position - b.position)[0];
 }
 
+export interface SchedulableStory extends QueuedStory {
+  votingStartedAt?: Date | null;
+  updatedAt: Date;
+}
+
+/** Makes the story the current one; the one that was current goes back to pending and is returned. */
+export function makeCurrent<S extends SchedulableStory>(
+  stories: readonly S[],
+  target: S,
+  now: Date,
+): S | undefined {
+  const previous = stories.find((s) => s.status === 'voting' && s.id !== target.id);
+  if (previous) {
+    previous.status = 'pending';
+    previous.updatedAt = now;
+  }
+  target.status = 'voting';
+  target.votingStartedAt = now;
+  target.updatedAt = now;
+  return previous;
+}
+
 /** A new story is the current one when the session has none, else it waits. */
 export function statusOfNewStory(stories: readonly QueuedStory[]): StoryStatus {
   return stories.some((s) => s.status === 'voting') ? 'pending' : 'voting';

@@ -1,3 +1,4 @@
+import { makeCurrent } from '../domain/story-queue.ts';
 import { enqueue } from '@pp/events';
 import { StoryAlreadyRevealedError } from '../stories.errors.ts';
 import { changeQueue } from './change-queue.ts';
@@ -17,15 +18,7 @@ export async function activateStory(ctx: StoriesContext, actor: Actor, storyId: 
       if (target.status === 'revealed') throw new StoryAlreadyRevealedError();
       if (target.status === 'voting') return target;
 
-      const now = ctx.now();
-      const previous = stories.find((s) => s.status === 'voting');
-      if (previous) {
-        previous.status = 'pending';
-        previous.updatedAt = now;
-      }
-      target.status = 'voting';
-      target.votingStartedAt = now;
-      target.updatedAt = now;
+      const previous = makeCurrent(stories, target, ctx.now());
       enqueue(
         tx,
         'story.activated',

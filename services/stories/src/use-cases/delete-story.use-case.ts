@@ -1,5 +1,5 @@
 import { enqueue } from '@pp/events';
-import { nextPending, positionsWithout } from '../domain/story-queue.ts';
+import { makeCurrent, nextPending, positionsWithout } from '../domain/story-queue.ts';
 import { changeQueue } from './change-queue.ts';
 import { SOURCE, type Actor, type StoriesContext } from './context.ts';
 import { sessionRef, storySummary } from './summaries.ts';
@@ -26,11 +26,12 @@ export async function deleteStory(ctx: StoriesContext, actor: Actor, storyId: st
           s.updatedAt = now;
         }
       }
-      if (next) {
-        next.status = 'voting';
-        next.votingStartedAt = now;
-        next.updatedAt = now;
-      }
+      if (next)
+        makeCurrent(
+          stories.filter((s) => s !== target),
+          next,
+          now,
+        );
       const deleted = storySummary(target);
       tx.remove(target);
       enqueue(

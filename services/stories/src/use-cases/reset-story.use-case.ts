@@ -1,3 +1,4 @@
+import { makeCurrent } from '../domain/story-queue.ts';
 import { enqueue } from '@pp/events';
 import { changeQueue } from './change-queue.ts';
 import { SOURCE, type Actor, type StoriesContext } from './context.ts';
@@ -15,18 +16,10 @@ export async function resetStory(ctx: StoriesContext, actor: Actor, storyId: str
     storyId,
     async ({ tx, session, stories, target }) => {
       await ctx.sessions.reset(session.id, target.id);
-      const now = ctx.now();
-      const previous = stories.find((s) => s.status === 'voting' && s.id !== target.id);
-      if (previous) {
-        previous.status = 'pending';
-        previous.updatedAt = now;
-      }
-      target.status = 'voting';
+      const previous = makeCurrent(stories, target, ctx.now());
       target.finalEstimate = null;
       target.votes = null;
       target.revealedAt = null;
-      target.votingStartedAt = now;
-      target.updatedAt = now;
       enqueue(tx, 'story.reset', { ...sessionRef(session), story: storySummary(target) }, { source: SOURCE });
       if (previous) {
         enqueue(

@@ -1,6 +1,6 @@
 import { enqueue } from '@pp/events';
 import { consensus } from '../domain/consensus.ts';
-import { nextPending } from '../domain/story-queue.ts';
+import { makeCurrent, nextPending } from '../domain/story-queue.ts';
 import { votesToKeep, type RoomVote } from '../domain/vote-names.ts';
 import { StoryAlreadyRevealedError } from '../stories.errors.ts';
 import { changeQueue } from './change-queue.ts';
@@ -37,11 +37,7 @@ export async function revealStory(ctx: StoriesContext, actor: Actor, storyId: st
       story.updatedAt = now;
 
       const next = wasCurrent ? nextPending(stories, story.id) : undefined;
-      if (next) {
-        next.status = 'voting';
-        next.votingStartedAt = now;
-        next.updatedAt = now;
-      }
+      if (next) makeCurrent(stories, next, now);
       enqueue(
         tx,
         'story.revealed',
