@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { createLogger } from '@pp/logger';
-import { createDatabase, Migration, type Database } from '@pp/db';
+import { createDatabase, Migration, type Database, type EntityManager } from '@pp/db';
 import { createTestDatabase, startNatsServer, uniqueName, type TestDatabase, until } from '@pp/testing';
 import {
   connectNats,
@@ -23,6 +23,13 @@ class SeenTable extends Migration {
     this.addSql('create table seen (event_id uuid not null, type text not null)');
   }
 }
+
+/** A handler that writes down the event it handled, in the consumer's transaction when there is one. */
+const recordSeen = async (event: { id: string; type: string }, em: EntityManager) => {
+  await em
+    .getConnection()
+    .execute('insert into seen values (?, ?)', [event.id, event.type], 'run', em.getTransactionContext());
+};
 
 const tokenRevoked = (n: number) => ({ token_id: `t${n}`, user_id: 'u1', kind: 'api' as const });
 
@@ -71,16 +78,7 @@ describe('events: outbox relay and consumers', () => {
       durable: 'once',
       filterSubject: `${bus.prefix}.token.>`,
       handlers: {
-        'token.revoked': async (event, em) => {
-          await em
-            .getConnection()
-            .execute(
-              'insert into seen values (?, ?)',
-              [event.id, event.type],
-              'run',
-              em.getTransactionContext(),
-            );
-        },
+        'token.revoked': recordSeen,
       },
     });
     const relay = startOutboxRelay({ orm: db.orm as MikroORM, nc, logger, bus, intervalMs: 100 });
@@ -116,16 +114,7 @@ describe('events: outbox relay and consumers', () => {
       durable: 'idem',
       filterSubject: `${bus.prefix}.user.>`,
       handlers: {
-        'user.created': async (event, em) => {
-          await em
-            .getConnection()
-            .execute(
-              'insert into seen values (?, ?)',
-              [event.id, event.type],
-              'run',
-              em.getTransactionContext(),
-            );
-        },
+        'user.created': recordSeen,
       },
     });
     const js = jetstream(nc);
@@ -207,9 +196,7 @@ describe('events: outbox relay and consumers', () => {
       filterSubject: `${bus.prefix}.estimates.>`,
       idempotent: true,
       handlers: {
-        'estimates.synced': async (event, em) => {
-          await em.getConnection().execute('insert into seen values (?, ?)', [event.id, event.type]);
-        },
+        'estimates.synced': recordSeen,
       },
     });
     const em = db.fork();

@@ -46,15 +46,11 @@ describe('service client', () => {
     server = await listen(app, 0, '127.0.0.1');
   });
   afterAll(() => server.close());
+  const sessionsClient = (signingKey = KEY) =>
+    createServiceClient({ target: 'sessions', baseURL: server.url, caller: 'stories', signingKey, logger });
 
   it('signs the calling service identity and propagates the request id', async () => {
-    const client = createServiceClient({
-      target: 'sessions',
-      baseURL: server.url,
-      caller: 'stories',
-      signingKey: KEY,
-      logger,
-    });
+    const client = sessionsClient();
     const data = await runWithContext({ requestId: 'req-42' }, () =>
       client.callOk<{ who: { sub: string; kind: string } }>({ url: '/internal/who' }),
     );
@@ -63,36 +59,18 @@ describe('service client', () => {
   });
 
   it('is refused when it signs with the wrong key', async () => {
-    const client = createServiceClient({
-      target: 'sessions',
-      baseURL: server.url,
-      caller: 'stories',
-      signingKey: 'x'.repeat(40),
-      logger,
-    });
+    const client = sessionsClient('x'.repeat(40));
     expect((await client.call({ url: '/internal/who' })).status).toBe(401);
   });
 
   it('retries an idempotent call through passing 503s', async () => {
-    const client = createServiceClient({
-      target: 'sessions',
-      baseURL: server.url,
-      caller: 'stories',
-      signingKey: KEY,
-      logger,
-    });
+    const client = sessionsClient();
     expect(await client.callOk({ url: '/flaky' })).toMatchObject({ ok: true });
     expect(flaky).toBe(3);
   });
 
   it('turns the target error envelope into the same AppError', async () => {
-    const client = createServiceClient({
-      target: 'sessions',
-      baseURL: server.url,
-      caller: 'stories',
-      signingKey: KEY,
-      logger,
-    });
+    const client = sessionsClient();
     await expect(client.callOk({ url: '/conflict', method: 'POST' })).rejects.toMatchObject({
       status: 409,
       code: 'story_already_revealed',
