@@ -1,6 +1,9 @@
 import { defineEntity, p } from '@mikro-orm/postgresql';
 
-/** An event waiting to be published: written in the same transaction as the change it announces. */
+/**
+ * An event waiting to be published: written in the same transaction as the change it announces, and
+ * deleted once JetStream has acknowledged it.
+ */
 const OutboxMessageSchema = defineEntity({
   name: 'OutboxMessage',
   tableName: 'outbox',
@@ -9,7 +12,6 @@ const OutboxMessageSchema = defineEntity({
     type: p.string(),
     payload: p.json<Record<string, unknown>>(),
     createdAt: p.datetime().fieldName('created_at'),
-    publishedAt: p.datetime().nullable().fieldName('published_at'),
     attempts: p.integer().default(0),
     lastError: p.text().nullable().fieldName('last_error'),
   },

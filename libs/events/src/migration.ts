@@ -28,3 +28,30 @@ export class EventsMigration extends Migration {
     this.addSql('drop table if exists outbox');
   }
 }
+
+/**
+ * The outbox as a queue: a row is deleted once JetStream has acknowledged it (the stream keeps the
+ * event), so the relay's claim reads a table that only holds what is pending, in commit order.
+ */
+export class OutboxQueueMigration extends Migration {
+  override async up(): Promise<void> {
+    this.addSql('delete from outbox where published_at is not null');
+    this.addSql('drop index if exists outbox_unpublished_idx');
+    this.addSql('alter table outbox drop column if exists published_at');
+    this.addSql('create index if not exists outbox_order_idx on outbox (created_at, id)');
+  }
+
+  override async down(): Promise<void> {
+    this.addSql('drop index if exists outbox_order_idx');
+    this.addSql('alter table outbox add column if not exists published_at timestamptz null');
+    this.addSql(
+      'create index if not exists outbox_unpublished_idx on outbox (created_at) where published_at is null',
+    );
+  }
+}
+
+/** The events tables' migrations, in order: every service with events runs them first. */
+export const eventsMigrations = [
+  { name: '0000-events', class: EventsMigration },
+  { name: '0000-events-outbox-queue', class: OutboxQueueMigration },
+];

@@ -55,6 +55,12 @@ export async function ensureStream(nc: NatsConnection, bus: EventBus = defaultBu
   }
 }
 
+/** Deletes a durable consumer the service no longer runs (nothing happens when there is none). */
+export async function removeConsumer(nc: NatsConnection, bus: EventBus, durable: string): Promise<boolean> {
+  const jsm = await jetstreamManager(nc);
+  return jsm.consumers.delete(bus.stream, durable).catch(() => false);
+}
+
 /** Readiness: the connection is up and the server answers. */
 export async function natsCheck(nc: NatsConnection): Promise<void> {
   if (nc.isClosed()) throw new Error('nats connection closed');

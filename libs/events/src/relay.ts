@@ -13,8 +13,6 @@ export interface OutboxRelayOptions {
   batchSize?: number;
   /** How often to look for events when nobody kicks the relay. */
   intervalMs?: number;
-  /** Published rows are deleted after this long. */
-  retentionMs?: number;
 }
 
 export interface OutboxRelay {
@@ -46,24 +44,22 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const js = jetstream(options.nc, { timeout: 3_000 });
   const batchSize = options.batchSize ?? 100;
   const intervalMs = options.intervalMs ?? 1_000;
-  const retentionMs = options.retentionMs ?? 24 * 3600 * 1000;
   let stopped = false;
   let running: Promise<number> | undefined;
   let again = false;
   let failures = 0;
-  let lastCleanup = 0;
 
   async function publishBatch(): Promise<number> {
     const em = options.orm.em.fork();
     return em.transactional(async (tx) => {
       const conn = tx.getConnection();
       const rows = (await conn.execute(
-        `select id, type, payload from outbox where published_at is null order by created_at, id limit ? for update skip locked`,
+        `select id, type, payload from outbox order by created_at, id limit ? for update skip locked`,
         [batchSize],
         'all',
         tx.getTransactionContext(),
       )) as Row[];
-      // Published together (the connection keeps their order); only acknowledged rows are marked.
+      // Published together (the connection keeps their order); only acknowledged rows leave the outbox.
       const acks = await Promise.allSettled(
         rows.map((row) => {
           const h = natsHeaders();
@@ -78,8 +74,8 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       for (const row of done) publishedCounter.inc({ type: row.type });
       if (done.length) {
         await conn.execute(
-          `update outbox set published_at = now(), attempts = attempts + 1 where id in (?)`,
-          [done.map((r) => r.id)],
+          `delete from outbox where id = any(?::uuid[])`,
+          [`{${done.map((r) => r.id).join(',')}}`],
           'run',
           tx.getTransactionContext(),
         );
@@ -88,17 +84,6 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       if (failed && done.length === 0) throw (failed as PromiseRejectedResult).reason;
       return done.length;
     });
-  }
-
-  async function cleanup() {
-    if (Date.now() - lastCleanup < 60_000) return;
-    lastCleanup = Date.now();
-    await options.orm.em
-      .fork()
-      .getConnection()
-      .execute(`delete from outbox where published_at < now() - make_interval(secs => ?)`, [
-        retentionMs / 1000,
-      ]);
   }
 
   async function run(): Promise<number> {
@@ -111,7 +96,6 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
         if (n < batchSize) break;
       }
     } while (again && !stopped);
-    await cleanup();
     return total;
   }
 
@@ -141,7 +125,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     const rows = (await options.orm.em
       .fork()
       .getConnection()
-      .execute(`select count(*)::int as n from outbox where published_at is null`)) as Array<{ n: number }>;
+      .execute(`select count(*)::int as n from outbox`)) as Array<{ n: number }>;
     return rows[0]?.n ?? 0;
   }
 

@@ -9,7 +9,7 @@ import {
   enqueue,
   eventBus,
   eventEntities,
-  EventsMigration,
+  eventsMigrations,
   startConsumer,
   startOutboxRelay,
   subjectFor,
@@ -51,10 +51,7 @@ describe('events: outbox relay and consumers', () => {
     db = await createDatabase({
       url: testDb.url,
       entities: eventEntities,
-      migrations: [
-        { name: '0000-events', class: EventsMigration },
-        { name: '0001-seen', class: SeenTable },
-      ],
+      migrations: [...eventsMigrations, { name: '0001-seen', class: SeenTable }],
       logger,
     });
     nats = await startNatsServer();

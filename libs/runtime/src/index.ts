@@ -10,9 +10,10 @@ import {
   connectNats,
   ensureStream,
   eventEntities,
-  EventsMigration,
+  eventsMigrations,
   eventBus,
   natsCheck,
+  removeConsumer,
   startConsumer,
   startOutboxRelay,
   type ConsumerOptions,
@@ -60,6 +61,8 @@ export interface ServiceDefinition {
   createApp: (runtime: ServiceRuntime) => Express | Promise<Express>;
   /** Durable consumers of the service, started once the app listens. */
   consumers?: (runtime: ServiceRuntime) => Array<Omit<ConsumerOptions, 'nc' | 'orm' | 'logger' | 'bus'>>;
+  /** Durable consumers an earlier version ran: deleted at start so the broker stops keeping their state. */
+  retiredConsumers?: string[];
   /** Background work (timers): started after listening, stopped first at shutdown. */
   background?: (runtime: ServiceRuntime) => Array<{ name: string; stop: () => Promise<void> | void }>;
   host?: string;
@@ -112,6 +115,7 @@ export async function startService(def: ServiceDefinition, logger?: Logger): Pro
   const runtime = await createRuntime(def, logger);
   const app = await def.createApp(runtime);
   const server = await listen(app, def.config.PORT, def.host);
+  for (const durable of def.retiredConsumers ?? []) await removeConsumer(runtime.nc, runtime.bus, durable);
   const consumers = await Promise.all(
     (def.consumers?.(runtime) ?? []).map((c) =>
       startConsumer({ ...c, nc: runtime.nc, orm: runtime.db.orm, logger: runtime.logger, bus: runtime.bus }),
@@ -183,7 +187,7 @@ export function notYetAvailableService(
     name,
     config,
     entities: eventEntities,
-    migrations: [{ name: '0000-events', class: EventsMigration }],
+    migrations: eventsMigrations,
     createApp: (runtime) =>
       createRuntimeApp(runtime, config.INTERNAL_SIGNING_KEY, (app) => mountNotYetAvailable(app, paths, name)),
   };

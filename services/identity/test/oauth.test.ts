@@ -1,3 +1,4 @@
+import { jetstreamManager } from '@nats-io/jetstream';
 import { api } from '@pp/testing';
 import { startFakeOAuthProvider, type FakeOAuthProvider } from './support/fake-oauth-provider.ts';
 import { startIdentity, type IdentityHarness } from './support/identity-harness.ts';
@@ -48,11 +49,12 @@ describe('identity: social sign-on', () => {
     expect(replay.body.error.code).toBe('invalid_oauth_state');
     const again = await client.get((await followSignOn(identity.url, 'github')).callbackPath);
     expect(again.body.user.id).toBe(res.body.user.id);
-    const events = (await identity.db
-      .fork()
-      .getConnection()
-      .execute(`select type from outbox where type = 'user.created'`)) as unknown[];
-    expect(events).toHaveLength(1);
+    // One account, so one user.created on the bus (the outbox lets a row go once it is published).
+    await identity.relay.drain();
+    const subject = `${identity.bus.prefix}.user.created`;
+    const jsm = await jetstreamManager(identity.nc);
+    const stream = await jsm.streams.info(identity.bus.stream, { subjects_filter: subject });
+    expect(stream.state.subjects).toEqual({ [subject]: 1 });
   });
 
   it('refuses a forged state and a code paired with another sign-on’s PKCE verifier', async () => {

@@ -1,7 +1,4 @@
-import { EventsMigration } from '@pp/events';
+import { eventsMigrations } from '@pp/events';
 import { StoriesMigration } from './0001-stories.migration.ts';
 
-export const migrations = [
-  { name: '0000-events', class: EventsMigration },
-  { name: '0001-stories', class: StoriesMigration },
-];
+export const migrations = [...eventsMigrations, { name: '0001-stories', class: StoriesMigration }];
