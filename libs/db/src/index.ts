@@ -3,3 +3,4 @@ export * from './errors.ts';
 export * from './admin.ts';
 export { defineEntity, p, type EntityManager } from '@mikro-orm/postgresql';
 export { Migration } from '@mikro-orm/migrations';
+export * from './prepared.ts';

@@ -3,7 +3,6 @@ import { createApp, type AppOptions } from './app.ts';
 import type { Config } from './config.ts';
 import { entities } from './db/entities/index.ts';
 import { migrations } from './db/migrations/index.ts';
-import { roomEventsConsumer } from './events/consumers/room-events.consumer.ts';
 import { storyEventsConsumer } from './events/consumers/story-events.consumer.ts';
 import { createRoomHub, type RoomHub } from './live/room-hub.ts';
 import { roomHistoryTask } from './live/room-history.task.ts';
@@ -25,7 +24,9 @@ export function sessionsService(config: Config, options: AppOptions = {}): Servi
       });
       return createApp(config, runtime, hub, options);
     },
-    consumers: (runtime) => [storyEventsConsumer(runtime.bus.prefix), roomEventsConsumer(runtime.bus.prefix)],
+    consumers: (runtime) => [storyEventsConsumer(runtime.bus.prefix)],
+    // The room's history is written with the changes themselves (and by the story-events consumer).
+    retiredConsumers: ['sessions-room'],
     background: (runtime) => [{ name: 'live room', stop: () => hub?.stop() }, roomHistoryTask(runtime)],
   };
 }

@@ -117,6 +117,43 @@ describe('live room', () => {
     }
   });
 
+  it('replays missed votes (with their counts, never their value), stories and session updates', async () => {
+    const session = await r.createSession('ann', {
+      voting_system: 'custom',
+      custom_deck_values: ['ox4', 'yak8'],
+    });
+    const first = await streamOf(session.code);
+    const bob = await r.join(session.code, 'Bob');
+    const seen = await first.waitFor((e) => e.event === 'participant.joined');
+    await first.close();
+
+    await r.join(session.code, 'Cid');
+    const story = await r.openStory(session);
+    expect((await r.vote(session.code, bob.id, 'yak8')).status).toBe(200);
+    await h.client.patch(`/sessions/${session.code}`, { body: { name: 'Renamed' }, headers: asUser('ann') });
+    // Written with the changes (the story by the consumer that applied it): there before any reconnect.
+    expect(await recorded(session.id)).toBe(5);
+
+    const again = await streamOf(session.code, { 'last-event-id': seen.id });
+    try {
+      await again.waitFor((e) => e.event === 'session.updated');
+      expect(again.events.map((e) => e.event)).toEqual([
+        'participant.joined',
+        'story.created',
+        'vote.cast',
+        'session.updated',
+      ]);
+      expect(again.events[2]!.data).toMatchObject({
+        story_id: story.id,
+        participant: { id: bob.id, name: 'Bob' },
+        stats: { votes_cast: 1, total_participants: 2, all_voted: false },
+      });
+      expect(JSON.stringify(again.events.slice(0, 3))).not.toMatch(/yak8|"value"/);
+    } finally {
+      await again.close();
+    }
+  });
+
   it('answers 404 with the error envelope for an unknown code', async () => {
     const res = await h.client.get('/sessions/ZZZZZZ/events');
     expect(res.status).toBe(404);

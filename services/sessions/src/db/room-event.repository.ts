@@ -2,14 +2,6 @@ import type { EntityManager } from '@pp/db';
 import type { RoomEventType, RoomMessage } from '../domain/room-events.ts';
 import { row, rows, run } from './sql.ts';
 
-export const recordRoomMessage = (em: EntityManager, m: RoomMessage, occurredAt: Date) =>
-  run(
-    em,
-    `insert into room_events (event_id, session_id, type, payload, occurred_at) values (?, ?, ?, ?::jsonb, ?)
-     on conflict (event_id) do nothing`,
-    [m.id, m.sessionId, m.type, JSON.stringify(m.data), occurredAt],
-  );
-
 /** Where an event stands in its room's order, or undefined when the room has not recorded it. */
 export async function roomPosition(em: EntityManager, sessionId: string, eventId: string) {
   const found = await row<{ seq: string }>(

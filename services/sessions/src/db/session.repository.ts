@@ -1,4 +1,4 @@
-import type { EntityManager } from '@pp/db';
+import { preparedRows, type EntityManager, type PreparedStatement } from '@pp/db';
 import { Session } from './entities/index.ts';
 import { rows } from './sql.ts';
 import type { StoryStatus } from './story.repository.ts';
@@ -57,13 +57,17 @@ const CURRENT_STORY = `left join lateral (
         where session_id = s.id and status = 'voting' order by status_at desc nulls last limit 1
      ) st on true`;
 
-/** A session by code together with its facts, in one query (the public lookup is the hottest read). */
+const SESSION_WITH_FACTS: PreparedStatement = {
+  name: 'sessions.session-with-facts',
+  text: `select s.*, ${FACT_COLUMNS} from sessions s ${CURRENT_STORY} where s.code = $1::bpchar`,
+};
+
+/**
+ * A session by code together with its facts, in one query prepared once per connection (the public
+ * lookup is the hottest read).
+ */
 export async function findSessionWithFacts(em: EntityManager, code: string) {
-  const [found] = await rows<Record<string, unknown>>(
-    em,
-    `select s.*, ${FACT_COLUMNS} from sessions s ${CURRENT_STORY} where s.code = ?`,
-    [code],
-  );
+  const [found] = await preparedRows<Record<string, unknown>>(em, SESSION_WITH_FACTS, [code]);
   if (!found) return null;
   const { participants_count, story_id, story_title, story_status, story_position, ...columns } = found;
   const facts = toFacts({

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@pp/db';
+import { preparedRows, type EntityManager, type PreparedStatement } from '@pp/db';
 import { asDate, row, rows, run } from './sql.ts';
 
 export interface StoredVote {
@@ -21,45 +21,67 @@ export interface VoteToRecord {
   versions: { session: string; participant: string };
   /** The vote.cast envelope (JSON) for the outbox; its data.stats are replaced by the counts below. */
   event: { id: string; payload: string; createdAt: Date };
+  /** What the live room shows of it (JSON); its stats are replaced by the same counts. */
+  roomData: string;
 }
 
-/**
- * The whole write of a vote in one autocommit statement (one round trip, its own transaction): with
- * the round share-locked and still open, and the session and the voter as the vote was checked
- * against (same row versions), upserts the vote, counts the round's votes (this one's included) and
- * its participants, and writes vote.cast with those counts to the outbox. A seal holds the round lock exclusively, so a vote commits before the seal reads the
- * votes, or waits and then finds the round sealed: then nothing is written and nothing comes back.
- */
-export async function recordVote(em: EntityManager, v: VoteToRecord) {
-  const result = await row<StoredVote & { votes_cast: number; total: number }>(
-    em,
-    `with open_round as (
+const RECORD_VOTE: PreparedStatement = {
+  name: 'sessions.record-vote',
+  text: `with open_round as (
        select id from stories
-        where id = ? and session_id = ? and status = 'voting' and sealed = false
+        where id = $1::uuid and session_id = $2::uuid and status = 'voting' and sealed = false
         for share),
      voter as (
        select p.id from participants p join sessions s on s.id = p.session_id
-        where p.id = ? and p.session_id = ? and ${COUNTED} and p.xmin = ?::xid and s.xmin = ?::xid),
+        where p.id = $3::int and p.session_id = $2::uuid and ${COUNTED}
+          and p.xmin = $4::text::xid and s.xmin = $5::text::xid),
      saved as (
        insert into votes (story_id, participant_id, value, created_at, updated_at)
-       select open_round.id, voter.id, ?, ?, ? from open_round, voter
+       select open_round.id, voter.id, $6::text, $7::timestamptz, $7::timestamptz from open_round, voter
        on conflict (story_id, participant_id) do update set value = excluded.value, updated_at = excluded.updated_at
        returning id, participant_id, story_id, value, updated_at),
      counts as (
        select (select count(*)::int from votes v join participants p on p.id = v.participant_id
-                where v.story_id = ? and v.participant_id <> ? and ${COUNTED}) + 1 as votes_cast,
-              (select count(*)::int from participants p where p.session_id = ? and ${COUNTED}) as total),
+                where v.story_id = $1::uuid and v.participant_id <> $3::int and ${COUNTED}) + 1 as votes_cast,
+              (select count(*)::int from participants p where p.session_id = $2::uuid and ${COUNTED}) as total),
+     stats as (
+       select jsonb_build_object('votes_cast', votes_cast, 'total_participants', total,
+                'all_voted', total > 0 and votes_cast >= total) as stats
+         from saved, counts),
      event as (
        insert into outbox (id, type, payload, created_at, attempts)
-       select ?, 'vote.cast', jsonb_set(?::jsonb, '{data,stats}', jsonb_build_object(
-                'votes_cast', counts.votes_cast, 'total_participants', counts.total,
-                'all_voted', counts.total > 0 and counts.votes_cast >= counts.total)), ?, 0
-         from saved, counts)
+       select $8::uuid, 'vote.cast', jsonb_set($9::jsonb, '{data,stats}', stats.stats), $10::timestamptz, 0
+         from stats),
+     room as (
+       insert into room_events (event_id, session_id, type, payload, occurred_at)
+       select $8::uuid, $2::uuid, 'vote.cast', jsonb_set($11::jsonb, '{stats}', stats.stats), $10::timestamptz
+         from stats)
      select saved.*, counts.votes_cast, counts.total from saved, counts`,
-    // prettier-ignore
-    [v.storyId, v.sessionId, v.participantId, v.sessionId, v.versions.participant, v.versions.session, v.value, v.at, v.at,
-     v.storyId, v.participantId, v.sessionId, v.event.id, v.event.payload, v.event.createdAt],
-  );
+};
+
+/**
+ * The whole write of a vote in one autocommit statement (one round trip, its own transaction,
+ * prepared once per connection): with the round share-locked and still open, and the session and the
+ * voter as the vote was checked against (same row versions), upserts the vote, counts the round's
+ * votes (this one's included) and its participants, writes vote.cast with those counts to the outbox
+ * and records what the live room shows of it. A seal holds the round lock exclusively, so a vote
+ * commits before the seal reads the votes, or waits and then finds the round sealed: then nothing is
+ * written and nothing comes back.
+ */
+export async function recordVote(em: EntityManager, v: VoteToRecord) {
+  const [result] = await preparedRows<StoredVote & { votes_cast: number; total: number }>(em, RECORD_VOTE, [
+    v.storyId,
+    v.sessionId,
+    v.participantId,
+    v.versions.participant,
+    v.versions.session,
+    v.value,
+    v.at,
+    v.event.id,
+    v.event.payload,
+    v.event.createdAt,
+    v.roomData,
+  ]);
   if (!result) return undefined;
   const { votes_cast, total, ...vote } = result;
   return {

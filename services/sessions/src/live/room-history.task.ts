@@ -1,5 +1,5 @@
 import type { ServiceRuntime } from '@pp/runtime';
-import { forgetOldRoomEvents } from '../use-cases/record-room-event.use-case.ts';
+import { forgetOldRoomEvents } from '../use-cases/room-history.ts';
 
 const KEEP_MS = 24 * 3600 * 1000;
 const EVERY_MS = 10 * 60 * 1000;

@@ -2,6 +2,7 @@ import { outboxEvent } from '@pp/events';
 import { readVoteScene, type VoteSceneRow } from '../db/vote-scene.repository.ts';
 import { recordVote, roundCounts } from '../db/vote.repository.ts';
 import { deckOf } from '../domain/deck.ts';
+import { toRoomMessage } from '../domain/room-events.ts';
 import { normalizeCode } from '../domain/session-code.ts';
 import { voteRefusal, voteStats, type ParticipantRole, type VoteScene } from '../domain/vote-rules.ts';
 import { SessionNotFoundError, voteRefusalError } from '../sessions.errors.ts';
@@ -44,7 +45,10 @@ async function freshScene(ctx: SessionsContext, code: string, input: CastVoteInp
   return scene;
 }
 
-/** The vote and vote.cast in one statement; undefined when the round closed since the scene was read. */
+/**
+ * The vote, vote.cast and the room's record of it in one statement; undefined when the round closed
+ * since the scene was read.
+ */
 function write(ctx: SessionsContext, scene: VoteSceneRow, input: CastVoteInput, now: Date) {
   // The counts are not known before the statement: the contract is checked with placeholders, and
   // the statement puts the counts it takes into data.stats.
@@ -60,6 +64,7 @@ function write(ctx: SessionsContext, scene: VoteSceneRow, input: CastVoteInput, 
     },
     { source: SOURCE },
   );
+  const room = toRoomMessage(event)!;
   return recordVote(ctx.em, {
     sessionId: scene.session_id,
     storyId: scene.story_id!,
@@ -68,6 +73,7 @@ function write(ctx: SessionsContext, scene: VoteSceneRow, input: CastVoteInput, 
     at: now,
     versions: { session: scene.session_version, participant: scene.participant_version! },
     event: { id: event.id, payload: JSON.stringify(event), createdAt: new Date(event.occurred_at) },
+    roomData: JSON.stringify(room.data),
   });
 }
 

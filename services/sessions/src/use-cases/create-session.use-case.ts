@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { isUniqueViolation } from '@pp/db';
-import { enqueue } from '@pp/events';
 import { ValidationError } from '@pp/http';
 import { Session } from '../db/entities/index.ts';
 import { settingsProblems, type SessionSettings } from '../domain/session-settings.ts';
-import { SOURCE, type SessionsContext } from './context.ts';
+import type { SessionsContext } from './context.ts';
+import { announce } from './room-history.ts';
 import { entityValues, settingsIn, type SessionFieldsInput } from './session-fields.ts';
 import { toSnapshot } from './session-snapshot.ts';
 
@@ -38,7 +38,7 @@ export async function createSession(ctx: SessionsContext, ownerId: string, input
       createdAt: now,
       updatedAt: now,
     });
-    enqueue(em, 'session.created', { session: toSnapshot(session) }, { source: SOURCE });
+    announce(em, 'session.created', { session: toSnapshot(session) });
     try {
       await em.flush();
     } catch (err) {

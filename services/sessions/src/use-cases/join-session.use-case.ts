@@ -1,10 +1,10 @@
-import { enqueue } from '@pp/events';
 import { ValidationError, type Identity } from '@pp/http';
 import { joinParticipant } from '../db/participant.repository.ts';
 import { generateParticipantToken } from '../domain/participant-token.ts';
 import type { ParticipantRole } from '../domain/vote-rules.ts';
 import { SessionNotActiveError } from '../sessions.errors.ts';
-import { SOURCE, type SessionsContext } from './context.ts';
+import type { SessionsContext } from './context.ts';
+import { announce } from './room-history.ts';
 import { findSession } from './find-session.ts';
 
 export interface JoinInput {
@@ -43,16 +43,11 @@ export async function joinSession(
     });
     if (saved.joined) {
       const { id, name: joinedName } = saved.participant;
-      enqueue(
-        tx,
-        'participant.joined',
-        {
-          session_id: session.id,
-          session_code: session.code,
-          participant: { id, name: joinedName, role: saved.participant.role as ParticipantRole },
-        },
-        { source: SOURCE },
-      );
+      announce(tx, 'participant.joined', {
+        session_id: session.id,
+        session_code: session.code,
+        participant: { id, name: joinedName, role: saved.participant.role as ParticipantRole },
+      });
     }
     return saved;
   });

@@ -1,7 +1,7 @@
-import { enqueue } from '@pp/events';
 import { ValidationError } from '@pp/http';
 import { settingsProblems, type SessionSettings } from '../domain/session-settings.ts';
-import { SOURCE, type SessionsContext } from './context.ts';
+import type { SessionsContext } from './context.ts';
+import { announce } from './room-history.ts';
 import { findOwnedSession } from './find-session.ts';
 import {
   entityValues,
@@ -45,15 +45,10 @@ export async function updateSession(
 
   session.updatedAt = now;
   const snapshot = toSnapshot(session);
-  enqueue(ctx.em, 'session.updated', { session: snapshot, changed }, { source: SOURCE });
+  announce(ctx.em, 'session.updated', { session: snapshot, changed });
   const isArchived = session.status === 'archived';
   if (isArchived !== wasArchived) {
-    enqueue(
-      ctx.em,
-      isArchived ? 'session.archived' : 'session.unarchived',
-      { session: snapshot },
-      { source: SOURCE },
-    );
+    announce(ctx.em, isArchived ? 'session.archived' : 'session.unarchived', { session: snapshot });
   }
   await ctx.em.flush();
   ctx.publish();

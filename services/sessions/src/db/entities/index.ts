@@ -1,7 +1,8 @@
 import { eventEntities } from '@pp/events';
 import { Participant } from './participant.entity.ts';
+import { RoomEvent } from './room-event.entity.ts';
 import { Session } from './session.entity.ts';
 
-export { Participant, Session };
+export { Participant, RoomEvent, Session };
 /** Stories (read model) and votes are reached with SQL only: the vote path and the upserts need it. */
-export const entities = [Session, Participant, ...eventEntities];
+export const entities = [Session, Participant, RoomEvent, ...eventEntities];

@@ -4,6 +4,7 @@ import {
   type StoryEvent,
   type StoryEventType,
 } from '../../use-cases/apply-story-event.use-case.ts';
+import { keepForRoom } from '../../use-cases/room-history.ts';
 
 const types: StoryEventType[] = [
   'story.created',
@@ -14,11 +15,14 @@ const types: StoryEventType[] = [
   'story.deleted',
 ];
 
-const handle: EventHandler<StoryEventType> = (event, em) => applyStoryEvent(em, event as StoryEvent);
+const handle: EventHandler<StoryEventType> = async (event, em) => {
+  await applyStoryEvent(em, event as StoryEvent);
+  keepForRoom(em, event);
+};
 
 /**
  * One durable consumer for the story.* events, one at a time: they come in order, and each is applied
- * in the transaction that records it as processed.
+ * (and kept for the live room) in the transaction that records it as processed.
  */
 export function storyEventsConsumer(prefix: string) {
   return {
