@@ -13,6 +13,8 @@ export interface OutboxRelayOptions {
   batchSize?: number;
   /** How often to look for events when nobody kicks the relay. */
   intervalMs?: number;
+  /** Rows published (and deleted) before the relay vacuums the outbox itself. */
+  vacuumEvery?: number;
 }
 
 export interface OutboxRelay {
@@ -48,6 +50,9 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   let running: Promise<number> | undefined;
   let again = false;
   let failures = 0;
+  const vacuumEvery = options.vacuumEvery ?? 5_000;
+  let deletedSinceVacuum = 0;
+  let vacuuming: Promise<void> | undefined;
 
   async function publishBatch(): Promise<number> {
     const em = options.orm.em.fork();
@@ -80,10 +85,31 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
           tx.getTransactionContext(),
         );
       }
+      deletedSinceVacuum += done.length;
       const failed = acks.find((a) => a.status === 'rejected');
       if (failed && done.length === 0) throw (failed as PromiseRejectedResult).reason;
       return done.length;
     });
+  }
+
+  /**
+   * A queue table leaves a dead row per event: the relay vacuums it every few thousand events rather
+   * than count on autovacuum keeping up (or being on), so claims and the backlog count stay cheap.
+   */
+  function vacuumIfDue() {
+    if (deletedSinceVacuum < vacuumEvery || vacuuming || stopped) return;
+    deletedSinceVacuum = 0;
+    vacuuming = options.orm.em
+      .fork()
+      .getConnection()
+      .execute('vacuum (skip_locked) outbox')
+      .then(
+        () => undefined,
+        (err: unknown) => options.logger.warn({ err }, 'could not vacuum the outbox'),
+      )
+      .finally(() => {
+        vacuuming = undefined;
+      });
   }
 
   async function run(): Promise<number> {
@@ -96,6 +122,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
         if (n < batchSize) break;
       }
     } while (again && !stopped);
+    vacuumIfDue();
     return total;
   }
 
@@ -157,6 +184,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       stopped = true;
       clearInterval(timer);
       await running;
+      await vacuuming;
     },
   };
 }

@@ -221,6 +221,38 @@ describe('events: outbox relay and consumers', () => {
     await consumer.stop();
   });
 
+  it('lets published rows go and vacuums the outbox itself once enough of them went', async () => {
+    const vacuums = async () => {
+      const [stats] = (await db
+        .fork()
+        .getConnection()
+        .execute(
+          "select vacuum_count::int as n from pg_stat_user_tables where relname = 'outbox'",
+        )) as Array<{
+        n: number;
+      }>;
+      return stats!.n;
+    };
+    const before = await vacuums();
+    const relay = startOutboxRelay({
+      orm: db.orm as MikroORM,
+      nc,
+      logger,
+      bus,
+      intervalMs: 100,
+      vacuumEvery: 10,
+    });
+    const em = db.fork();
+    for (let n = 0; n < 12; n++) enqueue(em, 'token.revoked', tokenRevoked(100 + n), { source: 'test' });
+    await em.flush();
+    relay.kick();
+    await until(async () => (await relay.backlog()) === 0);
+    const left = await db.fork().getConnection().execute('select count(*)::int as n from outbox');
+    expect(left).toEqual([{ n: 0 }]);
+    await until(async () => (await vacuums()) > before);
+    await relay.stop();
+  });
+
   it('refuses to enqueue an event whose data breaks its contract', () => {
     const em = db.fork();
     expect(() => enqueue(em, 'token.revoked', { token_id: 't' } as never, { source: 'test' })).toThrow();

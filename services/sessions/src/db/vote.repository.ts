@@ -10,6 +10,11 @@ export interface StoredVote {
 }
 
 const COUNTED = `p.role <> 'observer' and p.removed_at is null`;
+/**
+ * Whether vote `v` is a counted voter's, looked up by the voter's key: the count walks the round's
+ * votes (never the whole participants table, whatever plan the statistics would suggest).
+ */
+const BY_COUNTED_VOTER = `(select ${COUNTED} from participants p where p.id = v.participant_id)`;
 
 export interface VoteToRecord {
   sessionId: string;
@@ -41,8 +46,8 @@ const RECORD_VOTE: PreparedStatement = {
        on conflict (story_id, participant_id) do update set value = excluded.value, updated_at = excluded.updated_at
        returning id, participant_id, story_id, value, updated_at),
      counts as (
-       select (select count(*)::int from votes v join participants p on p.id = v.participant_id
-                where v.story_id = $1::uuid and v.participant_id <> $3::int and ${COUNTED}) + 1 as votes_cast,
+       select (select count(*)::int from votes v
+                where v.story_id = $1::uuid and v.participant_id <> $3::int and ${BY_COUNTED_VOTER}) + 1 as votes_cast,
               (select count(*)::int from participants p where p.session_id = $2::uuid and ${COUNTED}) as total),
      stats as (
        select jsonb_build_object('votes_cast', votes_cast, 'total_participants', total,
@@ -95,8 +100,7 @@ export async function recordVote(em: EntityManager, v: VoteToRecord) {
 export async function roundCounts(em: EntityManager, sessionId: string, storyId: string) {
   const counts = await row<{ cast: number; total: number }>(
     em,
-    `select (select count(*)::int from votes v join participants p on p.id = v.participant_id
-              where v.story_id = ? and ${COUNTED}) as cast,
+    `select (select count(*)::int from votes v where v.story_id = ? and ${BY_COUNTED_VOTER}) as cast,
             (select count(*)::int from participants p where p.session_id = ? and ${COUNTED}) as total`,
     [storyId, sessionId],
   );
@@ -116,7 +120,7 @@ export async function votesOfStory(em: EntityManager, storyId: string): Promise<
   const found = await rows<SealedVote>(
     em,
     `select p.id as participant_id, p.name, p.role, v.value, v.updated_at
-       from votes v join participants p on p.id = v.participant_id
+       from votes v cross join lateral (select id, name, role from participants where id = v.participant_id) p
       where v.story_id = ? order by v.created_at, v.id`,
     [storyId],
   );
