@@ -1,6 +1,6 @@
 export * from './database.ts';
 export * from './errors.ts';
 export * from './admin.ts';
-export { defineEntity, p, type EntityManager } from '@mikro-orm/postgresql';
+export { defineEntity, LockMode, p, type EntityManager } from '@mikro-orm/postgresql';
 export { Migration } from '@mikro-orm/migrations';
 export * from './prepared.ts';

@@ -83,6 +83,16 @@ export async function startConsumer(options: ConsumerOptions): Promise<RunningCo
   const waiters: Array<() => void> = [];
   let messages: Awaited<ReturnType<Awaited<ReturnType<typeof js.consumers.get>>['consume']>> | undefined;
 
+  // Acks of the messages handled in one turn of the event loop leave together (one socket write for
+  // a burst, not one each): they are sent at the end of the turn, a few microseconds later.
+  const toAck: JsMsg[] = [];
+  const flushAcks = () => {
+    for (const msg of toAck.splice(0)) msg.ack();
+  };
+  const ack = (msg: JsMsg) => {
+    if (toAck.push(msg) === 1) setImmediate(flushAcks);
+  };
+
   async function deadLetter(msg: JsMsg, type: string, reason: string) {
     const h = natsHeaders();
     h.set('Pp-Dead-Letter-Reason', reason.slice(0, 500));
@@ -118,7 +128,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<RunningCo
     }
     const handler = options.handlers[envelope.type as EventType] as EventHandler<EventType> | undefined;
     if (!handler) {
-      msg.ack();
+      ack(msg);
       return;
     }
     const schema = eventSchemas[envelope.type as EventType];
@@ -132,7 +142,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<RunningCo
       await runWithContext({ correlationId: envelope.correlation_id ?? envelope.id }, () =>
         options.idempotent ? handler(event, options.orm.em.fork()) : handleOnce(event, handler),
       );
-      msg.ack();
+      ack(msg);
     } catch (err) {
       const deliveries = msg.info.deliveryCount;
       if (err instanceof PoisonMessageError || deliveries >= maxDeliver) {
@@ -190,6 +200,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<RunningCo
       await messages?.close();
       await loop;
       while (inFlight > 0) await new Promise<void>((r) => waiters.push(r));
+      flushAcks();
     },
   };
 }

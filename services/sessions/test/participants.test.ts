@@ -145,4 +145,59 @@ describe('participants: listing and managing', () => {
     expect((await setRole(ann.id, 'observer')).body.participant.role).toBe('observer');
     expect((await setRole(ann.id, 'owner')).status).toBe(422);
   });
+
+  /** A transaction of the test's own, on its own connection, held open between steps. */
+  const openTransaction = async () => {
+    const em = h.runtime.db.fork();
+    await em.begin();
+    const sql = (query: string, params: unknown[] = []) =>
+      em.getConnection().execute(query, params, 'all', em.getTransactionContext());
+    return { sql, commit: () => em.commit() };
+  };
+  const votesIn = async (storyId: string) =>
+    h.runtime.db
+      .fork()
+      .getConnection()
+      .execute('select count(*)::int as n from votes where story_id = ?', [storyId]);
+  const settled = (p: Promise<unknown>, ms = 300) =>
+    Promise.race([p.then(() => true), new Promise((r) => setTimeout(() => r(false), ms))]);
+
+  it('makes a vote wait for its voter becoming an observer, then refuses it (no vote left behind)', async () => {
+    const session = await r.createSession('ann');
+    const story = await r.openStory(session);
+    const bob = await r.join(session.code, 'Bob');
+    expect((await r.vote(session.code, bob.id, '3')).status).toBe(200);
+
+    // The role change's steps, held open after its votes went: a vote now must not slip in.
+    const change = await openTransaction();
+    await change.sql('select id from participants where id = ? for update', [bob.id]);
+    await change.sql('delete from votes where participant_id = ?', [bob.id]);
+    const vote = r.vote(session.code, bob.id, '5');
+    expect(await settled(vote)).toBe(false);
+    await change.sql(`update participants set role = 'observer' where id = ?`, [bob.id]);
+    await change.commit();
+    expect((await vote).status).toBe(403);
+    expect(await votesIn(story.id)).toEqual([{ n: 0 }]);
+  });
+
+  it('makes removing a participant wait for its vote in flight, then takes that vote away too', async () => {
+    const session = await r.createSession('ann');
+    const story = await r.openStory(session);
+    const bob = await r.join(session.code, 'Bob');
+
+    // A vote in flight holds its voter's row share-locked until it commits.
+    const vote = await openTransaction();
+    await vote.sql('select id from participants where id = ? for share', [bob.id]);
+    const removal = h.client.delete(`/sessions/${session.code}/participants/${bob.id}`, {
+      headers: asUser('ann'),
+    });
+    expect(await settled(removal)).toBe(false);
+    await vote.sql(
+      `insert into votes (story_id, participant_id, value, created_at, updated_at) values (?, ?, '8', now(), now())`,
+      [story.id, bob.id],
+    );
+    await vote.commit();
+    expect((await removal).status).toBe(200);
+    expect(await votesIn(story.id)).toEqual([{ n: 0 }]);
+  });
 });

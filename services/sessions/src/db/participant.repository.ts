@@ -1,4 +1,4 @@
-import type { EntityManager } from '@pp/db';
+import { LockMode, type EntityManager } from '@pp/db';
 import { Participant } from './entities/index.ts';
 import { row, run } from './sql.ts';
 
@@ -47,8 +47,13 @@ export async function joinParticipant(em: EntityManager, p: NewParticipant) {
 export const listParticipants = (em: EntityManager, sessionId: string) =>
   em.find(Participant, { sessionId, removedAt: null }, { orderBy: { id: 'asc' } });
 
-export const findParticipant = (em: EntityManager, sessionId: string, id: number) =>
-  em.findOne(Participant, { id, sessionId, removedAt: null });
+/**
+ * A live participant, its row locked for the rest of the transaction (FOR UPDATE): a vote in flight
+ * (which holds the voter's row share-locked) commits first, and a later one waits and then finds the
+ * row changed. So a change that takes a participant's open votes away sees every vote it cast.
+ */
+export const lockParticipant = (tx: EntityManager, sessionId: string, id: number) =>
+  tx.findOne(Participant, { id, sessionId, removedAt: null }, { lockMode: LockMode.PESSIMISTIC_WRITE });
 
 /** Hands the moderator role over: the other moderators of the session become participants. */
 export const demoteOtherModerators = (em: EntityManager, sessionId: string, keepId: number) =>

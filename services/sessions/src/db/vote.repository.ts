@@ -30,6 +30,12 @@ export interface VoteToRecord {
   roomData: string;
 }
 
+/*
+ * An open round holds only counted voters' votes: leaving or becoming an observer takes a
+ * participant's open votes away, in a transaction that locks the participant's row first, and a vote
+ * holds that row share-locked. So the vote statement counts the round's votes without looking up
+ * their voters (the seal, which hands the votes over, still checks each voter).
+ */
 const RECORD_VOTE: PreparedStatement = {
   name: 'sessions.record-vote',
   text: `with open_round as (
@@ -39,7 +45,8 @@ const RECORD_VOTE: PreparedStatement = {
      voter as (
        select p.id from participants p join sessions s on s.id = p.session_id
         where p.id = $3::int and p.session_id = $2::uuid and ${COUNTED}
-          and p.xmin = $4::text::xid and s.xmin = $5::text::xid),
+          and p.xmin = $4::text::xid and s.xmin = $5::text::xid
+        for share of p),
      saved as (
        insert into votes (story_id, participant_id, value, created_at, updated_at)
        select open_round.id, voter.id, $6::text, $7::timestamptz, $7::timestamptz from open_round, voter
@@ -47,7 +54,7 @@ const RECORD_VOTE: PreparedStatement = {
        returning id, participant_id, story_id, value, updated_at),
      counts as (
        select (select count(*)::int from votes v
-                where v.story_id = $1::uuid and v.participant_id <> $3::int and ${BY_COUNTED_VOTER}) + 1 as votes_cast,
+                where v.story_id = $1::uuid and v.participant_id <> $3::int) + 1 as votes_cast,
               (select count(*)::int from participants p where p.session_id = $2::uuid and ${COUNTED}) as total),
      stats as (
        select jsonb_build_object('votes_cast', votes_cast, 'total_participants', total,
@@ -67,8 +74,8 @@ const RECORD_VOTE: PreparedStatement = {
 /**
  * The whole write of a vote in one autocommit statement (one round trip, its own transaction,
  * prepared once per connection): with the round share-locked and still open, and the session and the
- * voter as the vote was checked against (same row versions), upserts the vote, counts the round's
- * votes (this one's included) and its participants, writes vote.cast with those counts to the outbox
+ * voter as the vote was checked against (same row versions, the voter's row share-locked), upserts
+ * the vote, counts the round's votes (this one's included) and its participants, writes vote.cast with those counts to the outbox
  * and records what the live room shows of it. A seal holds the round lock exclusively, so a vote
  * commits before the seal reads the votes, or waits and then finds the round sealed: then nothing is
  * written and nothing comes back.

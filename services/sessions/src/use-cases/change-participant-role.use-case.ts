@@ -1,4 +1,4 @@
-import { demoteOtherModerators, findParticipant } from '../db/participant.repository.ts';
+import { demoteOtherModerators, lockParticipant } from '../db/participant.repository.ts';
 import { deleteOpenVotesOf } from '../db/vote.repository.ts';
 import type { ParticipantRole } from '../domain/vote-rules.ts';
 import { ParticipantNotFoundError } from '../sessions.errors.ts';
@@ -18,7 +18,7 @@ export async function changeParticipantRole(
 ) {
   const session = await findOwnedSession(ctx.em, code, userId);
   return ctx.em.transactional(async (tx) => {
-    const participant = await findParticipant(tx, session.id, participantId);
+    const participant = await lockParticipant(tx, session.id, participantId);
     if (!participant) throw new ParticipantNotFoundError();
     if (participant.role === role) return participant;
     participant.role = role;

@@ -1,4 +1,4 @@
-import { findParticipant } from '../db/participant.repository.ts';
+import { lockParticipant } from '../db/participant.repository.ts';
 import { deleteOpenVotesOf } from '../db/vote.repository.ts';
 import { ParticipantNotFoundError } from '../sessions.errors.ts';
 import type { SessionsContext } from './context.ts';
@@ -16,7 +16,7 @@ export async function removeParticipant(
 ) {
   const session = await findOwnedSession(ctx.em, code, userId);
   return ctx.em.transactional(async (tx) => {
-    const participant = await findParticipant(tx, session.id, participantId);
+    const participant = await lockParticipant(tx, session.id, participantId);
     if (!participant) throw new ParticipantNotFoundError();
     participant.removedAt = ctx.now();
     await deleteOpenVotesOf(tx, participant.id);
