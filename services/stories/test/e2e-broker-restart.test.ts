@@ -21,14 +21,13 @@ describe('end to end: NATS restarts in the middle of voting and revealing', () =
 
   it('loses no event: auto-reveal, the next story and a manual reveal all happen after the broker returns', async () => {
     const owner = randomUUID();
-    const session = await e.createSession(owner, { auto_reveal: true });
-    const [a, b, c] = [
-      await e.addStory(session.code, owner, 'A'),
-      await e.addStory(session.code, owner, 'B'),
-      await e.addStory(session.code, owner, 'C'),
-    ];
-    const voters = [await e.join(session.code, 'Ann'), await e.join(session.code, 'Bob')];
-    await e.currentStory(session.code, a);
+    const { session, stories, voters } = await e.room(
+      owner,
+      { auto_reveal: true },
+      ['A', 'B', 'C'],
+      ['Ann', 'Bob'],
+    );
+    const [a, b, c] = stories as [string, string, string];
 
     await nats.stop();
     // Votes are taken without the broker: vote.cast waits in the sessions outbox.

@@ -63,18 +63,13 @@ describe('end to end with the real sessions service', () => {
 
   it('a restart of the stories service in the middle of voting and revealing loses no event', async () => {
     const owner = randomUUID();
-    const session = await e.createSession(owner, { auto_reveal: true });
-    const [a, b, c] = [
-      await e.addStory(session.code, owner, 'A'),
-      await e.addStory(session.code, owner, 'B'),
-      await e.addStory(session.code, owner, 'C'),
-    ];
-    const voters = [
-      await e.join(session.code, 'Ann'),
-      await e.join(session.code, 'Bob'),
-      await e.join(session.code, 'Cy'),
-    ];
-    await e.currentStory(session.code, a);
+    const { session, stories, voters } = await e.room(
+      owner,
+      { auto_reveal: true },
+      ['A', 'B', 'C'],
+      ['Ann', 'Bob', 'Cy'],
+    );
+    const [a, b, c] = stories as [string, string, string];
 
     await e.stopStories(); // votes arrive while stories is down: its durable consumer gets them later
     for (const [i, id] of voters.entries())

@@ -63,8 +63,25 @@ export async function startEndToEnd(options: { natsUrl?: string } = {}) {
       timeoutMs,
     );
 
+  /** A session with stories (in order: the first one current) and voters joined. */
+  const room = async (
+    owner: string,
+    body: Record<string, unknown>,
+    titles: string[],
+    voterNames: string[],
+  ) => {
+    const session = await createSession(owner, body);
+    const stories: string[] = [];
+    for (const title of titles) stories.push(await addStory(session.code, owner, title));
+    const voters: number[] = [];
+    for (const name of voterNames) voters.push(await join(session.code, name));
+    await currentStory(session.code, stories[0]!);
+    return { session, stories, voters };
+  };
+
   return {
     sessionsApi,
+    room,
     storiesApi,
     createSession,
     addStory,
