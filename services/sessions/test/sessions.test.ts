@@ -76,6 +76,26 @@ describe('sessions: create and look up', () => {
     });
   });
 
+  it('gives the owner the same full record the create answered: dates, custom deck and deadline', async () => {
+    const created = await h.client.post('/sessions', {
+      body: {
+        name: 'Full',
+        voting_system: 'custom',
+        custom_deck_name: 'Sizes',
+        custom_deck_values: ['S', 'M', 'L'],
+        voteby_enabled: true,
+        vote_by_at: new Date(Date.now() + 3600_000).toISOString(),
+        auto_reveal: true,
+      },
+      headers: asUser('ann'),
+    });
+    expect(created.status).toBe(201);
+    const looked = await h.client.get(`/sessions/${created.body.session.code}`, { headers: asUser('ann') });
+    expect(looked.body.session).toEqual(created.body.session);
+    expect(looked.body.session.deck).toEqual(['S', 'M', 'L']);
+    expect(Date.parse(looked.body.session.vote_by_at)).toBeGreaterThan(Date.now());
+  });
+
   it('answers 404 for an unknown code or one that cannot be a code', async () => {
     expect((await h.client.get('/sessions/ZZZZZZ')).body.error.code).toBe('session_not_found');
     expect((await h.client.get('/sessions/not-a-code')).status).toBe(404);

@@ -1,6 +1,6 @@
 import { preparedRows, type EntityManager, type PreparedStatement } from '@pp/db';
-import { Session } from './entities/index.ts';
-import { rows } from './sql.ts';
+import { Session, type SessionRecord } from './entities/index.ts';
+import { asDate, asDateOrNull, rows } from './sql.ts';
 import type { StoryStatus } from './story.repository.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -77,7 +77,21 @@ export async function findSessionWithFacts(em: EntityManager, code: string) {
     story_status,
     story_position,
   } as FactRow);
-  return { session: em.map(Session, columns), facts };
+  return { session: sessionRecordOf(em, columns), facts };
+}
+
+/**
+ * The session of a row as plain data, without an entity in the identity map (the lookup only shows
+ * it): columns renamed to properties as the entity maps them, timestamps made dates.
+ */
+function sessionRecordOf(em: EntityManager, columns: Record<string, unknown>): SessionRecord {
+  const data = em.getDriver().mapResult(columns, em.getMetadata(Session)) as Record<string, unknown>;
+  return {
+    ...data,
+    voteByAt: asDateOrNull(data.voteByAt as string | null),
+    createdAt: asDate(data.createdAt as string),
+    updatedAt: asDate(data.updatedAt as string),
+  } as SessionRecord;
 }
 
 interface FactRow {

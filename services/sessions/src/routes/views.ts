@@ -1,4 +1,4 @@
-import type { Participant, Session } from '../db/entities/index.ts';
+import type { Participant, SessionRecord } from '../db/entities/index.ts';
 import { deckOf } from '../domain/deck.ts';
 import type { SessionFacts } from '../use-cases/session-facts.ts';
 
@@ -6,7 +6,7 @@ const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 const noFacts: SessionFacts = { participantsCount: 0, currentStory: null };
 
 /** What anyone with the code sees: the room's facts and the cards. */
-export const publicSessionView = (s: Session, facts: SessionFacts = noFacts) => ({
+export const publicSessionView = (s: SessionRecord, facts: SessionFacts = noFacts) => ({
   id: s.id,
   name: s.name,
   status: s.status,
@@ -20,7 +20,7 @@ export const publicSessionView = (s: Session, facts: SessionFacts = noFacts) => 
 });
 
 /** The owner's view: every field of the session. */
-export const sessionView = (s: Session, facts: SessionFacts = noFacts) => ({
+export const sessionView = (s: SessionRecord, facts: SessionFacts = noFacts) => ({
   ...publicSessionView(s, facts),
   owner_id: s.ownerId,
   description: s.description,

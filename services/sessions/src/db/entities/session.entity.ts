@@ -26,3 +26,6 @@ const SessionSchema = defineEntity({
 });
 export class Session extends SessionSchema.class {}
 SessionSchema.setClass(Session);
+
+/** A session's fields as plain data (what the views read): an entity, or a row the lookup maps itself. */
+export type SessionRecord = Pick<Session, keyof (typeof SessionSchema)['meta']['properties']>;
