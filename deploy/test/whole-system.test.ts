@@ -40,6 +40,47 @@ describe('the whole platform under the launcher', () => {
     });
   }, 90_000);
 
+  const call = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    token?: string,
+    headers: Record<string, string> = {},
+  ) => {
+    const res = await fetch(gatewayUrl + path, {
+      method,
+      headers: {
+        'content-type': 'application/json',
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    const json = res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : undefined;
+    return { status: res.status, body: json as any, text, headers: res.headers };
+  };
+  /** Until the check holds (the units learn of each other's changes through events). */
+  const eventually = async (check: () => Promise<boolean>) => {
+    for (let i = 0; i < 200 && !(await check()); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await check()).toBe(true);
+  };
+
+  /** What a stream sent until the text shows up (fails after a few seconds or when the stream ends). */
+  const readUntil = async (reader: ReadableStreamDefaultReader<Uint8Array>, text: string) => {
+    const decoder = new TextDecoder();
+    let seen = '';
+    const late = new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error(`no "${text}" in ${JSON.stringify(seen)}`)), 10_000).unref(),
+    );
+    while (!seen.includes(text)) {
+      const { value, done } = await Promise.race([reader.read(), late]);
+      if (done) throw new Error(`the stream ended before "${text}": ${JSON.stringify(seen)}`);
+      seen += decoder.decode(value, { stream: true });
+    }
+    return seen;
+  };
+
   it('gets every unit ready behind the gateway', async () => {
     const res = await fetch(`${gatewayUrl}/readyz`);
     const body = (await res.json()) as { checks: Record<string, string> };
@@ -48,17 +89,6 @@ describe('the whole platform under the launcher', () => {
   });
 
   it('runs the estimation loop through the gateway: session, join, story, votes, reveal, consensus', async () => {
-    const call = async (method: string, path: string, body?: unknown, token?: string) => {
-      const res = await fetch(gatewayUrl + path, {
-        method,
-        headers: {
-          'content-type': 'application/json',
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: res.status, body: (await res.json()) as any };
-    };
     const owner = await call('POST', '/auth/register', {
       email: 'ann@example.test',
       password: 'a-long-password',
@@ -112,6 +142,105 @@ describe('the whole platform under the launcher', () => {
     for (let i = 0; i < 200 && (await current()) !== second.body.story.id; i++)
       await new Promise((r) => setTimeout(r, 50));
     expect(await current()).toBe(second.body.story.id);
+  }, 60_000);
+
+  it('runs the room’s other flows through the gateway: settings, roles, tokens, the queue, re-vote, live room, export', async () => {
+    const owner = await call('POST', '/auth/register', {
+      email: 'flo@example.test',
+      password: 'a-long-password',
+      name: 'Flo',
+    });
+    const token = owner.body.token as string;
+    const code = (await call('POST', '/sessions', { name: 'Sprint 2' }, token)).body.session.code as string;
+    const patched = await call(
+      'PATCH',
+      `/sessions/${code}`,
+      { voting_system: 'tshirt', require_participant_token: true },
+      token,
+    );
+    expect(patched.status).toBe(200);
+    expect(patched.body.session.deck).toEqual(['XS', 'S', 'M', 'L', 'XL', 'XXL', '?', 'coffee']);
+    const listed = await call('GET', '/sessions?status=active&per_page=1', undefined, token);
+    expect(listed.body.meta).toMatchObject({ per_page: 1, total: 1 });
+
+    const gus = (await call('POST', `/sessions/${code}/join`, { name: 'Gus' })).body.participant;
+    const hal = (await call('POST', `/sessions/${code}/join`, { name: 'Hal' })).body.participant;
+    const ivy = (await call('POST', `/sessions/${code}/join`, { name: 'Ivy', role: 'observer' })).body
+      .participant;
+    const as = (p: { token: string }) => ({ 'x-participant-token': p.token });
+    const [a, b, c] = await Promise.all(
+      ['A', 'B', 'C'].map(
+        async (title) => (await call('POST', `/sessions/${code}/stories`, { title }, token)).body.story,
+      ),
+    ).then((made) => made.sort((x, y) => x.position - y.position));
+    const current = async () => (await call('GET', `/sessions/${code}`)).body.session.current_story?.id;
+    await eventually(async () => (await current()) === a.id);
+
+    // The live room through the gateway sees a vote: who and the counts, never the value.
+    const abort = new AbortController();
+    const stream = await fetch(`${gatewayUrl}/sessions/${code}/events`, { signal: abort.signal });
+    expect(stream.headers.get('content-type')).toMatch(/text\/event-stream/);
+    const reader = stream.body!.getReader();
+    const vote = (p: { id: number }, value: string, headers: Record<string, string>) =>
+      call('POST', `/sessions/${code}/vote`, { participant_id: p.id, vote: value }, undefined, headers);
+    expect((await vote(gus, 'M', {})).body.error.code).toBe('participant_token_required');
+    expect((await vote(ivy, 'M', as(ivy))).status).toBe(403);
+    expect((await vote(gus, 'M', as(gus))).status).toBe(200);
+    const seen = await readUntil(reader, 'event:vote.cast');
+    abort.abort();
+    expect(seen).toMatch(/"participant":\{"id":\d+,"name":"Gus"\}/);
+    expect(seen).not.toMatch(/"M"|"value"/);
+
+    // The queue: reorder, make C current, re-vote it, reveal it; A goes back to pending with its vote kept.
+    expect((await call('PATCH', `/stories/${c.id}`, { title: 'C!', position: 1 }, token)).status).toBe(200);
+    expect((await call('POST', `/stories/${c.id}/activate`, undefined, token)).status).toBe(200);
+    await eventually(async () => (await current()) === c.id);
+    const room = await call('GET', `/sessions/${code}/stories`);
+    expect(room.body.stories.map((s: any) => [s.title, s.status])).toEqual([
+      ['C!', 'voting'],
+      ['A', 'pending'],
+      ['B', 'pending'],
+    ]);
+    expect((await vote(hal, 'XL', as(hal))).body.stats).toMatchObject({
+      votes_cast: 1,
+      total_participants: 2,
+    });
+    expect((await call('POST', `/stories/${c.id}/reset`, undefined, token)).status).toBe(200);
+    await eventually(async () => (await vote(gus, 'S', as(gus))).body.stats?.votes_cast === 1);
+    expect((await vote(hal, 'S', as(hal))).body.stats).toMatchObject({ votes_cast: 2, all_voted: true });
+    const revealed = await call('POST', `/stories/${c.id}/reveal`, undefined, token);
+    expect(revealed.body.story).toMatchObject({ status: 'revealed', final_estimate: 'S' });
+
+    // Roles and removal through the gateway; a stranger may not.
+    const stranger = await call('POST', '/auth/register', {
+      email: 'mal@example.test',
+      password: 'a-long-password',
+      name: 'Mal',
+    });
+    expect(
+      (await call('DELETE', `/sessions/${code}/participants/${hal.id}`, undefined, stranger.body.token))
+        .status,
+    ).toBe(403);
+    expect(
+      (await call('PATCH', `/sessions/${code}/participants/${gus.id}`, { role: 'observer' }, token)).body
+        .participant.role,
+    ).toBe('observer');
+    expect((await call('DELETE', `/sessions/${code}/participants/${hal.id}`, undefined, token)).status).toBe(
+      200,
+    );
+    expect(
+      (await call('GET', `/sessions/${code}/participants`)).body.participants.map((p: any) => p.name),
+    ).toEqual(['Gus', 'Ivy']);
+    expect((await call('DELETE', `/stories/${b.id}`, undefined, token)).status).toBe(200);
+    expect((await call('GET', `/stories/${b.id}`, undefined, token)).status).toBe(404);
+
+    const csv = await call('GET', `/sessions/${code}/export?format=csv`, undefined, token);
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toMatch(/text\/csv/);
+    expect(csv.text).toMatch(/C!.*revealed.*S/);
+    expect(
+      (await call('GET', `/sessions/${code}/export?format=csv`, undefined, stranger.body.token)).status,
+    ).toBe(403);
   }, 60_000);
 
   it('stops with nothing left running', async () => {
