@@ -175,7 +175,13 @@ export async function startConsumer(options: ConsumerOptions): Promise<RunningCo
     while (!stopped) {
       try {
         const consumer = await js.consumers.get(bus.stream, options.durable);
+        if (stopped) break;
         messages = await consumer.consume({ max_messages: concurrency * 2 });
+        // Stopped while subscribing: stop() found nothing to close yet.
+        if (stopped) {
+          await messages.close();
+          break;
+        }
         for await (const msg of messages) {
           lag.set({ consumer: options.durable }, msg.info.pending);
           await slot();

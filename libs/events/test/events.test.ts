@@ -10,6 +10,7 @@ import {
   eventBus,
   eventEntities,
   eventsMigrations,
+  removeConsumer,
   startConsumer,
   startOutboxRelay,
   subjectFor,
@@ -251,6 +252,21 @@ describe('events: outbox relay and consumers', () => {
     expect(left).toEqual([{ n: 0 }]);
     await until(async () => (await vacuums()) > before);
     await relay.stop();
+  });
+
+  it('stops a consumer at once after starting it, and retires its durable (nothing to do the second time)', async () => {
+    const consumer = await startConsumer({
+      nc,
+      orm: db.orm as MikroORM,
+      logger,
+      bus,
+      durable: 'retired',
+      filterSubject: `${bus.prefix}.token.>`,
+      handlers: { 'token.revoked': recordSeen },
+    });
+    await consumer.stop(); // before it has even subscribed: must not wait for messages
+    expect(await removeConsumer(nc, bus, 'retired')).toBe(true);
+    expect(await removeConsumer(nc, bus, 'retired')).toBe(false);
   });
 
   it('refuses to enqueue an event whose data breaks its contract', () => {
