@@ -96,6 +96,19 @@ describe('sessions: create and look up', () => {
     expect(Date.parse(looked.body.session.vote_by_at)).toBeGreaterThan(Date.now());
   });
 
+  it('keeps answering the lookup when a column is added to sessions under the running service', async () => {
+    const session = await r.createSession('ann');
+    const lookUp = async () => (await h.client.get(`/sessions/${session.code}`)).status;
+    for (let i = 0; i < 5; i++) expect(await lookUp()).toBe(200); // prepared on the pooled connections
+    const conn = h.runtime.db.fork().getConnection();
+    await conn.execute('alter table sessions add column added_later int');
+    try {
+      for (let i = 0; i < 5; i++) expect(await lookUp()).toBe(200);
+    } finally {
+      await conn.execute('alter table sessions drop column added_later');
+    }
+  });
+
   it('answers 404 for an unknown code or one that cannot be a code', async () => {
     expect((await h.client.get('/sessions/ZZZZZZ')).body.error.code).toBe('session_not_found');
     expect((await h.client.get('/sessions/not-a-code')).status).toBe(404);

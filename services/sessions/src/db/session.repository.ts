@@ -57,17 +57,31 @@ const CURRENT_STORY = `left join lateral (
         where session_id = s.id and status = 'voting' order by status_at desc nulls last limit 1
      ) st on true`;
 
-const SESSION_WITH_FACTS: PreparedStatement = {
-  name: 'sessions.session-with-facts',
-  text: `select s.*, ${FACT_COLUMNS} from sessions s ${CURRENT_STORY} where s.code = $1::bpchar`,
-};
+/**
+ * The lookup's statement names the entity's columns (never `s.*`): a prepared statement whose result
+ * shape changes under it (a column added by a newer replica's migration) would fail until reconnect.
+ */
+let sessionWithFacts: PreparedStatement | undefined;
+function sessionWithFactsStatement(em: EntityManager): PreparedStatement {
+  if (!sessionWithFacts) {
+    const columns = em
+      .getMetadata(Session)
+      .props.flatMap((prop) => prop.fieldNames.map((f) => `s.${f}`))
+      .join(', ');
+    sessionWithFacts = {
+      name: 'sessions.session-with-facts',
+      text: `select ${columns}, ${FACT_COLUMNS} from sessions s ${CURRENT_STORY} where s.code = $1::bpchar`,
+    };
+  }
+  return sessionWithFacts;
+}
 
 /**
  * A session by code together with its facts, in one query prepared once per connection (the public
  * lookup is the hottest read).
  */
 export async function findSessionWithFacts(em: EntityManager, code: string) {
-  const [found] = await preparedRows<Record<string, unknown>>(em, SESSION_WITH_FACTS, [code]);
+  const [found] = await preparedRows<Record<string, unknown>>(em, sessionWithFactsStatement(em), [code]);
   if (!found) return null;
   const { participants_count, story_id, story_title, story_status, story_position, ...columns } = found;
   const facts = toFacts({
