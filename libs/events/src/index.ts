@@ -5,3 +5,4 @@ export * from './outbox.ts';
 export * from './nats.ts';
 export * from './relay.ts';
 export * from './consumer.ts';
+export * from './processed-events.ts';

@@ -50,8 +50,20 @@ export class OutboxQueueMigration extends Migration {
   }
 }
 
+/** Processed-events rows are let go once the stream cannot redeliver their events any more. */
+export class ProcessedEventsAgeMigration extends Migration {
+  override async up(): Promise<void> {
+    this.addSql('create index if not exists processed_events_age_idx on processed_events (processed_at)');
+  }
+
+  override async down(): Promise<void> {
+    this.addSql('drop index if exists processed_events_age_idx');
+  }
+}
+
 /** The events tables' migrations, in order: every service with events runs them first. */
 export const eventsMigrations = [
   { name: '0000-events', class: EventsMigration },
   { name: '0000-events-outbox-queue', class: OutboxQueueMigration },
+  { name: '0000-events-processed-age', class: ProcessedEventsAgeMigration },
 ];

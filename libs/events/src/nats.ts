@@ -32,11 +32,14 @@ export async function connectNats(options: {
   return nc;
 }
 
+/** How long the event stream keeps an event (so how late a redelivery can come). */
+export const EVENT_RETENTION_SECONDS = 7 * 24 * 3600;
+
 /** Creates (or updates) the event stream and the dead-letter stream. */
 export async function ensureStream(nc: NatsConnection, bus: EventBus = defaultBus): Promise<void> {
   const jsm = await jetstreamManager(nc);
   const streams: Array<[string, string, number]> = [
-    [bus.stream, `${bus.prefix}.>`, 7 * 24 * 3600],
+    [bus.stream, `${bus.prefix}.>`, EVENT_RETENTION_SECONDS],
     [bus.deadLetterStream, `${bus.deadLetterPrefix}.>`, 30 * 24 * 3600],
   ];
   for (const [name, subject, maxAgeSeconds] of streams) {

@@ -10,6 +10,7 @@ import {
   eventBus,
   eventEntities,
   eventsMigrations,
+  forgetProcessedEvents,
   removeConsumer,
   startConsumer,
   startOutboxRelay,
@@ -267,6 +268,19 @@ describe('events: outbox relay and consumers', () => {
     await consumer.stop(); // before it has even subscribed: must not wait for messages
     expect(await removeConsumer(nc, bus, 'retired')).toBe(true);
     expect(await removeConsumer(nc, bus, 'retired')).toBe(false);
+  });
+
+  it('forgets processed-events rows older than the given time, and only those', async () => {
+    const conn = db.fork().getConnection();
+    const [old, recent] = [crypto.randomUUID(), crypto.randomUUID()];
+    await conn.execute(
+      `insert into processed_events (consumer, event_id, processed_at) values
+         ('aging', ?, now() - interval '9 days'), ('aging', ?, now())`,
+      [old, recent],
+    );
+    expect(await forgetProcessedEvents(db.orm as MikroORM, new Date(Date.now() - 8 * 24 * 3600_000))).toBe(1);
+    const left = await conn.execute("select event_id from processed_events where consumer = 'aging'");
+    expect(left).toEqual([{ event_id: recent }]);
   });
 
   it('refuses to enqueue an event whose data breaks its contract', () => {

@@ -15,6 +15,7 @@ import {
   natsCheck,
   removeConsumer,
   startConsumer,
+  startProcessedEventsPruner,
   startOutboxRelay,
   type ConsumerOptions,
   type NatsConnection,
@@ -122,6 +123,8 @@ export async function startService(def: ServiceDefinition, logger?: Logger): Pro
     ),
   );
   const background = def.background?.(runtime) ?? [];
+  if (consumers.length > 0)
+    background.push(startProcessedEventsPruner({ orm: runtime.db.orm, logger: runtime.logger }));
   runtime.logger.info({ port: server.port }, `${def.name} listening`);
   let stopping: Promise<void> | undefined;
   const stop = () =>

@@ -1,5 +1,6 @@
 import { until } from '@pp/testing';
 import { randomUUID } from 'node:crypto';
+import { forgetOldRoomEvents } from '../src/use-cases/room-history.ts';
 import { rooms } from './support/room.ts';
 import { asUser, startSessions, type SessionsHarness } from './support/sessions-harness.ts';
 import { openStream } from './support/sse.ts';
@@ -152,6 +153,15 @@ describe('live room', () => {
     } finally {
       await again.close();
     }
+  });
+
+  it('lets room history older than the kept time go', async () => {
+    const session = await r.createSession('ann');
+    await r.join(session.code, 'Old news');
+    expect(await recorded(session.id)).toBe(1);
+    const inADay = new Date(Date.now() + 24 * 3600_000 + 1_000);
+    expect(await forgetOldRoomEvents(h.runtime.db.fork(), inADay, 24 * 3600_000)).toBeGreaterThanOrEqual(1);
+    expect(await recorded(session.id)).toBe(0);
   });
 
   it('answers 404 with the error envelope for an unknown code', async () => {

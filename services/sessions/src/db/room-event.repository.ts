@@ -29,3 +29,6 @@ export async function roomMessagesAfter(
 
 export const pruneRoomEvents = (em: EntityManager, before: Date) =>
   run(em, 'delete from room_events where occurred_at < ?', [before]);
+
+/** Autovacuum may be off or behind: the pruning reclaims what it deleted itself. */
+export const vacuumRoomEvents = (em: EntityManager) => run(em, 'vacuum (skip_locked) room_events');

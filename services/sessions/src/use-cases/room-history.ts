@@ -2,7 +2,7 @@ import type { EventData, EventEnvelope, EventType } from '@pp/contracts';
 import type { EntityManager } from '@pp/db';
 import { enqueue } from '@pp/events';
 import { RoomEvent } from '../db/entities/index.ts';
-import { pruneRoomEvents } from '../db/room-event.repository.ts';
+import { pruneRoomEvents, vacuumRoomEvents } from '../db/room-event.repository.ts';
 import { toRoomMessage } from '../domain/room-events.ts';
 import { SOURCE } from './context.ts';
 
@@ -32,6 +32,9 @@ export function announce<T extends EventType>(em: EntityManager, type: T, data: 
   return event;
 }
 
-/** Catching up is for short drops: older room history is let go. */
-export const forgetOldRoomEvents = (em: EntityManager, now: Date, keepMs: number) =>
-  pruneRoomEvents(em, new Date(now.getTime() - keepMs));
+/** Catching up is for short drops: older room history is let go (and its space reclaimed). */
+export async function forgetOldRoomEvents(em: EntityManager, now: Date, keepMs: number): Promise<number> {
+  const forgotten = await pruneRoomEvents(em, new Date(now.getTime() - keepMs));
+  if (forgotten > 0) await vacuumRoomEvents(em);
+  return forgotten;
+}
