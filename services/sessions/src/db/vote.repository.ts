@@ -75,10 +75,10 @@ const RECORD_VOTE: PreparedStatement = {
  * The whole write of a vote in one autocommit statement (one round trip, its own transaction,
  * prepared once per connection): with the round share-locked and still open, and the session and the
  * voter as the vote was checked against (same row versions, the voter's row share-locked), upserts
- * the vote, counts the round's votes (this one's included) and its participants, writes vote.cast with those counts to the outbox
- * and records what the live room shows of it. A seal holds the round lock exclusively, so a vote
- * commits before the seal reads the votes, or waits and then finds the round sealed: then nothing is
- * written and nothing comes back.
+ * the vote, counts the round's votes (this one's included) and its participants, writes vote.cast
+ * with those counts to the outbox and records what the live room shows of it. A seal holds the round
+ * lock exclusively, so a vote commits before the seal reads the votes, or waits and then finds the
+ * round sealed: then nothing is written and nothing comes back.
  */
 export async function recordVote(em: EntityManager, v: VoteToRecord) {
   const [result] = await preparedRows<StoredVote & { votes_cast: number; total: number }>(em, RECORD_VOTE, [
