@@ -54,6 +54,19 @@ export const eventSchemas = {
     session_code: z.string(),
     participant: z.object({ id: z.number().int(), name: z.string(), role: participantRole }),
   }),
+  /** The owner removed a participant; its votes on rounds not revealed went with it. */
+  'participant.left': z.object({
+    session_id: z.uuid(),
+    session_code: z.string(),
+    participant: z.object({ id: z.number().int(), name: z.string(), role: participantRole }),
+  }),
+  /** The owner changed a participant's role (an observer's open votes went). */
+  'participant.updated': z.object({
+    session_id: z.uuid(),
+    session_code: z.string(),
+    participant: z.object({ id: z.number().int(), name: z.string(), role: participantRole }),
+    previous_role: participantRole,
+  }),
   /** Never carries the vote's value: votes are secret until reveal. */
   'vote.cast': z.object({
     session_id: z.uuid(),

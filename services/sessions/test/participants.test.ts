@@ -111,6 +111,14 @@ describe('participants: listing and managing', () => {
     expect(removed.body.participant).toEqual({ id: bob.id, name: 'Bob', role: 'participant' });
     expect(await participantsOf(session.code)).toEqual([]);
     expect((await h.client.delete(path, { headers: asUser('ann') })).status).toBe(404);
+    const left = await until(async () =>
+      h.eventsOf('participant.left').find((e) => e.data.session_id === session.id),
+    );
+    expect(left.data).toEqual({
+      session_id: session.id,
+      session_code: session.code,
+      participant: { id: bob.id, name: 'Bob', role: 'participant' },
+    });
   });
 
   it('does not touch a participant of another session through this one', async () => {
@@ -144,6 +152,16 @@ describe('participants: listing and managing', () => {
     ]);
     expect((await setRole(ann.id, 'observer')).body.participant.role).toBe('observer');
     expect((await setRole(ann.id, 'owner')).status).toBe(422);
+    const updates = await until(async () => {
+      const found = h.eventsOf('participant.updated').filter((e) => e.data.session_id === session.id);
+      return found.length === 2 && found;
+    });
+    expect(
+      updates.map((e) => [e.data.participant.name, e.data.previous_role, e.data.participant.role]),
+    ).toEqual([
+      ['Bob', 'participant', 'moderator'],
+      ['Ann', 'participant', 'observer'],
+    ]);
   });
 
   /** A transaction of the test's own, on its own connection, held open between steps. */

@@ -155,6 +155,30 @@ describe('live room', () => {
     }
   });
 
+  it('shows someone leaving and a role changing', async () => {
+    const session = await r.createSession('ann');
+    const bob = await r.join(session.code, 'Bob');
+    const cy = await r.join(session.code, 'Cy');
+    const stream = await streamOf(session.code);
+    try {
+      const owner = { headers: asUser('ann') };
+      await h.client.patch(`/sessions/${session.code}/participants/${cy.id}`, {
+        body: { role: 'observer' },
+        ...owner,
+      });
+      await h.client.delete(`/sessions/${session.code}/participants/${bob.id}`, owner);
+      const left = await stream.waitFor((e) => e.event === 'participant.left');
+      expect(left.data.participant).toEqual({ id: bob.id, name: 'Bob', role: 'participant' });
+      const updated = stream.events.find((e) => e.event === 'participant.updated');
+      expect(updated?.data).toMatchObject({
+        participant: { id: cy.id, role: 'observer' },
+        previous_role: 'participant',
+      });
+    } finally {
+      await stream.close();
+    }
+  });
+
   it('lets room history older than the kept time go', async () => {
     const session = await r.createSession('ann');
     await r.join(session.code, 'Old news');

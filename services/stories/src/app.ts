@@ -7,6 +7,7 @@ import type { Config } from './config.ts';
 import { entities } from './db/entities/index.ts';
 import { migrations } from './db/migrations/index.ts';
 import { sessionEventsConsumer } from './events/consumers/session-events.consumer.ts';
+import { participantEventsConsumer } from './events/consumers/participant-events.consumer.ts';
 import { voteCastConsumer } from './events/consumers/vote-cast.consumer.ts';
 import { sessionStoriesRoutes } from './routes/session-stories.routes.ts';
 import { storiesRoutes } from './routes/stories.routes.ts';
@@ -61,6 +62,7 @@ export function definition(config: Config, options: StoriesOptions = {}): Servic
     consumers: (runtime) => [
       sessionEventsConsumer(runtime.bus.prefix),
       voteCastConsumer(runtime.bus.prefix, contextFor(runtime, true)),
+      participantEventsConsumer(runtime.bus.prefix, contextFor(runtime, true)),
     ],
     background: (runtime) => [
       startVoteDeadlineTask({

@@ -89,4 +89,36 @@ describe('end to end with the real sessions service', () => {
     await e.currentStory(session.code, c);
     expect((await e.vote(session.code, voters[0]!, '8')).status).toBe(200);
   });
+
+  it('auto-reveals when the last one who had not voted leaves the room or becomes an observer', async () => {
+    const owner = randomUUID();
+    const { session, stories, voters } = await e.room(
+      owner,
+      { auto_reveal: true },
+      ['A', 'B', 'C'],
+      ['Ann', 'Bob', 'Cy', 'Dee'],
+    );
+    const [a, b, c] = stories as [string, string, string];
+    const [ann, bob, cy, dee] = voters as [number, number, number, number];
+    expect((await e.vote(session.code, ann, '5')).status).toBe(200);
+    expect((await e.vote(session.code, bob, '5')).status).toBe(200);
+    expect((await e.vote(session.code, cy, '8')).status).toBe(200);
+    const removed = await e.sessionsApi.delete(`/sessions/${session.code}/participants/${dee}`, as(owner));
+    expect(removed.status).toBe(200);
+    await e.currentStory(session.code, b);
+    const storyA = await e.storiesApi.get(`/stories/${a}`, as(owner));
+    expect(storyA.body.story).toMatchObject({ status: 'revealed', final_estimate: '5' });
+    expect(storyA.body.story.votes).toHaveLength(3);
+
+    expect((await e.vote(session.code, ann, '3')).status).toBe(200);
+    expect((await e.vote(session.code, bob, '3')).status).toBe(200);
+    const observer = await e.sessionsApi.patch(`/sessions/${session.code}/participants/${cy}`, {
+      body: { role: 'observer' },
+      ...as(owner),
+    });
+    expect(observer.status).toBe(200);
+    await e.currentStory(session.code, c);
+    const storyB = await e.storiesApi.get(`/stories/${b}`, as(owner));
+    expect(storyB.body.story).toMatchObject({ status: 'revealed', final_estimate: '3' });
+  });
 });

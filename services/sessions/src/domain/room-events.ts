@@ -4,6 +4,8 @@
  */
 export const roomEventTypes = [
   'participant.joined',
+  'participant.left',
+  'participant.updated',
   'vote.cast',
   'story.created',
   'story.updated',

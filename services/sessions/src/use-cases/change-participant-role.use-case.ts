@@ -4,10 +4,12 @@ import type { ParticipantRole } from '../domain/vote-rules.ts';
 import { ParticipantNotFoundError } from '../sessions.errors.ts';
 import type { SessionsContext } from './context.ts';
 import { findOwnedSession } from './find-session.ts';
+import { announce } from './room-history.ts';
 
 /**
  * The owner changes a participant's role. Making someone moderator hands the role over (the other
- * moderators become participants); an observer does not vote, so its open votes go.
+ * moderators become participants); an observer does not vote, so its open votes go. The change is
+ * announced as participant.updated (the room shows it; the round may now be complete).
  */
 export async function changeParticipantRole(
   ctx: SessionsContext,
@@ -17,13 +19,22 @@ export async function changeParticipantRole(
   role: ParticipantRole,
 ) {
   const session = await findOwnedSession(ctx.em, code, userId);
-  return ctx.em.transactional(async (tx) => {
-    const participant = await lockParticipant(tx, session.id, participantId);
-    if (!participant) throw new ParticipantNotFoundError();
-    if (participant.role === role) return participant;
-    participant.role = role;
-    if (role === 'moderator') await demoteOtherModerators(tx, session.id, participant.id);
-    if (role === 'observer') await deleteOpenVotesOf(tx, participant.id);
-    return participant;
+  const { participant, changed } = await ctx.em.transactional(async (tx) => {
+    const found = await lockParticipant(tx, session.id, participantId);
+    if (!found) throw new ParticipantNotFoundError();
+    const previous = found.role as ParticipantRole;
+    if (previous === role) return { participant: found, changed: false };
+    found.role = role;
+    if (role === 'moderator') await demoteOtherModerators(tx, session.id, found.id);
+    if (role === 'observer') await deleteOpenVotesOf(tx, found.id);
+    announce(tx, 'participant.updated', {
+      session_id: session.id,
+      session_code: session.code,
+      participant: { id: found.id, name: found.name, role },
+      previous_role: previous,
+    });
+    return { participant: found, changed: true };
   });
+  if (changed) ctx.publish();
+  return participant;
 }

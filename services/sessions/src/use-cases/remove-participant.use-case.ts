@@ -1,12 +1,15 @@
 import { lockParticipant } from '../db/participant.repository.ts';
 import { deleteOpenVotesOf } from '../db/vote.repository.ts';
 import { ParticipantNotFoundError } from '../sessions.errors.ts';
+import type { ParticipantRole } from '../domain/vote-rules.ts';
 import type { SessionsContext } from './context.ts';
 import { findOwnedSession } from './find-session.ts';
+import { announce } from './room-history.ts';
 
 /**
  * The owner removes someone from the room: its votes on rounds not sealed yet go with it. The row
- * stays (marked removed) so that revealed rounds keep naming their voters.
+ * stays (marked removed) so that revealed rounds keep naming their voters. participant.left tells
+ * the room, and the stories service (the round may now be complete).
  */
 export async function removeParticipant(
   ctx: SessionsContext,
@@ -15,11 +18,18 @@ export async function removeParticipant(
   participantId: number,
 ) {
   const session = await findOwnedSession(ctx.em, code, userId);
-  return ctx.em.transactional(async (tx) => {
+  const removed = await ctx.em.transactional(async (tx) => {
     const participant = await lockParticipant(tx, session.id, participantId);
     if (!participant) throw new ParticipantNotFoundError();
     participant.removedAt = ctx.now();
     await deleteOpenVotesOf(tx, participant.id);
+    announce(tx, 'participant.left', {
+      session_id: session.id,
+      session_code: session.code,
+      participant: { id: participant.id, name: participant.name, role: participant.role as ParticipantRole },
+    });
     return participant;
   });
+  ctx.publish();
+  return removed;
 }

@@ -1,5 +1,6 @@
 import type { EventData } from '@pp/contracts';
-import { findStory } from '../db/story.repository.ts';
+import type { Story } from '../db/entities/index.ts';
+import { findStory, storiesOf } from '../db/story.repository.ts';
 import { SessionNotFoundError, StoryAlreadyRevealedError, StoryNotFoundError } from '../stories.errors.ts';
 import type { StoriesContext } from './context.ts';
 import { loadSession } from './load-session.ts';
@@ -11,22 +12,23 @@ const gone = (err: unknown) =>
   err instanceof SessionNotFoundError;
 
 /**
- * vote.cast: when every voting participant has voted, the session has auto_reveal on and the story
- * is still the current one, reveal it (the same reveal as the owner's). Returns whether it did.
+ * When the session has auto_reveal on, the story is still its current one and every voting
+ * participant has voted, reveal it (the same reveal as the owner's). Returns whether it did.
  */
-export async function revealWhenAllVoted(
+async function revealIfEveryoneVoted(
   ctx: StoriesContext,
-  vote: EventData<'vote.cast'>,
+  sessionId: string,
+  findCurrent: () => Promise<Story | null | undefined>,
+  saidAllVoted = false,
 ): Promise<boolean> {
-  if (vote.auto_reveal === false) return false; // said by the event: no read of the session needed
   try {
-    const session = await loadSession(ctx, vote.session_id);
+    const session = await loadSession(ctx, sessionId);
     if (!session.autoReveal) return false;
-    const story = await findStory(ctx.em, vote.story_id);
+    const story = await findCurrent();
     if (!story || story.status !== 'voting' || story.sessionId !== session.id) return false;
     // Votes commit side by side, so the count an event carries may miss one committed at the same
-    // moment; every vote's event comes after its commit, so asking now sees the last vote too.
-    const allVoted = vote.stats.all_voted || (await ctx.sessions.stats(session.id, story.id)).all_voted;
+    // moment; every event comes after its commit, so asking now sees the last vote too.
+    const allVoted = saidAllVoted || (await ctx.sessions.stats(session.id, story.id)).all_voted;
     if (!allVoted) return false;
     await revealStory(ctx, { kind: 'system', reason: 'auto_reveal' }, story.id);
     return true;
@@ -34,6 +36,30 @@ export async function revealWhenAllVoted(
     if (gone(err)) return false;
     throw err;
   }
+}
+
+/** vote.cast: auto_reveal once the last voting participant has voted. */
+export async function revealWhenAllVoted(
+  ctx: StoriesContext,
+  vote: EventData<'vote.cast'>,
+): Promise<boolean> {
+  if (vote.auto_reveal === false) return false; // said by the event: no read of the session needed
+  return revealIfEveryoneVoted(
+    ctx,
+    vote.session_id,
+    () => findStory(ctx.em, vote.story_id),
+    vote.stats.all_voted,
+  );
+}
+
+/**
+ * participant.left / participant.updated: someone who had not voted left the round or became an
+ * observer, so everyone still voting may have voted now.
+ */
+export function revealWhenVotersChanged(ctx: StoriesContext, sessionId: string): Promise<boolean> {
+  return revealIfEveryoneVoted(ctx, sessionId, async () =>
+    (await storiesOf(ctx.em, sessionId)).find((s) => s.status === 'voting'),
+  );
 }
 
 /** The vote-by deadline passed while the story was open: reveal it. Returns whether it did. */
