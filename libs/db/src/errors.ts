@@ -5,11 +5,46 @@ import {
 } from '@mikro-orm/postgresql';
 import { ConflictError, ServiceUnavailableError, type AppError } from '@pp/http';
 
+/** Socket errors, and PostgreSQL's SQLSTATEs for a server that cannot be reached or is going away. */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  '08000', // connection_exception
+  '08001', // sqlclient_unable_to_establish_sqlconnection
+  '08003', // connection_does_not_exist
+  '08006', // connection_failure
+  '53300', // too_many_connections
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now
+]);
+/** What the pg driver says when a connection drops or cannot be had in time (it sets no code). */
+const UNAVAILABLE_MESSAGE =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection is closed/i;
+
+/**
+ * Whether the error means the database cannot be reached (down, restarting, out of connections):
+ * MikroORM's PostgreSQL driver reports these as plain driver exceptions, so the codes tell.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  if (err instanceof ConnectionException || err instanceof LockWaitTimeoutException) return true;
+  if (!(err instanceof Error)) return false;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
+  if (err instanceof AggregateError && err.errors.some(isDatabaseUnavailable)) return true;
+  return UNAVAILABLE_MESSAGE.test(err.message);
+}
+
 /** Database errors in the platform's terms: a unique violation is a conflict, an outage a 503. */
 export function databaseErrorMapper(err: unknown): AppError | undefined {
   if (err instanceof UniqueConstraintViolationException)
     return new ConflictError('This already exists', 'duplicate', err);
-  if (err instanceof ConnectionException || err instanceof LockWaitTimeoutException) {
+  if (isDatabaseUnavailable(err)) {
     return new ServiceUnavailableError(
       'The database is unavailable, try again shortly',
       'database_unavailable',

@@ -3,3 +3,4 @@ export * from './http.ts';
 export * from './network-guard.ts';
 export * from './nats-server.ts';
 export * from './until.ts';
+export * from './tcp-proxy.ts';
