@@ -13,6 +13,7 @@ import {
   forgetProcessedEvents,
   removeConsumer,
   startConsumer,
+  type ConsumerOptions,
   startOutboxRelay,
   subjectFor,
   type NatsConnection,
@@ -48,6 +49,10 @@ describe('events: outbox relay and consumers', () => {
       type: string;
     }>;
 
+  /** A consumer on this test's broker, database and bus. */
+  const consume = (options: Omit<ConsumerOptions, 'nc' | 'orm' | 'logger' | 'bus'>) =>
+    startConsumer({ nc, orm: db.orm as MikroORM, logger, bus, ...options });
+
   beforeAll(async () => {
     testDb = await createTestDatabase('events');
     db = await createDatabase({
@@ -69,11 +74,7 @@ describe('events: outbox relay and consumers', () => {
   });
 
   it('keeps events made while NATS is down and publishes each exactly once when it returns', async () => {
-    const consumer = await startConsumer({
-      nc,
-      orm: db.orm as MikroORM,
-      logger,
-      bus,
+    const consumer = await consume({
       durable: 'once',
       filterSubject: `${bus.prefix}.token.>`,
       handlers: {
@@ -105,11 +106,7 @@ describe('events: outbox relay and consumers', () => {
   });
 
   it('handles a redelivered event once (the processed-events table, not the dedup window)', async () => {
-    const consumer = await startConsumer({
-      nc,
-      orm: db.orm as MikroORM,
-      logger,
-      bus,
+    const consumer = await consume({
       durable: 'idem',
       filterSubject: `${bus.prefix}.user.>`,
       handlers: {
@@ -136,11 +133,7 @@ describe('events: outbox relay and consumers', () => {
 
   it('sends a poison message and a message that keeps failing to the dead-letter subject', async () => {
     let attempts = 0;
-    const consumer = await startConsumer({
-      nc,
-      orm: db.orm as MikroORM,
-      logger,
-      bus,
+    const consumer = await consume({
       durable: 'poison',
       filterSubject: `${bus.prefix}.story.>`,
       maxDeliver: 3,
@@ -186,11 +179,7 @@ describe('events: outbox relay and consumers', () => {
   });
 
   it('runs an idempotent consumer without a processed-events row', async () => {
-    const consumer = await startConsumer({
-      nc,
-      orm: db.orm as MikroORM,
-      logger,
-      bus,
+    const consumer = await consume({
       durable: 'light',
       filterSubject: `${bus.prefix}.estimates.>`,
       idempotent: true,
@@ -256,11 +245,7 @@ describe('events: outbox relay and consumers', () => {
   });
 
   it('stops a consumer at once after starting it, and retires its durable (nothing to do the second time)', async () => {
-    const consumer = await startConsumer({
-      nc,
-      orm: db.orm as MikroORM,
-      logger,
-      bus,
+    const consumer = await consume({
       durable: 'retired',
       filterSubject: `${bus.prefix}.token.>`,
       handlers: { 'token.revoked': recordSeen },
