@@ -168,11 +168,10 @@ describe('the whole platform under the launcher', () => {
     const ivy = (await call('POST', `/sessions/${code}/join`, { name: 'Ivy', role: 'observer' })).body
       .participant;
     const as = (p: { token: string }) => ({ 'x-participant-token': p.token });
-    const [a, b, c] = await Promise.all(
-      ['A', 'B', 'C'].map(
-        async (title) => (await call('POST', `/sessions/${code}/stories`, { title }, token)).body.story,
-      ),
-    ).then((made) => made.sort((x, y) => x.position - y.position));
+    const made = [];
+    for (const title of ['A', 'B', 'C'])
+      made.push((await call('POST', `/sessions/${code}/stories`, { title }, token)).body.story);
+    const [a, b, c] = made;
     const current = async () => (await call('GET', `/sessions/${code}`)).body.session.current_story?.id;
     await eventually(async () => (await current()) === a.id);
 
