@@ -9,7 +9,8 @@ import {
   type EventType,
 } from '@pp/contracts';
 import { runWithContext, type Logger } from '@pp/logger';
-import { counter, gauge } from '@pp/http';
+import { isDatabaseUnavailable } from '@pp/db';
+import { counter, gauge, ServiceUnavailableError } from '@pp/http';
 import { defaultBus, deadLetterSubjectFor, type EventBus } from './bus.ts';
 
 export type EventHandler<T extends EventType> = (
@@ -29,6 +30,7 @@ export interface ConsumerOptions {
   handlers: EventHandlers;
   bus?: EventBus;
   concurrency?: number;
+  /** Deliveries before a failing message goes to the dead-letter subject (outages of a dependency do not count). */
   maxDeliver?: number;
   ackWaitMs?: number;
   /**
@@ -55,6 +57,10 @@ const lag = gauge('consumer_lag', 'Messages not yet delivered to the consumer', 
 /** A message that can never succeed: it goes to the dead-letter subject at once. */
 export class PoisonMessageError extends Error {}
 
+/** The database or a service the handler called cannot be reached: retry, however long it takes. */
+const dependencyUnavailable = (err: unknown) =>
+  err instanceof ServiceUnavailableError || isDatabaseUnavailable(err);
+
 const defaultBackoff = (n: number) => Math.min(30_000, 250 * 2 ** Math.max(0, n - 1));
 
 /**
@@ -73,7 +79,8 @@ export async function startConsumer(options: ConsumerOptions): Promise<RunningCo
     ack_policy: AckPolicy.Explicit,
     deliver_policy: DeliverPolicy.All,
     filter_subject: options.filterSubject,
-    max_deliver: maxDeliver,
+    // No broker-side limit: the consumer decides (a dependency outage is retried for as long as it lasts).
+    max_deliver: -1,
     ack_wait: (options.ackWaitMs ?? 30_000) * 1e6,
     max_ack_pending: 1_000,
   });
@@ -145,6 +152,17 @@ export async function startConsumer(options: ConsumerOptions): Promise<RunningCo
       ack(msg);
     } catch (err) {
       const deliveries = msg.info.deliveryCount;
+      if (dependencyUnavailable(err)) {
+        // The database or another service is down: not the message's fault, so never a dead letter.
+        if (deliveries === 1 || deliveries % 10 === 0)
+          options.logger.warn(
+            { err, event_id: event.id, type: event.type, deliveries },
+            'a dependency is down, will retry',
+          );
+        redeliveries.inc({ consumer: options.durable });
+        msg.nak(backoff(deliveries));
+        return;
+      }
       if (err instanceof PoisonMessageError || deliveries >= maxDeliver) {
         options.logger.error(
           { err, event_id: event.id, type: event.type, deliveries },

@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { ServiceUnavailableError } from '@pp/http';
 import { createLogger } from '@pp/logger';
 import { createDatabase, Migration, type Database, type EntityManager } from '@pp/db';
 import { createTestDatabase, startNatsServer, uniqueName, type TestDatabase, until } from '@pp/testing';
@@ -175,6 +176,49 @@ describe('events: outbox relay and consumers', () => {
     expect(failed?.json<{ id: string }>().id).toBe(failing.id);
     expect(failed?.header.get('Pp-Dead-Letter-Reason')).toMatch(/downstream keeps failing/);
     expect(attempts).toBe(3);
+    await consumer.stop();
+  });
+
+  it('retries a message for as long as a dependency is down, past maxDeliver, and never dead-letters it', async () => {
+    let attempts = 0;
+    const consumer = await consume({
+      durable: 'patient',
+      filterSubject: `${bus.prefix}.import.>`,
+      maxDeliver: 2,
+      backoffMs: () => 20,
+      handlers: {
+        'import.completed': async () => {
+          attempts++;
+          if (attempts <= 3) throw new ServiceUnavailableError('the sessions service is down');
+          if (attempts <= 5)
+            throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+        },
+      },
+    });
+    const em = db.fork();
+    enqueue(
+      em,
+      'import.completed',
+      {
+        session_id: crypto.randomUUID(),
+        session_code: 'ABCDEF',
+        provider: 'jira',
+        connection_id: null,
+        story_ids: [],
+      },
+      { source: 'test' },
+    );
+    await em.flush();
+    const relay = startOutboxRelay({ orm: db.orm as MikroORM, nc, logger, bus, intervalMs: 100 });
+    await until(async () => attempts >= 6);
+    const jsm = await jetstreamManager(nc);
+    const dead = await jsm.streams
+      .getMessage(bus.deadLetterStream, { last_by_subj: `${bus.deadLetterPrefix}.patient.import.completed` })
+      .catch(() => null);
+    expect(dead).toBeNull();
+    await new Promise((r) => setTimeout(r, 200)); // handled: no further delivery
+    expect(attempts).toBe(6);
+    await relay.stop();
     await consumer.stop();
   });
 
