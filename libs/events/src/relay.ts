@@ -54,16 +54,21 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   let deletedSinceVacuum = 0;
   let vacuuming: Promise<void> | undefined;
 
+  const idsOf = (list: Row[]) => `{${list.map((r) => r.id).join(',')}}`;
+
   async function publishBatch(): Promise<number> {
     const em = options.orm.em.fork();
-    return em.transactional(async (tx) => {
-      const conn = tx.getConnection();
-      const rows = (await conn.execute(
-        `select id, type, payload from outbox order by created_at, id limit ? for update skip locked`,
-        [batchSize],
-        'all',
-        tx.getTransactionContext(),
-      )) as Row[];
+    const { published, error } = await em.transactional(async (tx) => {
+      const run = (sql: string, params: unknown[]) =>
+        tx.getConnection().execute(sql, params, 'run', tx.getTransactionContext());
+      const rows = (await tx
+        .getConnection()
+        .execute(
+          `select id, type, payload from outbox order by created_at, id limit ? for update skip locked`,
+          [batchSize],
+          'all',
+          tx.getTransactionContext(),
+        )) as Row[];
       // Published together (the connection keeps their order); only acknowledged rows leave the outbox.
       const acks = await Promise.allSettled(
         rows.map((row) => {
@@ -76,20 +81,23 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
         }),
       );
       const done = rows.filter((_, i) => acks[i]!.status === 'fulfilled');
+      const failed = rows.filter((_, i) => acks[i]!.status === 'rejected');
       for (const row of done) publishedCounter.inc({ type: row.type });
-      if (done.length) {
-        await conn.execute(
-          `delete from outbox where id = any(?::uuid[])`,
-          [`{${done.map((r) => r.id).join(',')}}`],
-          'run',
-          tx.getTransactionContext(),
-        );
-      }
+      if (done.length) await run(`delete from outbox where id = any(?::uuid[])`, [idsOf(done)]);
       deletedSinceVacuum += done.length;
-      const failed = acks.find((a) => a.status === 'rejected');
-      if (failed && done.length === 0) throw (failed as PromiseRejectedResult).reason;
-      return done.length;
+      const reason = (acks.find((a) => a.status === 'rejected') as PromiseRejectedResult | undefined)?.reason;
+      if (failed.length) {
+        // What an operator looks at for an event that does not leave: how often it was tried, and why not.
+        const message = reason instanceof Error ? reason.message : String(reason);
+        await run(`update outbox set attempts = attempts + 1, last_error = ? where id = any(?::uuid[])`, [
+          message.slice(0, 500),
+          idsOf(failed),
+        ]);
+      }
+      return { published: done.length, error: done.length === 0 ? reason : undefined };
     });
+    if (error) throw error;
+    return published;
   }
 
   /**

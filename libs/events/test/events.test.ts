@@ -94,6 +94,18 @@ describe('events: outbox relay and consumers', () => {
     relay.kick();
     await new Promise((r) => setTimeout(r, 500));
     expect(await relay.backlog()).toBe(5);
+    // Each waiting row says how often it was tried and why it did not leave.
+    const waiting = await until(async () => {
+      const found = (await db
+        .fork()
+        .getConnection()
+        .execute('select attempts, last_error from outbox')) as Array<{
+        attempts: number;
+        last_error: string | null;
+      }>;
+      return found.every((r) => r.attempts > 0 && r.last_error) && found;
+    }, 10_000);
+    expect(waiting).toHaveLength(5);
 
     await nats.restart();
     await until(async () => (await relay.backlog()) === 0, 15_000);
