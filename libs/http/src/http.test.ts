@@ -72,6 +72,17 @@ describe('service app', () => {
     expect(Object.keys(body.errors)).toEqual(['name']);
   });
 
+  it('answers 422 for a NUL character in any text (no database column can store it), naming the field', async () => {
+    const res = await post('/things/7?n=1', JSON.stringify({ name: 'a\u0000b' }));
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as any).errors).toEqual({
+      name: ['must not contain the NUL character (\\u0000)'],
+    });
+    const inQuery = await post('/things/7?n=%00', JSON.stringify({ name: 'ab' }));
+    expect(inQuery.status).toBe(422);
+    expect(Object.keys(((await inQuery.json()) as any).errors)).toEqual(['query.n']);
+  });
+
   it('answers 400 for malformed JSON, a non-JSON body and a query value of the wrong type', async () => {
     const bad = await post('/things/7', '{"name": ');
     expect(bad.status).toBe(400);

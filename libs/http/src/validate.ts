@@ -25,8 +25,29 @@ export function issuesToErrors(issues: z.core.$ZodIssue[], prefix?: string): Rec
   return errors;
 }
 
+/** Where a value holds a string with a NUL character (which no text column can store), as field paths. */
+function nulPaths(value: unknown, path: string[] = [], found: string[] = []): string[] {
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) found.push(path.join('.'));
+  } else if (Array.isArray(value)) {
+    value.forEach((v, i) => nulPaths(v, [...path, String(i)], found));
+  } else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) nulPaths(v, [...path, k], found);
+  }
+  return found;
+}
+
 function parsePart(part: 'params' | 'query' | 'body', schema: z.ZodType | undefined, value: unknown) {
   if (!schema) return undefined;
+  const withNul = nulPaths(value);
+  if (withNul.length > 0) {
+    const errors: Record<string, string[]> = {};
+    for (const path of withNul)
+      errors[[part === 'body' ? undefined : part, path].filter(Boolean).join('.') || part] = [
+        'must not contain the NUL character (\\u0000)',
+      ];
+    throw new ValidationError(errors);
+  }
   const result = schema.safeParse(part === 'body' ? (value ?? {}) : value);
   if (result.success) return result.data;
   // A query value of the wrong type (per_page=abc) is a malformed request; a value out of range is a validation error.

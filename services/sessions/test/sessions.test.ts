@@ -170,6 +170,15 @@ describe('sessions: update', () => {
     expect(unchanged.body.session.name).toBe('Sprint 42');
   });
 
+  it('refuses a folder or workspace id no key can hold with 422, not a database error', async () => {
+    const session = await r.createSession('ann');
+    for (const body of [{ folder_id: 2_147_483_648 }, { workspace_id: 9_007_199_254_740_991 }]) {
+      const res = await h.client.patch(`/sessions/${session.code}`, { body, headers: asUser('ann') });
+      expect(res.status).toBe(422);
+      expect(Object.keys(res.body.errors)).toEqual(Object.keys(body));
+    }
+  });
+
   it('refuses fields that cannot be set (id, code, owner_id) with 422 and changes nothing', async () => {
     const session = await r.createSession('ann');
     for (const body of [

@@ -19,11 +19,14 @@ const customDeckValues = z
     description: `Cards of the custom deck in order: ${CUSTOM_DECK.minCards}..${CUSTOM_DECK.maxCards} unique strings`,
   });
 
+/** The id of a folder or a workspace (a 32-bit key: a larger number cannot name one). */
+const rowId = z.number().int().positive().max(2_147_483_647);
+
 /** Settable on creation and by update (decisions section 4). */
 const settings = {
   description: z.string().max(10_000),
-  workspace_id: z.number().int().positive().nullable(),
-  folder_id: z.number().int().positive().nullable(),
+  workspace_id: rowId.nullable(),
+  folder_id: rowId.nullable(),
   voting_system: z.enum(votingSystems).meta({
     description: 'fibonacci (default), tshirt, powers_of_two, or custom (needs custom_deck_values)',
   }),
