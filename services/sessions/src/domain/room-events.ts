@@ -1,3 +1,5 @@
+import { storyEventTypes } from './story-events.ts';
+
 /**
  * The live room (decisions section 4): which events the room sees, and what of them. vote.cast never
  * carries a value, so nothing here can give a vote away before its story is revealed.
@@ -7,12 +9,7 @@ export const roomEventTypes = [
   'participant.left',
   'participant.updated',
   'vote.cast',
-  'story.created',
-  'story.updated',
-  'story.revealed',
-  'story.reset',
-  'story.activated',
-  'story.deleted',
+  ...storyEventTypes,
   'session.updated',
 ] as const;
 export type RoomEventType = (typeof roomEventTypes)[number];

@@ -8,9 +8,8 @@ import {
   demoteOtherVotingStories,
   sealRoundOf,
 } from '../db/story.repository.ts';
+import type { StoryEventType } from '../domain/story-events.ts';
 
-export type StoryEventType =
-  'story.created' | 'story.updated' | 'story.revealed' | 'story.reset' | 'story.activated' | 'story.deleted';
 export type StoryEvent = { [T in StoryEventType]: EventEnvelope<EventData<T>> & { type: T } }[StoryEventType];
 
 async function makeCurrent(em: EntityManager, sessionId: string, storyId: string, at: Date) {

@@ -1,19 +1,7 @@
 import type { EventHandler, EventHandlers } from '@pp/events';
-import {
-  applyStoryEvent,
-  type StoryEvent,
-  type StoryEventType,
-} from '../../use-cases/apply-story-event.use-case.ts';
+import { storyEventTypes, type StoryEventType } from '../../domain/story-events.ts';
+import { applyStoryEvent, type StoryEvent } from '../../use-cases/apply-story-event.use-case.ts';
 import { keepForRoom } from '../../use-cases/room-history.ts';
-
-const types: StoryEventType[] = [
-  'story.created',
-  'story.updated',
-  'story.revealed',
-  'story.reset',
-  'story.activated',
-  'story.deleted',
-];
 
 const handle: EventHandler<StoryEventType> = async (event, em) => {
   await applyStoryEvent(em, event as StoryEvent);
@@ -29,6 +17,6 @@ export function storyEventsConsumer(prefix: string) {
     durable: 'sessions-stories',
     filterSubject: `${prefix}.story.>`,
     concurrency: 1,
-    handlers: Object.fromEntries(types.map((t) => [t, handle])) as EventHandlers,
+    handlers: Object.fromEntries(storyEventTypes.map((t) => [t, handle])) as EventHandlers,
   };
 }
