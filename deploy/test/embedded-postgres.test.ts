@@ -2,17 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import type { LauncherLog } from '../src/launcher/log.ts';
 import { isPortFree } from '../src/launcher/ports.ts';
 import { startEmbeddedPostgres } from '../src/launcher/postgres.ts';
+import { capturedLog } from './support/captured-log.ts';
 
-const lines: string[] = [];
-const log: LauncherLog = {
-  info: (m) => lines.push(m),
-  warn: (m) => lines.push(m),
-  error: (m) => lines.push(m),
-  line: (name, text) => lines.push(`${name}: ${text}`),
-};
+const { lines, log } = capturedLog();
 
 describe('embedded PostgreSQL', () => {
   const root = mkdtempSync(join(tmpdir(), 'pp-embedded-pg-'));

@@ -2,19 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { LauncherLog } from '../src/launcher/log.ts';
 import { isAlive, readPidFile } from '../src/launcher/stale.ts';
 import { createSystem } from '../src/launcher/system.ts';
 import { units } from '../src/launcher/units.ts';
+import { capturedLog } from './support/captured-log.ts';
 
 const standIn = fileURLToPath(new URL('./fixtures/stand-in-unit.ts', import.meta.url));
-const lines: string[] = [];
-const log: LauncherLog = {
-  info: (m) => lines.push(`launcher: ${m}`),
-  warn: (m) => lines.push(`launcher: ${m}`),
-  error: (m) => lines.push(`launcher: ${m}`),
-  line: (name, text) => lines.push(`${name}: ${text}`),
-};
+const { lines, log } = capturedLog();
 const pidsOf = (name: string) =>
   lines.flatMap((l) => (l.startsWith(`${name}: stand-in pid `) ? [Number(l.split(' ').at(-1))] : []));
 

@@ -1,18 +1,12 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { LauncherLog } from '../src/launcher/log.ts';
 import { isAlive, readPidFile } from '../src/launcher/stale.ts';
 import { createSystem } from '../src/launcher/system.ts';
 import { units } from '../src/launcher/units.ts';
+import { capturedLog } from './support/captured-log.ts';
 
-const lines: string[] = [];
-const log: LauncherLog = {
-  info: (m) => lines.push(`launcher: ${m}`),
-  warn: (m) => lines.push(`launcher: ${m}`),
-  error: (m) => lines.push(`launcher: ${m}`),
-  line: (name, text) => lines.push(`${name}: ${text}`),
-};
+const { lines, log } = capturedLog();
 
 /**
  * `npm start` for real: the gateway and every service from their own main.ts, with the launcher's own
