@@ -1,0 +1,30 @@
+import { sessionSnapshot, type SessionSnapshot } from '@pp/contracts';
+import { ServiceUnavailableError } from '@pp/http';
+import { createServiceClient } from '@pp/http-client';
+import type { Logger } from '@pp/logger';
+
+export interface SessionsClient {
+  /** The session by code or id as the sessions unit has it now, or null when it knows none. */
+  lookup(codeOrId: string): Promise<SessionSnapshot | null>;
+}
+
+/** The sessions unit's internal lookup, called as the webhooks unit (signed service identity). */
+export function createSessionsClient(options: {
+  baseURL: string;
+  signingKey: string;
+  logger: Logger;
+  timeoutMs?: number;
+}): SessionsClient {
+  const client = createServiceClient({ target: 'sessions', caller: 'webhooks', ...options });
+  return {
+    async lookup(codeOrId) {
+      const response = await client.call<{ session?: unknown }>({
+        url: `/internal/sessions/${encodeURIComponent(codeOrId)}`,
+      });
+      if (response.status === 404) return null;
+      if (response.status !== 200)
+        throw new ServiceUnavailableError(`sessions answered ${response.status}`, 'sessions_unavailable');
+      return sessionSnapshot.parse(response.data.session);
+    },
+  };
+}

@@ -1,0 +1,213 @@
+import type { EntityManager } from '@pp/db';
+import type { WebhookPayload } from '../domain/payload.ts';
+import { asDate, asDateOrNull, query } from './sql.ts';
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
+
+export interface DeliveryRecord {
+  id: string;
+  webhookId: string;
+  eventId: string;
+  eventType: string;
+  payload: WebhookPayload;
+  status: DeliveryStatus;
+  attempts: number;
+  retries: boolean;
+  nextAttemptAt: Date | null;
+  claimedUntil: Date | null;
+  lastAttemptAt: Date | null;
+  lastStatusCode: number | null;
+  createdAt: Date;
+}
+
+interface Row {
+  id: string;
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
+  payload: WebhookPayload;
+  status: DeliveryStatus;
+  attempts: number;
+  retries: boolean;
+  next_attempt_at: Date | null;
+  claimed_until: Date | null;
+  last_attempt_at: Date | null;
+  last_status_code: number | null;
+  created_at: Date;
+}
+
+const record = (r: Row): DeliveryRecord => ({
+  id: r.id,
+  webhookId: r.webhook_id,
+  eventId: r.event_id,
+  eventType: r.event_type,
+  payload: r.payload,
+  status: r.status,
+  attempts: r.attempts,
+  retries: r.retries,
+  nextAttemptAt: asDateOrNull(r.next_attempt_at),
+  claimedUntil: asDateOrNull(r.claimed_until),
+  lastAttemptAt: asDateOrNull(r.last_attempt_at),
+  lastStatusCode: r.last_status_code,
+  createdAt: asDate(r.created_at),
+});
+
+export interface EventDeliveries {
+  ownerId: string;
+  sessionId: string;
+  eventId: string;
+  type: string;
+  payload: WebhookPayload;
+}
+
+/**
+ * One delivery, due now, for each enabled webhook of the session's owner that subscribes to the event
+ * (all of the owner's sessions, or this one). An event handled twice adds nothing the second time.
+ */
+export async function addEventDeliveries(em: EntityManager, e: EventDeliveries): Promise<number> {
+  const rows = await query<{ id: string }>(
+    em,
+    'add_event_deliveries',
+    `insert into deliveries (id, webhook_id, event_id, event_type, payload, status, attempts, retries, next_attempt_at, created_at)
+     select gen_random_uuid(), w.id, $3::uuid, $4::varchar, $5::jsonb, 'pending', 0, true, now(), now()
+       from webhooks w
+      where w.owner_id = $1 and w.enabled and (w.session_id is null or w.session_id = $2)
+        and (w.events @> array[$4::varchar]::text[] or w.events @> array['*'])
+     on conflict (webhook_id, event_id) do nothing
+     returning id`,
+    [e.ownerId, e.sessionId, e.eventId, e.type, JSON.stringify(e.payload)],
+  );
+  return rows.length;
+}
+
+/** A delivery of the test event: one attempt, no retries. */
+export async function addTestDelivery(
+  em: EntityManager,
+  d: { id: string; webhookId: string; payload: WebhookPayload },
+) {
+  const rows = await query<Row>(
+    em,
+    'add_test_delivery',
+    `insert into deliveries (id, webhook_id, event_id, event_type, payload, status, attempts, retries, next_attempt_at, created_at)
+     values ($1::uuid, $2::uuid, $1::uuid, $3::varchar, $4::jsonb, 'pending', 0, false, now(), now()) returning *`,
+    [d.id, d.webhookId, d.payload.type, JSON.stringify(d.payload)],
+  );
+  return record(rows[0]!);
+}
+
+export async function findDelivery(em: EntityManager, webhookId: string, id: string) {
+  const rows = await query<Row>(
+    em,
+    'find_delivery',
+    'select * from deliveries where id = $1 and webhook_id = $2',
+    [id, webhookId],
+  );
+  return rows[0] && record(rows[0]);
+}
+
+/**
+ * Asks for one more attempt now: a pending delivery is brought forward (its retries stay), a settled
+ * one gets a single attempt. Undefined while an attempt is in flight.
+ */
+export async function requestRedelivery(em: EntityManager, webhookId: string, id: string) {
+  const rows = await query<Row>(
+    em,
+    'request_redelivery',
+    `update deliveries set
+       retries = (status = 'pending' and retries),
+       status = 'pending', next_attempt_at = now(), redeliver_requested = true
+     where id = $1 and webhook_id = $2 and (claimed_until is null or claimed_until < now())
+     returning *`,
+    [id, webhookId],
+  );
+  return rows[0] && record(rows[0]);
+}
+
+/** Deliveries that wait for an attempt fail at once (their webhook was disabled). */
+export async function failPendingDeliveries(em: EntityManager, webhookId: string): Promise<void> {
+  await query(
+    em,
+    'fail_pending',
+    `update deliveries set status = 'failed', next_attempt_at = null
+     where webhook_id = $1 and status = 'pending' and (claimed_until is null or claimed_until < now())`,
+    [webhookId],
+  );
+}
+
+export async function listDeliveries(em: EntityManager, webhookId: string, limit: number, offset: number) {
+  const rows = await query<Row & { total: string }>(
+    em,
+    'list_deliveries',
+    `select *, count(*) over () as total from deliveries where webhook_id = $1
+     order by created_at desc, id limit $2 offset $3`,
+    [webhookId, limit, offset],
+  );
+  const total = rows[0]
+    ? Number(rows[0].total)
+    : ((
+        await query<{ n: number }>(
+          em,
+          'count_deliveries',
+          'select count(*)::int as n from deliveries where webhook_id = $1',
+          [webhookId],
+        )
+      )[0]?.n ?? 0);
+  return { deliveries: rows.map(record), total };
+}
+
+export interface AttemptRecord {
+  deliveryId: string;
+  number: number;
+  manual: boolean;
+  attemptedAt: Date;
+  statusCode: number | null;
+  latencyMs: number;
+  responseExcerpt: string | null;
+  error: string | null;
+}
+
+export async function attemptsOf(em: EntityManager, deliveryIds: string[]): Promise<AttemptRecord[]> {
+  if (deliveryIds.length === 0) return [];
+  const rows = await query<{
+    delivery_id: string;
+    number: number;
+    manual: boolean;
+    attempted_at: Date;
+    status_code: number | null;
+    latency_ms: number;
+    response_excerpt: string | null;
+    error: string | null;
+  }>(
+    em,
+    'attempts_of',
+    'select * from delivery_attempts where delivery_id = any($1::uuid[]) order by delivery_id, number',
+    [deliveryIds],
+  );
+  return rows.map((r) => ({
+    deliveryId: r.delivery_id,
+    number: r.number,
+    manual: r.manual,
+    attemptedAt: asDate(r.attempted_at),
+    statusCode: r.status_code,
+    latencyMs: r.latency_ms,
+    responseExcerpt: r.response_excerpt,
+    error: r.error,
+  }));
+}
+
+/** Deliveries settled before the cutoff go, with their attempts; resolves with how many went. */
+export async function pruneDeliveries(em: EntityManager, before: Date, batch: number): Promise<number> {
+  const rows = await query<{ id: string }>(
+    em,
+    'prune_deliveries',
+    `delete from deliveries where id in (
+       select id from deliveries where created_at < $1 and status <> 'pending' limit $2
+     ) returning id`,
+    [before, batch],
+  );
+  return rows.length;
+}
+
+export async function vacuumDeliveries(em: EntityManager): Promise<void> {
+  await em.getConnection().execute('vacuum (skip_locked) deliveries, delivery_attempts');
+}

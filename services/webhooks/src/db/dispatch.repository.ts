@@ -1,0 +1,161 @@
+import type { EntityManager } from '@pp/db';
+import type { WebhookKind } from '../domain/chat-formats.ts';
+import type { WebhookPayload } from '../domain/payload.ts';
+import { asDateOrNull, query } from './sql.ts';
+
+/** A delivery taken for one attempt, with what sending it needs. */
+export interface ClaimedDelivery {
+  id: string;
+  webhookId: string;
+  payload: WebhookPayload;
+  /** The number of this attempt (1 for the first). */
+  attempt: number;
+  retries: boolean;
+  manual: boolean;
+  url: string;
+  kind: WebhookKind;
+  secretSealed: string;
+  previousSecretSealed: string | null;
+  previousSecretUntil: Date | null;
+}
+
+interface ClaimRow {
+  id: string;
+  webhook_id: string;
+  payload: WebhookPayload;
+  attempts: number;
+  retries: boolean;
+  manual: boolean;
+  url: string;
+  kind: WebhookKind;
+  secret_sealed: string;
+  previous_secret_sealed: string | null;
+  previous_secret_until: Date | null;
+}
+
+/**
+ * Takes up to `limit` due deliveries of enabled webhooks, skipping the webhooks given (busy or resting
+ * endpoints), and leases them: `next_attempt_at` moves past the longest attempt, so no other replica
+ * takes them meanwhile (rows locked by another replica's claim are skipped, never waited for), and a
+ * replica that dies mid-attempt leaves them due again when the lease ends.
+ */
+export async function claimDueDeliveries(
+  em: EntityManager,
+  limit: number,
+  skipWebhooks: string[],
+  leaseMs: number,
+): Promise<ClaimedDelivery[]> {
+  const rows = await query<ClaimRow>(
+    em,
+    'claim_due',
+    `with due as (
+       select d.id from deliveries d join webhooks w on w.id = d.webhook_id
+        where d.status = 'pending' and d.next_attempt_at <= now() and w.enabled
+          and d.webhook_id <> all($2::uuid[])
+        order by d.next_attempt_at
+        limit $1
+        for update of d skip locked
+     ), previous as (
+       select d.id, d.redeliver_requested as manual from deliveries d join due using (id)
+     )
+     update deliveries d set
+       attempts = d.attempts + 1,
+       next_attempt_at = now() + make_interval(secs => $3::float8 / 1000),
+       claimed_until = now() + make_interval(secs => $3::float8 / 1000),
+       redeliver_requested = false
+     from previous p, webhooks w
+     where d.id = p.id and w.id = d.webhook_id
+     returning d.id, d.webhook_id, d.payload, d.attempts, d.retries, p.manual, w.url, w.kind,
+               w.secret_sealed, w.previous_secret_sealed, w.previous_secret_until`,
+    [limit, skipWebhooks, leaseMs],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    webhookId: r.webhook_id,
+    payload: r.payload,
+    attempt: r.attempts,
+    retries: r.retries,
+    manual: r.manual,
+    url: r.url,
+    kind: r.kind,
+    secretSealed: r.secret_sealed,
+    previousSecretSealed: r.previous_secret_sealed,
+    previousSecretUntil: asDateOrNull(r.previous_secret_until),
+  }));
+}
+
+/** What came of one attempt, as recorded. `deferred`: not made (the endpoint's breaker was open); it does not count. */
+export interface SettledAttempt {
+  deliveryId: string;
+  webhookId: string;
+  number: number;
+  manual: boolean;
+  attemptedAt: Date;
+  statusCode: number | null;
+  latencyMs: number;
+  excerpt: string | null;
+  error: string | null;
+  outcome: 'succeeded' | 'failed' | 'gone' | 'deferred';
+  /** When to try again; null when the delivery is settled. */
+  nextAttemptAt: Date | null;
+}
+
+/**
+ * Records a batch of attempts in one statement: the attempts' log; each delivery's new state (only if
+ * it is still the attempt this replica leased: a lease that ran out and was taken again is not
+ * overwritten); each webhook's health (a success clears its failing streak; a 410, or failures only
+ * since before `failingCutoff`, disable it with the reason); and the waiting deliveries of a webhook
+ * disabled now fail.
+ */
+export async function settleAttempts(
+  em: EntityManager,
+  attempts: SettledAttempt[],
+  failingCutoff: Date,
+  reasons: { gone: string; failing: string },
+): Promise<void> {
+  await query(
+    em,
+    'settle_attempts',
+    `with r as (
+       select * from jsonb_to_recordset($1::jsonb) as r(
+         "deliveryId" uuid, "webhookId" uuid, number int, manual boolean, "attemptedAt" timestamptz,
+         "statusCode" int, "latencyMs" int, excerpt text, error text, outcome text, "nextAttemptAt" timestamptz)
+     ), logged as (
+       insert into delivery_attempts (delivery_id, number, manual, attempted_at, status_code, latency_ms, response_excerpt, error)
+       select "deliveryId", number, manual, "attemptedAt", "statusCode", "latencyMs", excerpt, error from r
+        where outcome <> 'deferred'
+       on conflict do nothing
+     ), settled as (
+       update deliveries d set
+         status = case when r.outcome = 'succeeded' then 'succeeded' when r."nextAttemptAt" is null then 'failed' else 'pending' end,
+         next_attempt_at = r."nextAttemptAt",
+         claimed_until = null,
+         attempts = case when r.outcome = 'deferred' then d.attempts - 1 else d.attempts end,
+         redeliver_requested = d.redeliver_requested or (r.outcome = 'deferred' and r.manual),
+         last_attempt_at = case when r.outcome = 'deferred' then d.last_attempt_at else r."attemptedAt" end,
+         last_status_code = case when r.outcome = 'deferred' then d.last_status_code else r."statusCode" end
+       from r where d.id = r."deliveryId" and d.attempts = r.number
+     ), health as (
+       select "webhookId" as id, bool_or(outcome = 'succeeded') as ok, bool_or(outcome = 'gone') as gone,
+              min("attemptedAt") filter (where outcome <> 'succeeded') as first_failure
+         from r where outcome <> 'deferred' group by "webhookId"
+     ), judged as (
+       select h.*, not h.ok and coalesce(w.failing_since, h.first_failure) < $2 as failing_too_long
+         from health h join webhooks w using (id)
+     ), webhooks_now as (
+       update webhooks w set
+         failing_since = case when j.ok then null else coalesce(w.failing_since, j.first_failure) end,
+         enabled = w.enabled and not (j.gone or j.failing_too_long),
+         disabled_reason = case when not w.enabled then w.disabled_reason when j.gone then $3
+                                when j.failing_too_long then $4 else null end,
+         disabled_at = case when w.enabled and (j.gone or j.failing_too_long) then now() else w.disabled_at end
+       from judged j where w.id = j.id
+       returning w.id, w.enabled
+     )
+     update deliveries d set status = 'failed', next_attempt_at = null
+       from webhooks_now n
+      where d.webhook_id = n.id and not n.enabled and d.status = 'pending'
+        and d.id not in (select "deliveryId" from r)`,
+    [JSON.stringify(attempts), failingCutoff, reasons.gone, reasons.failing],
+  );
+}

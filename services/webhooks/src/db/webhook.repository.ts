@@ -1,0 +1,163 @@
+import type { EntityManager } from '@pp/db';
+import type { WebhookKind } from '../domain/chat-formats.ts';
+import { asDate, asDateOrNull, query } from './sql.ts';
+
+export interface WebhookRecord {
+  id: string;
+  ownerId: string;
+  url: string;
+  kind: WebhookKind;
+  events: string[];
+  sessionId: string | null;
+  sessionCode: string | null;
+  secretSealed: string;
+  previousSecretSealed: string | null;
+  previousSecretUntil: Date | null;
+  enabled: boolean;
+  disabledReason: string | null;
+  disabledAt: Date | null;
+  failingSince: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+interface Row {
+  id: string;
+  owner_id: string;
+  url: string;
+  kind: WebhookKind;
+  events: string[];
+  session_id: string | null;
+  session_code: string | null;
+  secret_sealed: string;
+  previous_secret_sealed: string | null;
+  previous_secret_until: Date | null;
+  enabled: boolean;
+  disabled_reason: string | null;
+  disabled_at: Date | null;
+  failing_since: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const record = (r: Row): WebhookRecord => ({
+  id: r.id,
+  ownerId: r.owner_id,
+  url: r.url,
+  kind: r.kind,
+  events: r.events,
+  sessionId: r.session_id,
+  sessionCode: r.session_code,
+  secretSealed: r.secret_sealed,
+  previousSecretSealed: r.previous_secret_sealed,
+  previousSecretUntil: asDateOrNull(r.previous_secret_until),
+  enabled: r.enabled,
+  disabledReason: r.disabled_reason,
+  disabledAt: asDateOrNull(r.disabled_at),
+  failingSince: asDateOrNull(r.failing_since),
+  createdAt: asDate(r.created_at),
+  updatedAt: asDate(r.updated_at),
+});
+
+export type NewWebhook = Pick<
+  WebhookRecord,
+  'id' | 'ownerId' | 'url' | 'kind' | 'events' | 'sessionId' | 'sessionCode' | 'secretSealed'
+>;
+
+/** Inserts the webhook unless its owner already has `limit` of them; undefined when over the limit. */
+export async function insertWebhook(em: EntityManager, w: NewWebhook, limit: number) {
+  const rows = await query<Row>(
+    em,
+    'insert_webhook',
+    `insert into webhooks (id, owner_id, url, kind, events, session_id, session_code, secret_sealed, enabled, created_at, updated_at)
+     select $1::uuid, $2::varchar, $3::text, $4::varchar, $5::text[], $6::uuid, $7::char(6), $8::text, true, now(), now()
+     where (select count(*) from webhooks where owner_id = $2::varchar) < $9::int
+     returning *`,
+    [w.id, w.ownerId, w.url, w.kind, w.events, w.sessionId, w.sessionCode, w.secretSealed, limit],
+  );
+  return rows[0] && record(rows[0]);
+}
+
+export async function findOwnedWebhook(em: EntityManager, id: string, ownerId: string) {
+  const rows = await query<Row>(
+    em,
+    'find_webhook',
+    'select * from webhooks where id = $1 and owner_id = $2',
+    [id, ownerId],
+  );
+  return rows[0] && record(rows[0]);
+}
+
+export async function listOwnedWebhooks(em: EntityManager, ownerId: string, limit: number, offset: number) {
+  const rows = await query<Row & { total: string }>(
+    em,
+    'list_webhooks',
+    `select *, count(*) over () as total from webhooks where owner_id = $1
+     order by created_at, id limit $2 offset $3`,
+    [ownerId, limit, offset],
+  );
+  const total = rows[0] ? Number(rows[0].total) : await countOwned(em, ownerId);
+  return { webhooks: rows.map(record), total };
+}
+
+async function countOwned(em: EntityManager, ownerId: string) {
+  const rows = await query<{ n: number }>(
+    em,
+    'count_webhooks',
+    'select count(*)::int as n from webhooks where owner_id = $1',
+    [ownerId],
+  );
+  return rows[0]?.n ?? 0;
+}
+
+export interface WebhookChanges {
+  url?: string;
+  events?: string[];
+  /** true re-enables (and forgets the failures); false disables with `disabledReason`. */
+  enabled?: boolean;
+  disabledReason?: string;
+  /** A new sealed secret: the current one signs beside it until `previousUntil`. */
+  secretSealed?: string;
+  previousUntil?: Date;
+}
+
+export async function updateWebhook(em: EntityManager, id: string, ownerId: string, c: WebhookChanges) {
+  const rows = await query<Row>(
+    em,
+    'update_webhook',
+    `update webhooks set
+       url = coalesce($3::text, url),
+       events = coalesce($4::text[], events),
+       enabled = coalesce($5::boolean, enabled),
+       disabled_reason = case when $5::boolean is null then disabled_reason when $5::boolean then null else $6::text end,
+       disabled_at = case when $5::boolean is null then disabled_at when $5::boolean then null else coalesce(disabled_at, now()) end,
+       failing_since = case when $5::boolean then null else failing_since end,
+       previous_secret_sealed = case when $7::text is null then previous_secret_sealed else secret_sealed end,
+       previous_secret_until = case when $7::text is null then previous_secret_until else $8::timestamptz end,
+       secret_sealed = coalesce($7::text, secret_sealed),
+       updated_at = now()
+     where id = $1 and owner_id = $2
+     returning *`,
+    [
+      id,
+      ownerId,
+      c.url ?? null,
+      c.events ?? null,
+      c.enabled ?? null,
+      c.disabledReason ?? null,
+      c.secretSealed ?? null,
+      c.previousUntil ?? null,
+    ],
+  );
+  return rows[0] && record(rows[0]);
+}
+
+export async function deleteWebhook(em: EntityManager, id: string, ownerId: string) {
+  const rows = await query<Row>(
+    em,
+    'delete_webhook',
+    'delete from webhooks where id = $1 and owner_id = $2 returning *',
+    [id, ownerId],
+  );
+  return rows[0] && record(rows[0]);
+}

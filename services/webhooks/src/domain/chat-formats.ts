@@ -1,0 +1,81 @@
+import { describe, type ChatMessage } from './chat-message.ts';
+import type { WebhookPayload } from './payload.ts';
+
+export const webhookKinds = ['generic', 'slack', 'teams', 'discord'] as const;
+export type WebhookKind = (typeof webhookKinds)[number];
+
+const cut = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
+
+/** Slack's mrkdwn: only &, < and > are taken as markup (links, mentions). */
+const slackEscape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** Discord's markdown characters, so a story title cannot format (or hide) the message. */
+const discordEscape = (text: string) => text.replace(/([\\*_~`|>#[\]()-])/g, '\\$1');
+
+/** Slack incoming webhook: `text` is the notification's fallback, `blocks` what the channel shows. */
+function slack(m: ChatMessage) {
+  const blocks: unknown[] = [
+    {
+      type: 'section',
+      text: { type: 'mrkdwn', text: cut(`*${slackEscape(m.title)}*\n${slackEscape(m.text)}`, 3000) },
+    },
+  ];
+  for (let i = 0; i < m.facts.length && i < 50; i += 10)
+    blocks.push({
+      type: 'section',
+      fields: m.facts.slice(i, i + 10).map((f) => ({
+        type: 'mrkdwn',
+        text: cut(`*${slackEscape(f.name)}*\n${slackEscape(f.value)}`, 2000),
+      })),
+    });
+  return { text: cut(`${m.title}: ${m.text}`, 3000), blocks };
+}
+
+/** Teams workflow webhook: one Adaptive Card. */
+function teams(m: ChatMessage) {
+  const body: unknown[] = [
+    { type: 'TextBlock', text: m.title, weight: 'Bolder', size: 'Medium', wrap: true },
+    { type: 'TextBlock', text: m.text, wrap: true },
+  ];
+  if (m.facts.length > 0)
+    body.push({ type: 'FactSet', facts: m.facts.map((f) => ({ title: f.name, value: f.value })) });
+  return {
+    type: 'message',
+    attachments: [
+      {
+        contentType: 'application/vnd.microsoft.card.adaptive',
+        contentUrl: null,
+        content: {
+          $schema: 'http://adaptivecards.io/schemas/adaptive-card.json',
+          type: 'AdaptiveCard',
+          version: '1.4',
+          body,
+        },
+      },
+    ],
+  };
+}
+
+/** Discord webhook: the text in `content`, votes as embed fields, and no mention ever pings anyone. */
+function discord(m: ChatMessage) {
+  const content = cut(`**${discordEscape(m.title)}**\n${discordEscape(m.text)}`, 2000);
+  const embeds =
+    m.facts.length === 0
+      ? []
+      : [
+          {
+            title: cut(m.title, 256),
+            fields: m.facts
+              .slice(0, 25)
+              .map((f) => ({ name: cut(f.name, 256), value: cut(f.value, 1024), inline: true })),
+          },
+        ];
+  return { content, embeds, allowed_mentions: { parse: [] } };
+}
+
+/** The JSON body a webhook of this kind receives for a delivery. */
+export function bodyFor(kind: WebhookKind, payload: WebhookPayload): unknown {
+  if (kind === 'generic') return payload;
+  const message = describe(payload);
+  return kind === 'slack' ? slack(message) : kind === 'teams' ? teams(message) : discord(message);
+}

@@ -1,0 +1,239 @@
+import { Webhook } from 'standardwebhooks';
+import { startReceiver, type Receiver } from './support/receiver.ts';
+import { rounds } from './support/rounds.ts';
+import { startWebhooksPlatform, type WebhooksPlatform } from './support/webhooks-harness.ts';
+
+/** Deliveries through the real platform: events from the sessions and stories units, to local receivers. */
+describe('webhook deliveries', () => {
+  let p: WebhooksPlatform;
+  let token: string;
+  let r: ReturnType<typeof rounds>;
+  const receivers: Receiver[] = [];
+  const receiver = async (...args: Parameters<typeof startReceiver>) => {
+    const started = await startReceiver(...args);
+    receivers.push(started);
+    return started;
+  };
+  beforeAll(async () => {
+    p = await startWebhooksPlatform({
+      resolve: async (host) => {
+        if (host === 'metadata.test') return [{ address: '169.254.169.254', family: 4 }];
+        if (host === 'metadata6.test') return [{ address: 'fd00:ec2::254', family: 6 }];
+        throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
+      },
+    });
+    token = await p.signUp('Olive');
+    r = rounds(p, token);
+  });
+  afterAll(async () => {
+    for (const x of receivers) await x.close();
+    await p?.stop();
+  });
+
+  it('a reveal reaches a generic endpoint, signed so that the Standard Webhooks verifier accepts it', async () => {
+    const rx = await receiver();
+    const hook = await r.webhook({ url: rx.url, events: ['story.revealed'] });
+    expect(hook.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const { story } = await r.revealedRound({ record_vote_names: true }, 'Login page', {
+      Ann: '5',
+      Bob: '5',
+    });
+
+    const got = await p.until(async () => rx.received[0]);
+    const verified = new Webhook(hook.secret).verify(got.body, {
+      'webhook-id': got.headers['webhook-id'] as string,
+      'webhook-timestamp': got.headers['webhook-timestamp'] as string,
+      'webhook-signature': got.headers['webhook-signature'] as string,
+    }) as Record<string, any>;
+    expect(verified).toMatchObject({
+      type: 'story.revealed',
+      data: { story: { id: story, title: 'Login page', final_estimate: '5' } },
+    });
+    expect(
+      verified.data.story.votes.map((v: { participant: { name: string } }) => v.participant.name).sort(),
+    ).toEqual(['Ann', 'Bob']);
+    expect(got.headers['content-type']).toBe('application/json');
+    expect(() =>
+      new Webhook(hook.secret).verify(
+        got.body.replace('Login', 'Logout'),
+        got.headers as Record<string, string>,
+      ),
+    ).toThrow();
+    const [delivery] = await r.deliveries(hook.id);
+    expect(delivery).toMatchObject({
+      id: got.headers['webhook-id'],
+      event_type: 'story.revealed',
+      status: 'succeeded',
+    });
+    expect(delivery!.attempts).toEqual([
+      expect.objectContaining({ number: 1, status_code: 200, response_excerpt: 'ok', error: null }),
+    ]);
+  });
+
+  it('a receiver failing twice gets the event on the third attempt, with the same webhook-id', async () => {
+    const rx = await receiver((n) => (n <= 2 ? { status: 500, body: 'down' } : { status: 204 }));
+    const hook = await r.webhook({ url: rx.url, events: ['story.created'] });
+    const session = await r.session();
+    await r.story(session.code, 'Retry me');
+
+    await p.until(async () => rx.received.length >= 3);
+    const ids = rx.received.map((x) => x.headers['webhook-id']);
+    expect(new Set(ids).size).toBe(1);
+    const log = await p.until(async () => {
+      const [d] = await r.deliveries(hook.id);
+      return d?.status === 'succeeded' && d;
+    });
+    expect(log.attempts.map((a: { status_code: number }) => a.status_code)).toEqual([500, 500, 204]);
+    expect(log.attempts[0].response_excerpt).toBe('down');
+    expect(log.attempt_count).toBe(3);
+    await new Promise((res) => setTimeout(res, 300));
+    expect(rx.received).toHaveLength(3);
+  });
+
+  it('honours a Retry-After on a 429', async () => {
+    const rx = await receiver((n) =>
+      n === 1 ? { status: 429, headers: { 'retry-after': '1' } } : { status: 200 },
+    );
+    await r.webhook({ url: rx.url, events: ['story.created'] });
+    const session = await r.session();
+    await r.story(session.code, 'Slow down');
+    await p.until(async () => rx.received.length >= 2, 5_000);
+    expect(rx.received[1]!.at - rx.received[0]!.at).toBeGreaterThanOrEqual(950);
+  });
+
+  it('a 410 disables the webhook at once, and says why', async () => {
+    const rx = await receiver(() => ({ status: 410 }));
+    const hook = await r.webhook({ url: rx.url, events: ['story.created'] });
+    const session = await r.session();
+    await r.story(session.code, 'Gone');
+    const disabled = await p.until(async () => {
+      const res = await p.client.get(`/webhooks/${hook.id}`, { token });
+      return res.body.webhook.enabled === false && res.body.webhook;
+    });
+    expect(disabled.disabled_reason).toMatch(/410/);
+    await r.story(session.code, 'Not sent');
+    await new Promise((res) => setTimeout(res, 300));
+    expect(rx.received).toHaveLength(1);
+
+    const enabled = await p.client.patch(`/webhooks/${hook.id}`, { token, body: { enabled: true } });
+    expect(enabled.body.webhook).toMatchObject({ enabled: true, disabled_reason: null, failing_since: null });
+  });
+
+  it('Slack, Teams and Discord receivers get a reveal in their own formats, naming who voted what', async () => {
+    const [slack, teams, discord] = [await receiver(), await receiver(), await receiver()];
+    const session = await r.session({ record_vote_names: true });
+    for (const [rx, kind] of [
+      [slack, 'slack'],
+      [teams, 'teams'],
+      [discord, 'discord'],
+    ] as const)
+      await r.webhook({ url: rx.url, events: ['story.revealed'], kind, session_code: session.code });
+    const story = await r.story(session.code, 'Checkout <@everyone>');
+    await r.vote(session.code, 'Ann', '8');
+    await r.vote(session.code, 'Bob', '8');
+    await r.reveal(story);
+
+    const s = (await p.until(async () => slack.bodies()[0])) as any;
+    expect(s.text).toContain('Final estimate: 8');
+    expect(s.blocks[0]).toMatchObject({ type: 'section', text: { type: 'mrkdwn' } });
+    expect(s.blocks[0].text.text).toContain('Checkout &lt;@everyone&gt;');
+    expect(s.blocks[1].fields.map((f: { text: string }) => f.text).sort()).toEqual(['*Ann*\n8', '*Bob*\n8']);
+
+    const t = (await p.until(async () => teams.bodies()[0])) as any;
+    expect(t.type).toBe('message');
+    const card = t.attachments[0];
+    expect(card.contentType).toBe('application/vnd.microsoft.card.adaptive');
+    expect(card.content).toMatchObject({ type: 'AdaptiveCard', version: '1.4' });
+    expect(card.content.body[2].facts).toEqual(
+      expect.arrayContaining([
+        { title: 'Ann', value: '8' },
+        { title: 'Bob', value: '8' },
+      ]),
+    );
+
+    const d = (await p.until(async () => discord.bodies()[0])) as any;
+    expect(d.allowed_mentions).toEqual({ parse: [] });
+    expect(d.content.length).toBeLessThanOrEqual(2000);
+    expect(d.content).toContain('Final estimate: 8');
+    expect(d.embeds[0].fields).toEqual(
+      expect.arrayContaining([
+        { name: 'Ann', value: '8', inline: true },
+        { name: 'Bob', value: '8', inline: true },
+      ]),
+    );
+  });
+
+  it('a session that does not record names sends the votes without them', async () => {
+    const rx = await receiver();
+    await r.webhook({ url: rx.url, events: ['story.revealed'] });
+    await r.revealedRound({ record_vote_names: false }, 'Anonymous', { Ann: '3', Bob: '5' });
+    const body = await p.until(async () => rx.bodies()[0]);
+    expect(body.data.story.votes.map((v: { participant: unknown }) => v.participant)).toEqual([
+      { id: null, name: null },
+      { id: null, name: null },
+    ]);
+  });
+
+  it('a webhook of one session gets its events only; "*" gets every type', async () => {
+    const rx = await receiver();
+    const all = await receiver();
+    const mine = await r.session();
+    const other = await r.session();
+    await r.webhook({ url: rx.url, events: ['story.created'], session_code: mine.code.toLowerCase() });
+    await r.webhook({ url: all.url, events: ['*'], session_code: mine.code });
+    await r.story(other.code, 'Elsewhere');
+    await r.story(mine.code, 'Here');
+    await r.vote(mine.code, 'Cy', '2');
+    await p.until(async () => all.bodies().some((b) => b.type === 'vote.cast'));
+    expect(rx.bodies().map((b) => b.data.story.title)).toEqual(['Here']);
+    expect(all.bodies().map((b) => b.type)).toEqual(
+      expect.arrayContaining(['story.created', 'participant.joined', 'vote.cast']),
+    );
+  });
+
+  it('after a rotation both secrets sign for a while; the test delivery and a redelivery keep the webhook-id', async () => {
+    const rx = await receiver();
+    const hook = await r.webhook({ url: rx.url, events: ['story.created'] });
+    const rotated = await p.client.patch(`/webhooks/${hook.id}`, { token, body: { rotate_secret: true } });
+    expect(rotated.status).toBe(200);
+    const secret = rotated.body.webhook.secret as string;
+    expect(secret).not.toBe(hook.secret);
+    expect(rotated.body.webhook.previous_secret_expires_at).not.toBeNull();
+    expect((await p.client.get(`/webhooks/${hook.id}`, { token })).body.webhook.secret).toBeUndefined();
+
+    const test = await p.client.post(`/webhooks/${hook.id}/test`, { token });
+    expect(test.status).toBe(202);
+    const got = await p.until(async () => rx.received[0]);
+    expect(JSON.parse(got.body).type).toBe('webhook.test');
+    expect((got.headers['webhook-signature'] as string).split(' ')).toHaveLength(2);
+    for (const s of [secret, hook.secret])
+      expect(() => new Webhook(s).verify(got.body, got.headers as Record<string, string>)).not.toThrow();
+
+    await p.until(async () => (await r.deliveries(hook.id))[0]?.status === 'succeeded');
+    const again = await p.client.post(`/webhooks/${hook.id}/deliveries/${test.body.delivery.id}/redeliver`, {
+      token,
+    });
+    expect(again.status).toBe(202);
+    await p.until(async () => rx.received.length >= 2);
+    expect(rx.received[1]!.headers['webhook-id']).toBe(test.body.delivery.id);
+    const [log] = await p.until(async () => {
+      const list = await r.deliveries(hook.id);
+      return list[0]?.attempts.length === 2 && list;
+    });
+    expect(log!.attempts.map((a: { manual: boolean }) => a.manual)).toEqual([false, true]);
+  });
+
+  it('refuses metadata and link-local addresses even with private targets allowed', async () => {
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data',
+      'http://metadata.test/latest',
+      'http://metadata6.test/',
+      'http://[fd00:ec2::254]/',
+      'http://[::ffff:169.254.169.254]/',
+      'http://[fe80::1]/',
+    ]) {
+      const res = await p.client.post('/webhooks', { token, body: { url, events: ['*'] } });
+      expect([url, res.status, Object.keys(res.body.errors ?? {})]).toEqual([url, 422, ['url']]);
+    }
+  });
+});
