@@ -1,0 +1,132 @@
+import { z } from 'zod';
+
+/**
+ * The shape of each kind of suggestion: what the built-in engine returns, what the API documents and
+ * what a model's answer must match before anyone sees it (bounded everywhere: a model's answer is
+ * untrusted input).
+ */
+const line = z.string().min(1).max(2_000);
+const lines = (max: number) => z.array(line).max(max);
+const storyId = z.string().max(64);
+
+export const draftStory = z.object({
+  title: z.string().min(1).max(200),
+  description: z.string().max(10_000),
+  acceptance_criteria: z.string().max(10_000).meta({ description: 'Free text, one criterion a line' }),
+});
+
+export const summary = z.object({
+  summary: z.string().min(1).max(4_000),
+  highlights: lines(20),
+  risks: lines(20),
+  next_steps: lines(20),
+});
+
+export const invest = z.object({
+  independent: z.boolean(),
+  negotiable: z.boolean(),
+  valuable: z.boolean(),
+  estimable: z.boolean(),
+  small: z.boolean(),
+  testable: z.boolean(),
+});
+
+export const analysis = z.object({
+  story_id: storyId,
+  clarity_score: z.number().int().min(0).max(100),
+  issues: z.array(z.object({ kind: z.string().min(1).max(60), message: line })).max(30),
+  questions: lines(20),
+  invest,
+});
+
+export const drafts = z.object({ stories: z.array(draftStory).max(10) });
+
+export const improvement = z.object({
+  story_id: storyId,
+  title: z.string().min(1).max(200),
+  description: z.string().max(10_000),
+  rationale: lines(20),
+});
+
+/** A criterion in Given/When/Then form (checked: a model's answer without the three parts is refused). */
+const gwt = line.refine(
+  (c) => /\bgiven\b/i.test(c) && /\bwhen\b/i.test(c) && /\bthen\b/i.test(c),
+  'must be a Given/When/Then criterion',
+);
+
+export const criteria = z.object({ story_id: storyId, acceptance_criteria: z.array(gwt).min(1).max(20) });
+
+export const split = z.object({
+  story_id: storyId,
+  stories: z.array(draftStory).min(2).max(12),
+  rationale: z.string().min(1).max(4_000),
+});
+
+export const similarStory = z.object({
+  story_id: storyId,
+  title: z.string().max(200),
+  final_estimate: z.string().max(32).nullable(),
+  similarity: z.number().min(0).max(1),
+});
+
+export const estimate = z.object({
+  story_id: storyId,
+  suggested_estimate: z.string().max(32).nullable(),
+  confidence: z.number().min(0).max(1),
+  similar_stories: z.array(similarStory).max(10),
+  reasoning: lines(20),
+});
+
+const storyAgreement = z.object({
+  story_id: storyId,
+  title: z.string().max(200),
+  final_estimate: z.string().max(32).nullable(),
+  votes: z.number().int().min(0),
+  agreement: z.number().min(0).max(1).nullable(),
+  lowest: z.string().max(32).nullable(),
+  highest: z.string().max(32).nullable(),
+  spread: z.number().int().min(0),
+});
+
+export const report = z.object({
+  session_id: storyId,
+  totals: z.object({
+    stories: z.number().int().min(0),
+    revealed: z.number().int().min(0),
+    estimated: z.number().int().min(0),
+    unestimated: z.number().int().min(0),
+    votes: z.number().int().min(0),
+    points: z.number().nullable(),
+  }),
+  agreement: z.object({
+    average: z.number().min(0).max(1).nullable(),
+    unanimous: z.number().int().min(0),
+    wide_spread: z.number().int().min(0),
+    by_story: z.array(storyAgreement),
+  }),
+  outliers: z.array(
+    z.object({
+      story_id: storyId,
+      title: z.string().max(200),
+      vote: z.string().max(32),
+      final_estimate: z.string().max(32),
+      steps: z.number().int().min(0),
+    }),
+  ),
+  recommendations: lines(30),
+});
+
+export const suggestionSchemas = {
+  summary,
+  'analyze-current-story': analysis,
+  'draft-stories': drafts,
+  'improve-current-story': improvement,
+  'generate-acceptance-criteria': criteria,
+  'split-current-story': split,
+  'estimate-assistant': estimate,
+  'estimation-report': report,
+} as const;
+
+export type SuggestionKind = keyof typeof suggestionSchemas;
+export type Suggestion<K extends SuggestionKind> = z.infer<(typeof suggestionSchemas)[K]>;
+export const suggestionKinds = Object.keys(suggestionSchemas) as SuggestionKind[];

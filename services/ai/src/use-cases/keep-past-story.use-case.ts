@@ -1,0 +1,48 @@
+import { termCounts } from '../domain/similarity.ts';
+import { forgetPastStory, hasPastStory, keepPastStory } from '../db/past-story.repository.ts';
+import type { AiContext } from './shared/context.ts';
+import { TERMS_VERSION } from './shared/past-story.ts';
+
+/** Sessions' owners never change: each is asked for once per process (bounded). */
+const owners = new Map<string, string>();
+const OWNERS_KEPT = 10_000;
+
+async function ownerOf(ctx: AiContext, sessionId: string): Promise<string | null> {
+  const known = owners.get(sessionId);
+  if (known) return known;
+  const session = await ctx.sessions.lookup(sessionId);
+  if (!session) return null;
+  if (owners.size >= OWNERS_KEPT) owners.delete(owners.keys().next().value!);
+  owners.set(sessionId, session.owner_id);
+  return session.owner_id;
+}
+
+/**
+ * Brings one story of the owners' history in line with the stories unit: kept while it is revealed
+ * (with its text, for similarity), dropped once reset or deleted. It reads the story as it is now, so
+ * events handled late or out of order still end in the right state. `onlyIfKept`: a change to a story
+ * the history does not hold (edited or reset before any reveal) costs no call.
+ */
+export async function keepPastStoryInLine(
+  ctx: AiContext,
+  sessionId: string,
+  storyId: string,
+  options: { onlyIfKept?: boolean } = {},
+): Promise<void> {
+  if (options.onlyIfKept && !(await hasPastStory(ctx.em, storyId))) return;
+  const [story] = await ctx.stories.list(sessionId, [storyId]);
+  if (!story || story.status !== 'revealed') return forgetPastStory(ctx.em, storyId);
+  const owner = await ownerOf(ctx, sessionId);
+  if (!owner) return forgetPastStory(ctx.em, storyId);
+  await keepPastStory(ctx.em, {
+    story_id: story.id,
+    session_id: sessionId,
+    owner_id: owner,
+    title: story.title,
+    final_estimate: story.final_estimate,
+    votes: story.votes,
+    terms: termCounts(story),
+    terms_version: TERMS_VERSION,
+    revealed_at: story.revealed_at ?? new Date().toISOString(),
+  });
+}

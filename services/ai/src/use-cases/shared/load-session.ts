@@ -1,0 +1,41 @@
+import type { SessionSnapshot, StoryForUnits } from '@pp/contracts';
+import {
+  NoCurrentStoryError,
+  NotSessionOwnerError,
+  SessionNotFoundError,
+  StoryNotFoundError,
+} from '../../errors.ts';
+import type { AiContext } from './context.ts';
+
+const CODE = /^[A-Za-z0-9]{6}$/;
+
+/**
+ * The session as the sessions unit has it now (its owner may not be a moment old in an event), for its
+ * owner only: 404 for an unknown code, then 403 for anyone else.
+ */
+export async function ownedSession(ctx: AiContext, userId: string, code: string): Promise<SessionSnapshot> {
+  if (!CODE.test(code)) throw new SessionNotFoundError();
+  const session = await ctx.sessions.lookup(code);
+  if (!session) throw new SessionNotFoundError();
+  if (session.owner_id !== userId) throw new NotSessionOwnerError();
+  return session;
+}
+
+/** The story asked for, or else the current one (the one open for votes). */
+export function chosenStory(stories: readonly StoryForUnits[], storyId?: string): StoryForUnits {
+  if (storyId) {
+    const story = stories.find((s) => s.id === storyId.toLowerCase());
+    if (!story) throw new StoryNotFoundError();
+    return story;
+  }
+  const current = stories.find((s) => s.status === 'voting');
+  if (!current) throw new NoCurrentStoryError();
+  return current;
+}
+
+/** The session, owned by the caller, and one of its stories (the current one by default). */
+export async function ownedStory(ctx: AiContext, userId: string, code: string, storyId?: string) {
+  const session = await ownedSession(ctx, userId, code);
+  const stories = await ctx.stories.list(session.id);
+  return { session, stories, story: chosenStory(stories, storyId) };
+}

@@ -1,0 +1,66 @@
+import { getLocal, type CompletedRequest } from 'mockttp';
+
+/** What the fake answers one chat completion with. */
+export interface FakeReply {
+  /** The assistant message's content: an object is sent as its JSON text. */
+  content?: unknown;
+  status?: number;
+  /** A raw body instead of a chat completion (an HTML error page, say). */
+  raw?: string;
+  delayMs?: number;
+}
+
+export interface SeenCompletion {
+  headers: Record<string, string | string[] | undefined>;
+  body: any;
+}
+
+/**
+ * A local OpenAI-compatible chat-completions server (`POST /v1/chat/completions`) answering what the
+ * test says, and recording every request.
+ */
+export async function startFakeModel(model = 'fake-model-1') {
+  const server = getLocal();
+  await server.start({ startPort: 20_000, endPort: 60_000 });
+  const seen: SeenCompletion[] = [];
+  let reply: (body: SeenCompletion['body']) => FakeReply = () => ({ status: 500, raw: 'no reply set' });
+  await server.forPost('/v1/chat/completions').thenCallback(async (req: CompletedRequest) => {
+    const body = JSON.parse((await req.body.getText()) ?? '{}');
+    seen.push({ headers: req.headers, body });
+    const r = reply(body);
+    if (r.delayMs) await new Promise((resolve) => setTimeout(resolve, r.delayMs));
+    if (r.raw !== undefined)
+      return { statusCode: r.status ?? 200, headers: { 'content-type': 'text/html' }, body: r.raw };
+    const content = typeof r.content === 'string' ? r.content : JSON.stringify(r.content);
+    return {
+      statusCode: r.status ?? 200,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        id: `chatcmpl-${seen.length}`,
+        object: 'chat.completion',
+        created: Math.floor(Date.now() / 1000),
+        model,
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant', content, refusal: null },
+            finish_reason: 'stop',
+            logprobs: null,
+          },
+        ],
+        usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
+      }),
+    };
+  });
+  return {
+    url: `${server.url.replace('localhost', '127.0.0.1')}/v1`,
+    model,
+    seen,
+    answer(next: (body: SeenCompletion['body']) => FakeReply) {
+      reply = next;
+    },
+    stop: () => server.stop(),
+  };
+}
+
+export type FakeModel = Awaited<ReturnType<typeof startFakeModel>>;
