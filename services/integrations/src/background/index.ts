@@ -1,0 +1,9 @@
+import type { BackgroundTask, ConsumerSpec, ServiceRuntime } from '@pp/runtime';
+import type { ContextFactory } from '../use-cases/shared/context.ts';
+import { storyRevealedConsumer } from './story-revealed.consumer.ts';
+
+/** What this unit does outside requests: writing estimates back on reveal for connections with auto_sync. */
+export const consumers = (runtime: ServiceRuntime, context: ContextFactory): ConsumerSpec[] => [
+  storyRevealedConsumer(runtime.bus.prefix, context),
+];
+export const tasks = (): BackgroundTask[] => [];

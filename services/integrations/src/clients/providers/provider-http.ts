@@ -1,0 +1,184 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { AxiosInstance, AxiosResponse, Method } from 'axios';
+import CircuitBreaker from 'opossum';
+import type { AppError } from '@pp/http';
+import type { Logger } from '@pp/logger';
+import { OutboundRefusedError } from '@pp/outbound';
+import {
+  ProviderAuthError,
+  ProviderNotFoundError,
+  ProviderRateLimitedError,
+  ProviderRejectedError,
+  ProviderUnavailableError,
+  fieldError,
+} from '../../errors.ts';
+
+export interface ProviderRequest {
+  method?: Method;
+  /** Absolute URL (the connection's or the configured API root joined with the path). */
+  url: string;
+  params?: Record<string, string | number | undefined>;
+  data?: unknown;
+  headers?: Record<string, string>;
+  /** A 404 here means this (the default: the configured project). */
+  notFound?: string;
+  /** Statuses the adapter reads itself (a GraphQL error comes with a 400). */
+  pass?: number[];
+}
+
+/** How a provider says "slow down" beyond a plain 429 with Retry-After (a GraphQL error, a 403, no header). */
+export interface RateLimitRules {
+  /** Milliseconds to wait when the answer is a rate limit, undefined when it is not one. */
+  waitMs?: (res: AxiosResponse) => number | undefined;
+  /** The wait after a 429 that says nothing of when to come back. */
+  defaultWaitMs?: number;
+}
+
+export interface ProviderHttpOptions {
+  provider: string;
+  /** The breaker's key: one per provider and connection. */
+  connectionId: string;
+  auth: () => Promise<Record<string, string>>;
+  rateLimit?: RateLimitRules;
+}
+
+export interface ProviderKitOptions {
+  outbound: AxiosInstance;
+  logger: Logger;
+  maxRetryWaitMs: number;
+}
+
+class UpstreamFailure extends Error {
+  readonly status: number;
+  constructor(status: number) {
+    super(`upstream answered ${status}`);
+    this.status = status;
+  }
+}
+
+/** Seconds or an HTTP date (Retry-After); epoch seconds, epoch milliseconds or ISO-8601 (reset headers). */
+export function waitFromHeaders(headers: Record<string, unknown>, now = Date.now()): number | undefined {
+  const retryAfter = headers['retry-after'];
+  if (retryAfter !== undefined) {
+    const seconds = Number(retryAfter);
+    if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+    const date = Date.parse(String(retryAfter));
+    if (Number.isFinite(date)) return Math.max(0, date - now);
+  }
+  const reset = headers['x-ratelimit-reset'] ?? headers['x-ratelimit-requests-reset'];
+  if (reset === undefined) return undefined;
+  const n = Number(reset);
+  const at = Number.isFinite(n) ? (n > 1e11 ? n : n * 1000) : Date.parse(String(reset));
+  return Number.isFinite(at) ? Math.max(0, at - now) : undefined;
+}
+
+const MAX_RATE_LIMIT_RETRIES = 2;
+
+/**
+ * The calls of every tracker adapter: through the SSRF-guarded client (no redirects, a time limit, a
+ * bounded answer), a circuit breaker per provider and connection (only 5xx, timeouts and network
+ * errors trip it), the provider's rate limits honoured (a short wait is waited, a long one answers 503
+ * with Retry-After), and every failure in the API's terms.
+ */
+export function createProviderKit(kit: ProviderKitOptions) {
+  const breakers = new Map<
+    string,
+    CircuitBreaker<[ProviderRequest & { headers: Record<string, string> }], AxiosResponse>
+  >();
+
+  function breakerFor(key: string) {
+    let breaker = breakers.get(key);
+    if (!breaker) {
+      if (breakers.size > 5_000) breakers.delete(breakers.keys().next().value!);
+      breaker = new CircuitBreaker(
+        async (req: ProviderRequest & { headers: Record<string, string> }) => {
+          const res = await kit.outbound.request({
+            method: req.method ?? 'GET',
+            url: req.url,
+            params: req.params,
+            data: req.data,
+            headers: req.headers,
+          });
+          if (res.status >= 500 && !res.headers['retry-after']) throw new UpstreamFailure(res.status);
+          return res;
+        },
+        {
+          name: key,
+          timeout: false, // the outbound client limits the whole call
+          errorThresholdPercentage: 50,
+          resetTimeout: 30_000,
+          volumeThreshold: 10,
+          rollingCountTimeout: 10_000,
+          errorFilter: (err) => err instanceof OutboundRefusedError,
+        },
+      );
+      breaker.on('open', () => kit.logger.warn({ breaker: key }, 'tracker circuit opened'));
+      breakers.set(key, breaker);
+    }
+    return breaker;
+  }
+
+  return function providerHttp(options: ProviderHttpOptions) {
+    const breaker = breakerFor(`${options.provider}:${options.connectionId}`);
+    const rules = options.rateLimit ?? {};
+
+    function rateLimitWait(res: AxiosResponse): number | undefined {
+      const special = rules.waitMs?.(res);
+      if (special !== undefined) return special;
+      if (res.status === 429 || (res.status === 503 && res.headers['retry-after']))
+        return waitFromHeaders(res.headers) ?? rules.defaultWaitMs ?? 1_000;
+      return undefined;
+    }
+
+    async function send(req: ProviderRequest): Promise<AxiosResponse> {
+      const headers = { ...(await options.auth()), ...req.headers };
+      try {
+        return await breaker.fire({ ...req, headers });
+      } catch (err) {
+        if (err instanceof OutboundRefusedError)
+          throw fieldError('settings', `refused address: ${err.message}`);
+        throw new ProviderUnavailableError(options.provider, describe(err));
+      }
+    }
+
+    /** The answer of a 2xx; anything else thrown as an AppError. */
+    return async function request<T = unknown>(req: ProviderRequest): Promise<AxiosResponse<T>> {
+      for (let attempt = 0; ; attempt++) {
+        const res = await send(req);
+        const wait = rateLimitWait(res);
+        if (wait !== undefined) {
+          if (attempt < MAX_RATE_LIMIT_RETRIES && wait <= kit.maxRetryWaitMs) {
+            await sleep(wait);
+            continue;
+          }
+          throw new ProviderRateLimitedError(options.provider, wait / 1000);
+        }
+        if ((res.status >= 200 && res.status < 300) || req.pass?.includes(res.status))
+          return res as AxiosResponse<T>;
+        throw statusError(options.provider, res, req.notFound);
+      }
+    };
+  };
+}
+
+export type ProviderHttp = ReturnType<ReturnType<typeof createProviderKit>>;
+
+function describe(err: unknown) {
+  const e = err as { name?: string; message?: string; code?: string; status?: number };
+  return { name: e?.name, message: e?.message, code: e?.code, status: e?.status };
+}
+
+function statusError(provider: string, res: AxiosResponse, notFound?: string): AppError {
+  if (res.status === 401 || res.status === 403) return new ProviderAuthError(provider);
+  if (res.status === 404 || res.status === 410) return new ProviderNotFoundError(provider, notFound);
+  if (res.status >= 400 && res.status < 500) return new ProviderRejectedError(provider, `HTTP ${res.status}`);
+  return new ProviderUnavailableError(provider, { status: res.status });
+}
+
+/** A JSON object answer, or the failure a non-JSON one means (Azure DevOps answers a sign-in page when the token is bad). */
+export function jsonOf<T>(provider: string, res: AxiosResponse): T {
+  const type = String(res.headers['content-type'] ?? '');
+  if (res.status === 203 || (type && !type.includes('json'))) throw new ProviderAuthError(provider);
+  if (res.data === null || typeof res.data !== 'object') throw new ProviderUnavailableError(provider);
+  return res.data as T;
+}

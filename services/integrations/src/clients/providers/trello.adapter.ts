@@ -1,0 +1,102 @@
+import { estimateValue, type ExternalIssue } from '../../domain/issues.ts';
+import { root, text, type AdapterDeps, type IssueAdapter, type ProviderConnection } from './adapter.ts';
+import { jsonOf } from './provider-http.ts';
+
+const PROVIDER = 'Trello';
+const CARD_FIELDS = 'id,name,desc,url,shortUrl,labels,idList';
+const ID = /^[0-9a-fA-F]{24}$/;
+
+interface Card {
+  id: string;
+  name: string;
+  desc: string;
+  url: string;
+  labels: Array<{ name?: string; color?: string }>;
+  idList: string;
+}
+
+/** Trello's REST API: key and token in an OAuth-style header; a board's cards come in one answer. */
+export function trelloAdapter(deps: AdapterDeps): IssueAdapter {
+  const api = root(deps.apiUrl);
+  const http = (c: ProviderConnection) =>
+    deps.http({
+      connectionId: c.id,
+      // a 429 from Trello says nothing of when to come back: a fixed pause
+      rateLimit: { defaultWaitMs: deps.backoffMs ?? 1_000 },
+      auth: async () => {
+        const { key, token } = await c.credentials();
+        return {
+          Authorization: `OAuth oauth_consumer_key="${key}", oauth_token="${token}"`,
+          Accept: 'application/json',
+        };
+      },
+    });
+  const toIssue = (card: Card): ExternalIssue => ({
+    externalId: card.id,
+    title: card.name,
+    description: card.desc ?? '',
+    acceptanceCriteria: '',
+    url: card.url,
+    labels: card.labels.map((l) => l.name || l.color || '').filter(Boolean),
+    estimate: null,
+  });
+  const board = (c: ProviderConnection) => `${api}/boards/${encodeURIComponent(text(c.settings.board_id))}`;
+  return {
+    source: () => 'trello',
+    urls: () => [],
+    async test(c) {
+      const me = jsonOf<{ username: string }>(
+        PROVIDER,
+        await http(c)({ url: `${api}/members/me`, params: { fields: 'id,username,fullName' } }),
+      );
+      jsonOf(
+        PROVIDER,
+        await http(c)({ url: board(c), params: { fields: 'name,url' }, notFound: 'the board' }),
+      );
+      return { account: me.username, warnings: [] };
+    },
+    async page(c) {
+      const cards = jsonOf<Card[]>(
+        PROVIDER,
+        await http(c)({ url: `${board(c)}/cards`, params: { fields: CARD_FIELDS }, notFound: 'the board' }),
+      );
+      const list = text(c.settings.list_id);
+      return { items: cards.filter((card) => !list || card.idList === list).map(toIssue) };
+    },
+    async fetch(c, ids) {
+      const found: ExternalIssue[] = [];
+      for (const id of ids.filter((i) => ID.test(i))) {
+        const res = await http(c)({
+          url: `${api}/cards/${id}`,
+          params: { fields: CARD_FIELDS },
+          notFound: `card ${id}`,
+        }).catch((err: { code?: string }) => {
+          if (err.code === 'provider_not_found') return undefined;
+          throw err;
+        });
+        if (res) found.push(toIssue(jsonOf<Card>(PROVIDER, res)));
+      }
+      return found;
+    },
+    async writeEstimate(c, id, estimate) {
+      const field = text(c.settings.custom_field_id);
+      const value = estimateValue(estimate);
+      if (field && typeof value === 'number') {
+        await http(c)({
+          method: 'PUT',
+          url: `${api}/cards/${encodeURIComponent(id)}/customField/${encodeURIComponent(field)}/item`,
+          data: { value: { number: String(value) } },
+          notFound: `card ${id}`,
+        });
+        return ['field'];
+      }
+      await http(c)({
+        method: 'POST',
+        url: `${api}/cards/${encodeURIComponent(id)}/actions/comments`,
+        params: { text: `Estimated in planning poker: ${estimate}` },
+        notFound: `card ${id}`,
+      });
+      return ['comment'];
+    },
+  };
+}

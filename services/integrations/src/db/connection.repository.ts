@@ -1,0 +1,109 @@
+import type { EntityManager } from '@pp/db';
+import { rows } from './sql.ts';
+
+export type ConnectionStatus = 'active' | 'needs_reconnection';
+
+/** A connection as stored: its credentials still encrypted. */
+export interface ConnectionRow {
+  id: string;
+  ownerId: string;
+  provider: string;
+  name: string;
+  authMethod: 'token' | 'oauth' | 'none';
+  settings: Record<string, unknown>;
+  credentials: string;
+  status: ConnectionStatus;
+  account: string | null;
+  tokenExpiresAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const COLUMNS = `id, owner_id, provider, name, auth_method, settings, credentials, status, account, token_expires_at,
+  created_at, updated_at`;
+
+const rowOf = (r: Record<string, unknown>): ConnectionRow => ({
+  id: r.id as string,
+  ownerId: r.owner_id as string,
+  provider: r.provider as string,
+  name: r.name as string,
+  authMethod: r.auth_method as ConnectionRow['authMethod'],
+  settings: r.settings as Record<string, unknown>,
+  credentials: r.credentials as string,
+  status: r.status as ConnectionStatus,
+  account: (r.account as string | null) ?? null,
+  tokenExpiresAt: r.token_expires_at ? new Date(r.token_expires_at as string) : null,
+  createdAt: new Date(r.created_at as string),
+  updatedAt: new Date(r.updated_at as string),
+});
+
+export async function insertConnection(em: EntityManager, c: ConnectionRow): Promise<void> {
+  await rows(em, `insert into connections (${COLUMNS}) values (?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?)`, [
+    c.id,
+    c.ownerId,
+    c.provider,
+    c.name,
+    c.authMethod,
+    JSON.stringify(c.settings),
+    c.credentials,
+    c.status,
+    c.account,
+    c.tokenExpiresAt,
+    c.createdAt,
+    c.updatedAt,
+  ]);
+}
+
+/** The connection by id; `forUpdate` takes its row lock (inside a transaction) so one refresh runs at a time. */
+export async function findConnection(em: EntityManager, id: string, forUpdate = false) {
+  const [found] = await rows(
+    em,
+    `select ${COLUMNS} from connections where id = ?${forUpdate ? ' for update' : ''}`,
+    [id],
+  );
+  return found ? rowOf(found) : undefined;
+}
+
+export async function connectionsOf(em: EntityManager, ownerId: string) {
+  return (
+    await rows(em, `select ${COLUMNS} from connections where owner_id = ? order by created_at, id`, [ownerId])
+  ).map(rowOf);
+}
+
+/** Connections that write estimates back on their own (auto_sync), among those given. */
+export async function connectionsByIds(em: EntityManager, ids: string[]) {
+  if (ids.length === 0) return [];
+  return (
+    await rows(em, `select ${COLUMNS} from connections where id = any(?::uuid[])`, [`{${ids.join(',')}}`])
+  ).map(rowOf);
+}
+
+export async function updateConnection(
+  em: EntityManager,
+  id: string,
+  change: Partial<
+    Pick<ConnectionRow, 'name' | 'settings' | 'credentials' | 'status' | 'account' | 'tokenExpiresAt'>
+  >,
+  now: Date,
+): Promise<void> {
+  const sets: string[] = ['updated_at = ?'];
+  const params: unknown[] = [now];
+  const column = {
+    name: 'name',
+    settings: 'settings',
+    credentials: 'credentials',
+    status: 'status',
+    account: 'account',
+    tokenExpiresAt: 'token_expires_at',
+  } as const;
+  for (const [key, value] of Object.entries(change) as Array<[keyof typeof column, unknown]>) {
+    if (value === undefined) continue;
+    sets.push(`${column[key]} = ?${key === 'settings' ? '::jsonb' : ''}`);
+    params.push(key === 'settings' ? JSON.stringify(value) : value);
+  }
+  await rows(em, `update connections set ${sets.join(', ')} where id = ?`, [...params, id]);
+}
+
+export async function deleteConnection(em: EntityManager, id: string): Promise<void> {
+  await rows(em, 'delete from connections where id = ?', [id]);
+}

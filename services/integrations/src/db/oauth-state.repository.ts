@@ -1,0 +1,44 @@
+import type { EntityManager } from '@pp/db';
+import { rows } from './sql.ts';
+
+export interface OAuthStateRow {
+  id: string;
+  ownerId: string;
+  provider: string;
+  name: string;
+  /** The PKCE verifier, encrypted like credentials (bound to the state). */
+  codeVerifier: string | null;
+  expiresAt: Date;
+}
+
+export async function insertOAuthState(em: EntityManager, s: OAuthStateRow): Promise<void> {
+  await rows(
+    em,
+    'insert into oauth_states (id, owner_id, provider, name, code_verifier, expires_at) values (?, ?, ?, ?, ?, ?)',
+    [s.id, s.ownerId, s.provider, s.name, s.codeVerifier, s.expiresAt],
+  );
+  // States nobody came back with: gone once expired (a start is rare enough to sweep them here).
+  await rows(em, 'delete from oauth_states where expires_at < now()');
+}
+
+/** Takes the state: it can be used once, whatever comes of it. Undefined when unknown, used or expired. */
+export async function takeOAuthState(
+  em: EntityManager,
+  id: string,
+  now: Date,
+): Promise<OAuthStateRow | undefined> {
+  const [found] = await rows(
+    em,
+    'delete from oauth_states where id = ? returning id, owner_id, provider, name, code_verifier, expires_at',
+    [id],
+  );
+  if (!found || new Date(found.expires_at as string) < now) return undefined;
+  return {
+    id: found.id as string,
+    ownerId: found.owner_id as string,
+    provider: found.provider as string,
+    name: found.name as string,
+    codeVerifier: (found.code_verifier as string | null) ?? null,
+    expiresAt: new Date(found.expires_at as string),
+  };
+}

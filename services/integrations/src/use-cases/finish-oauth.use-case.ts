@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import { insertConnection } from '../db/connection.repository.ts';
+import { takeOAuthState } from '../db/oauth-state.repository.ts';
+import type { ImportProviderId } from '../domain/providers.ts';
+import { InvalidOAuthStateError, OAuthNotConfiguredError, ProviderRejectedError } from '../errors.ts';
+import { encryptCredentials } from './shared/connections.ts';
+import { connectionView } from './shared/connection-view.ts';
+import type { IntegrationsContext } from './shared/context.ts';
+import { redirectUri } from './start-oauth.use-case.ts';
+
+export interface CallbackInput {
+  code?: string;
+  state: string;
+  error?: string;
+}
+
+/**
+ * The provider sends the browser back here: the state is taken (one use, whatever follows), checked
+ * against its signature, provider, lifetime and, when the request is signed in, its caller; the code is
+ * exchanged (with the PKCE verifier) and the connection stored with its tokens encrypted. A Jira
+ * connection also keeps the cloud id of the first site the grant reaches.
+ */
+export async function finishOAuth(
+  ctx: IntegrationsContext,
+  provider: string,
+  input: CallbackInput,
+  callerId?: string,
+) {
+  const id = ctx.states.idOf(input.state);
+  const state = id ? await takeOAuthState(ctx.em, id, ctx.now()) : undefined;
+  if (!state || state.provider !== provider || !ctx.states.verify(input.state, state.ownerId, provider))
+    throw new InvalidOAuthStateError();
+  if (callerId !== undefined && callerId !== state.ownerId) throw new InvalidOAuthStateError();
+  if (input.error || !input.code)
+    throw new ProviderRejectedError('The OAuth provider', input.error ?? 'no code');
+  const app = ctx.oauthApps[provider as ImportProviderId];
+  if (!app) throw new OAuthNotConfiguredError(provider);
+  const verifier = state.codeVerifier
+    ? ctx.cipher.decrypt(state.codeVerifier, `oauth-state:${state.id}`)
+    : undefined;
+  const tokens = await ctx.oauth.exchange(app, input.code, redirectUri(ctx, provider), verifier);
+  const credentials: Record<string, string> = { access_token: tokens.access_token };
+  if (tokens.refresh_token) credentials.refresh_token = tokens.refresh_token;
+  const settings: Record<string, unknown> = {};
+  if (provider === 'jira') {
+    const sites = await ctx.oauth.getJson<Array<{ id: string; url: string }>>(
+      `${ctx.jiraCloudApiUrl.replace(/\/+$/, '')}/oauth/token/accessible-resources`,
+      tokens.access_token,
+    );
+    if (!Array.isArray(sites) || !sites[0])
+      throw new ProviderRejectedError('Jira', 'the grant reaches no site');
+    credentials.cloud_id = sites[0].id;
+    settings.site_url = sites[0].url;
+  }
+  const now = ctx.now();
+  const row = {
+    id: randomUUID(),
+    ownerId: state.ownerId,
+    provider,
+    name: state.name,
+    authMethod: 'oauth' as const,
+    settings,
+    credentials: '',
+    status: 'active' as const,
+    account: null,
+    tokenExpiresAt: tokens.expires_in ? new Date(now.getTime() + tokens.expires_in * 1000) : null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  row.credentials = encryptCredentials(ctx, row, credentials);
+  await insertConnection(ctx.em, row);
+  return connectionView(row);
+}

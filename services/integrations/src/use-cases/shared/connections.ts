@@ -1,0 +1,69 @@
+import { isUuid } from '@pp/contracts';
+import { issuesToErrors, ValidationError } from '@pp/http';
+import { checkOutboundUrl, OutboundRefusedError } from '@pp/outbound';
+import { findConnection, type ConnectionRow } from '../../db/connection.repository.ts';
+import { credentialsBinding } from '../../domain/credentials-cipher.ts';
+import { fieldsSchema, isImportProvider, providerSpec, type ProviderSpec } from '../../domain/providers.ts';
+import { ConnectionNotFoundError, fieldError, NotConnectionOwnerError } from '../../errors.ts';
+import type { IntegrationsContext } from './context.ts';
+
+/** The caller's connection: 404 for an id that names none, 403 for someone else's. */
+export async function ownedConnection(
+  ctx: IntegrationsContext,
+  userId: string,
+  id: string,
+): Promise<ConnectionRow> {
+  if (!isUuid(id)) throw new ConnectionNotFoundError();
+  const found = await findConnection(ctx.em, id.toLowerCase());
+  if (!found) throw new ConnectionNotFoundError();
+  if (found.ownerId !== userId) throw new NotConnectionOwnerError();
+  return found;
+}
+
+export function specOf(provider: string): ProviderSpec {
+  const spec = providerSpec(provider);
+  if (!spec) throw fieldError('provider', 'unknown provider');
+  return spec;
+}
+
+/** The provider's fields of one group, checked: the listed ones only, each of its type (422 naming it). */
+export function checkedFields(
+  spec: ProviderSpec,
+  group: 'credentials' | 'settings',
+  value: Record<string, unknown> | undefined,
+  options: { partial?: boolean } = {},
+): Record<string, unknown> {
+  const parsed = fieldsSchema(spec, group, options).safeParse(value ?? {});
+  if (!parsed.success) throw new ValidationError(issuesToErrors(parsed.error.issues, group));
+  return parsed.data;
+}
+
+/** Every address the settings name is one the platform may call (checked again at each connection). */
+export async function checkSettingsUrls(
+  ctx: IntegrationsContext,
+  provider: string,
+  settings: Record<string, unknown>,
+) {
+  const urls = isImportProvider(provider)
+    ? ctx.adapters[provider].urls(settings)
+    : typeof settings.url === 'string'
+      ? [{ field: 'url', url: settings.url }]
+      : [];
+  for (const { field, url } of urls) {
+    try {
+      await checkOutboundUrl(url, ctx.outbound);
+    } catch (err) {
+      if (err instanceof OutboundRefusedError) throw fieldError(`settings.${field}`, err.message);
+      throw err;
+    }
+  }
+}
+
+export const encryptCredentials = (
+  ctx: IntegrationsContext,
+  c: Pick<ConnectionRow, 'id' | 'ownerId' | 'provider'>,
+  credentials: Record<string, unknown>,
+) => ctx.cipher.encrypt(JSON.stringify(credentials), credentialsBinding(c));
+
+export const decryptCredentials = (ctx: IntegrationsContext, c: ConnectionRow): Record<string, string> =>
+  JSON.parse(ctx.cipher.decrypt(c.credentials, credentialsBinding(c))) as Record<string, string>;

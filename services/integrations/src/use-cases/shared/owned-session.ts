@@ -1,0 +1,18 @@
+import type { SessionSnapshot } from '@pp/contracts';
+import { NotSessionOwnerError, SessionNotFoundError } from '../../errors.ts';
+import type { IntegrationsContext } from './context.ts';
+
+const CODE = /^[A-Za-z0-9]{6}$/;
+
+/** The session of a code, asked of the sessions unit (current), for its owner only: 404, then 403. */
+export async function ownedSession(
+  ctx: IntegrationsContext,
+  userId: string,
+  code: string,
+): Promise<SessionSnapshot> {
+  if (!CODE.test(code)) throw new SessionNotFoundError();
+  const session = await ctx.units.session(code.toUpperCase());
+  if (!session) throw new SessionNotFoundError();
+  if (session.owner_id !== userId) throw new NotSessionOwnerError();
+  return session;
+}

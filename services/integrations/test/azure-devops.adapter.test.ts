@@ -1,0 +1,96 @@
+import { startFake, type Fake, type FakeResponse, type SeenRequest } from './fakes/fake-server.ts';
+import { adapters, connection, failure } from './support/adapters.ts';
+
+const BASIC = `Basic ${Buffer.from(':ado-pat').toString('base64')}`;
+const POINTS = 'Microsoft.VSTS.Scheduling.StoryPoints';
+const items = Array.from({ length: 250 }, (_, i) => ({
+  id: i + 1,
+  fields: {
+    'System.Title': `Work item ${i + 1}`,
+    'System.Description': i === 0 ? '<div>As a <b>user</b></div><img src=x onerror=alert(1)>' : '',
+    'Microsoft.VSTS.Common.AcceptanceCriteria': i === 0 ? '<ul><li>Given</li><li>Then</li></ul>' : '',
+    'System.Tags': i === 0 ? 'api; ui' : '',
+    ...(i === 0 ? { [POINTS]: 5 } : {}),
+  },
+}));
+
+/** Azure DevOps REST 7.1 for organization `org`, project `Web`: fields, WIQL (ids), workitemsbatch, JSON Patch, comments. */
+function azure(req: SeenRequest): FakeResponse {
+  // a bad PAT gets the sign-in page, not JSON
+  if (req.headers.authorization !== BASIC)
+    return { status: 203, body: '<html>Sign in</html>', headers: { 'content-type': 'text/html' } };
+  const base = '/org/Web/_apis';
+  if (req.method === 'GET' && req.path === `${base}/wit/fields/${POINTS}`)
+    return { json: { referenceName: POINTS, type: 'double' } };
+  if (req.method === 'POST' && req.path === `${base}/wit/wiql`)
+    return { json: { workItems: items.map((w) => ({ id: w.id, url: 'x' })) } };
+  if (req.method === 'POST' && req.path === `${base}/wit/workitemsbatch`) {
+    const ids = req.json.ids as number[];
+    if (ids.length > 200) return { status: 400, json: { message: 'too many ids' } };
+    return { json: { count: ids.length, value: items.filter((w) => ids.includes(w.id)) } };
+  }
+  if (req.method === 'PATCH' && /\/wit\/workitems\/\d+$/.test(req.path)) return { json: { id: 1, rev: 2 } };
+  if (req.method === 'POST' && /\/wit\/workItems\/\d+\/comments$/.test(req.path)) return { json: { id: 1 } };
+  return { status: 404, json: { message: 'not found' } };
+}
+
+describe('the Azure DevOps adapter against an Azure DevOps fake', () => {
+  const adapter = adapters().azure_devops;
+  let fake: Fake;
+  beforeAll(async () => {
+    fake = await startFake(azure);
+  });
+  afterAll(() => fake.stop());
+  beforeEach(() => fake.seen.splice(0));
+
+  const conn = (token = 'ado-pat') =>
+    connection({ organization_url: `${fake.url}/org`, project: 'Web' }, { token });
+
+  it('tests the PAT as Basic :PAT on the estimate field, with api-version 7.1; an HTML answer is a refused token', async () => {
+    expect(await adapter.test(conn())).toEqual({ account: 'Web', warnings: [] });
+    expect(fake.seen[0]!.headers.authorization).toBe(BASIC);
+    expect(fake.seen[0]!.query.get('api-version')).toBe('7.1');
+    expect(await failure(adapter.test(conn('wrong')))).toBe('422 provider_auth_failed');
+  });
+
+  it('queries WIQL for the ids, then hydrates them 200 at a time, HTML turned to markdown', async () => {
+    const first = await adapter.page(conn());
+    expect(fake.seen.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'POST /org/Web/_apis/wit/wiql',
+      'POST /org/Web/_apis/wit/workitemsbatch',
+    ]);
+    expect(fake.seen[0]!.json.query).toMatch(
+      /^SELECT \[System.Id\] FROM WorkItems WHERE \[System.TeamProject\] = @project/,
+    );
+    expect(fake.seen[1]!.json.fields).toEqual(
+      expect.arrayContaining(['System.Title', 'System.Description', POINTS]),
+    );
+    expect(first.items[0]).toEqual({
+      externalId: '1',
+      title: 'Work item 1',
+      description: 'As a **user**',
+      acceptanceCriteria: '-   Given\n-   Then',
+      url: `${fake.url}/org/Web/_workitems/edit/1`,
+      labels: ['api', 'ui'],
+      estimate: '5',
+    });
+    const second = await adapter.page(conn(), first.next);
+    expect([first.items.length, second.items.length, second.next]).toEqual([200, 50, undefined]);
+  });
+
+  it('writes Story Points with a JSON Patch after a 429, and a comment for a card that is not a number', async () => {
+    fake.failNext((r) => r.method === 'PATCH', {
+      status: 429,
+      headers: { 'retry-after': '1' },
+      json: { message: 'TF400733' },
+    });
+    expect(await adapter.writeEstimate(conn(), '7', '3')).toEqual(['field']);
+    const patch = fake.seen.filter((r) => r.method === 'PATCH').at(-1)!;
+    expect(patch.headers['content-type']).toBe('application/json-patch+json');
+    expect(patch.json).toEqual([{ op: 'add', path: `/fields/${POINTS}`, value: 3 }]);
+    expect(fake.seen.filter((r) => r.method === 'PATCH')).toHaveLength(2);
+    expect(await adapter.writeEstimate(conn(), '7', 'XL')).toEqual(['comment']);
+    expect(fake.seen.at(-1)!.query.get('api-version')).toBe('7.1-preview.4');
+    expect(fake.seen.at(-1)!.json).toEqual({ text: 'Estimated in planning poker: XL' });
+  });
+});

@@ -1,0 +1,101 @@
+import { adapters, connection, failure } from './support/adapters.ts';
+import { GITHUB_TOKEN, startGithubFake } from './fakes/github.fake.ts';
+
+describe('the GitHub adapter against a GitHub fake', () => {
+  const github = adapters().github;
+  let fake: Awaited<ReturnType<typeof startGithubFake>>;
+  beforeAll(async () => {
+    fake = await startGithubFake({ issues: 250, pullEvery: 10 });
+  });
+  afterAll(() => fake.stop());
+  beforeEach(() => fake.seen.splice(0));
+
+  const conn = (settings: Record<string, unknown> = {}, token = GITHUB_TOKEN) =>
+    connection({ api_url: fake.apiUrl, owner: 'octo', repository: 'planning', ...settings }, { token });
+
+  it('tests the token on /user and the repository, with the headers GitHub asks for', async () => {
+    expect(await github.test(conn())).toEqual({ account: 'octocat', warnings: [] });
+    expect(fake.seen.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'GET /api/v3/user',
+      'GET /api/v3/repos/octo/planning',
+    ]);
+    expect(fake.seen[0]!.headers).toMatchObject({
+      authorization: `Bearer ${GITHUB_TOKEN}`,
+      accept: 'application/vnd.github+json',
+      'x-github-api-version': '2022-11-28',
+      'user-agent': expect.any(String),
+    });
+  });
+
+  it('pages through the open issues 100 at a time by the Link header, leaving pull requests out', async () => {
+    const first = await github.page(conn({ labels: ['backend'] }));
+    expect(fake.seen[0]!.query.get('labels')).toBe('backend');
+    expect(fake.seen[0]!.query.get('state')).toBe('open');
+    expect(first.items).toEqual([
+      {
+        externalId: '1',
+        title: 'Issue 1',
+        description: 'Some **markdown**',
+        acceptanceCriteria: '',
+        url: 'https://github.example/octo/planning/issues/1',
+        labels: ['backend', 'estimate: 3'],
+        estimate: '3',
+      },
+    ]);
+    const all = [];
+    let cursor: string | undefined;
+    do {
+      const page = await github.page(conn(), cursor);
+      all.push(...page.items);
+      cursor = page.next;
+    } while (cursor);
+    expect(all).toHaveLength(225);
+    expect(all.some((i) => Number(i.externalId) % 10 === 0)).toBe(false);
+    expect(fake.seen.slice(1).map((r) => r.query.get('page'))).toEqual(['1', '2', '3']);
+    expect(fake.seen.every((r) => r.query.get('per_page') === '100' || r.path.endsWith('/user'))).toBe(true);
+  });
+
+  it('waits out a rate limit (429 with Retry-After, or 403 with no requests left until the reset) and goes on', async () => {
+    fake.failNext((r) => r.path.endsWith('/issues'), {
+      status: 429,
+      headers: { 'retry-after': '1' },
+      json: {},
+    });
+    const started = Date.now();
+    expect((await github.page(conn())).items).toHaveLength(90);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    const reset = String(Math.ceil(Date.now() / 1000) + 1);
+    fake.failNext((r) => r.path.endsWith('/user'), {
+      status: 403,
+      headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset },
+      json: { message: 'API rate limit exceeded' },
+    });
+    expect((await github.test(conn())).account).toBe('octocat');
+    expect(fake.seen.filter((r) => r.path.endsWith('/user'))).toHaveLength(2);
+  });
+
+  it('answers a limit too far away with 503 provider_rate_limited, a bad token with 422 provider_auth_failed', async () => {
+    fake.failNext((r) => r.path.endsWith('/user'), {
+      status: 429,
+      headers: { 'retry-after': '3600' },
+      json: {},
+    });
+    expect(await failure(github.test(conn()))).toBe('503 provider_rate_limited');
+    expect(await failure(github.test(conn({}, 'wrong')))).toBe('422 provider_auth_failed');
+    expect(await failure(github.test(conn({ repository: 'missing' })))).toBe('422 provider_not_found');
+  });
+
+  it('fetches issues by number, and writes the estimate back as a comment and, when asked, as a label', async () => {
+    const found = await github.fetch(conn(), ['2', '10', '999', 'x']);
+    expect(found.map((i) => i.externalId)).toEqual(['2']);
+    expect(await github.writeEstimate(conn(), '2', '5')).toEqual(['comment']);
+    expect(fake.comments.at(-1)).toEqual({ issue: 2, body: 'Estimated in planning poker: **5**' });
+    expect(await github.writeEstimate(conn({ label_sync: true, comment_sync: false }), '1', '8')).toEqual([
+      'label',
+    ]);
+    expect(fake.issues[0]!.labels.map((l) => l.name)).toEqual(['backend', 'estimate: 8']);
+    expect(fake.seen.some((r) => r.method === 'DELETE' && r.path.endsWith('/labels/estimate%3A%203'))).toBe(
+      true,
+    );
+  });
+});

@@ -1,0 +1,133 @@
+import { startFake, type Fake, type FakeResponse, type SeenRequest } from './fakes/fake-server.ts';
+import { adapters, connection, failure } from './support/adapters.ts';
+
+const BASIC = `Basic ${Buffer.from('ann@example.com:jira-token').toString('base64')}`;
+const ISSUES = Array.from({ length: 120 }, (_, i) => ({
+  id: String(10_000 + i),
+  key: `PP-${i + 1}`,
+  fields: {
+    summary: `Story ${i + 1}`,
+    labels: i === 0 ? ['backend'] : [],
+    customfield_10016: i === 0 ? 3 : null,
+    description: {
+      type: 'doc',
+      version: 1,
+      content: [
+        {
+          type: 'paragraph',
+          content: [
+            { type: 'text', text: 'Make it ' },
+            { type: 'text', text: 'fast', marks: [{ type: 'strong' }] },
+          ],
+        },
+        {
+          type: 'bulletList',
+          content: [
+            { type: 'listItem', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'one' }] }] },
+          ],
+        },
+      ],
+    },
+  },
+  ...(i === 1
+    ? { renderedFields: { description: '<p>Rendered <em>HTML</em><script>alert(1)</script></p>' } }
+    : {}),
+}));
+
+/** Jira Cloud's REST v3: myself, fields, search/jql pages of 50 by nextPageToken, issue updates and comments. */
+function jira(req: SeenRequest): FakeResponse {
+  if (req.headers.authorization !== BASIC) return { status: 401, json: { errorMessages: ['Unauthorized'] } };
+  if (req.path === '/rest/api/3/myself')
+    return { json: { accountId: 'a1', displayName: 'Ann', emailAddress: 'ann@example.com' } };
+  if (req.path === '/rest/api/3/field')
+    return {
+      json: [
+        { id: 'summary', name: 'Summary' },
+        { id: 'customfield_10016', name: 'Story point estimate' },
+      ],
+    };
+  if (req.method === 'POST' && req.path === '/rest/api/3/search/jql') {
+    const { jql, maxResults, nextPageToken } = req.json;
+    const keys = /^key in \((.*)\)$/.exec(jql)?.[1]?.split(', ');
+    const matching = keys ? ISSUES.filter((i) => keys.includes(i.key)) : ISSUES;
+    const start = Number(nextPageToken ?? 0);
+    const issues = matching.slice(start, start + maxResults);
+    const isLast = start + maxResults >= matching.length;
+    return { json: { issues, isLast, ...(isLast ? {} : { nextPageToken: String(start + maxResults) }) } };
+  }
+  if (req.method === 'PUT' && /^\/rest\/api\/3\/issue\/PP-\d+$/.test(req.path)) return { status: 204 };
+  if (req.method === 'POST' && /^\/rest\/api\/3\/issue\/PP-\d+\/comment$/.test(req.path))
+    return { status: 201, json: { id: '1' } };
+  return { status: 404, json: { errorMessages: ['Issue does not exist'] } };
+}
+
+describe('the Jira adapter against a Jira Cloud fake', () => {
+  const adapter = adapters().jira;
+  let fake: Fake;
+  beforeAll(async () => {
+    fake = await startFake(jira);
+  });
+  afterAll(() => fake.stop());
+  beforeEach(() => fake.seen.splice(0));
+
+  const conn = (
+    settings: Record<string, unknown> = {},
+    credentials = { email: 'ann@example.com', api_token: 'jira-token' },
+  ) => connection({ site_url: fake.url, jql: 'project = PP ORDER BY rank', ...settings }, credentials);
+
+  it('tests with Basic email:token on /myself, a bounded search and the story points field', async () => {
+    expect(await adapter.test(conn())).toEqual({ account: 'ann@example.com', warnings: [] });
+    expect(fake.seen.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'GET /rest/api/3/myself',
+      'GET /rest/api/3/field',
+      'POST /rest/api/3/search/jql',
+    ]);
+    expect(await failure(adapter.test(conn({}, { email: 'ann@example.com', api_token: 'wrong' })))).toBe(
+      '422 provider_auth_failed',
+    );
+  });
+
+  it('pages the JQL through /search/jql by nextPageToken, asking for the fields, with descriptions as markdown', async () => {
+    const first = await adapter.page(conn());
+    expect(fake.seen.at(-1)!.json).toEqual({
+      jql: 'project = PP ORDER BY rank',
+      fields: ['summary', 'description', 'labels', 'customfield_10016'],
+      maxResults: 50,
+      expand: 'renderedFields',
+    });
+    expect(first.items[0]).toEqual({
+      externalId: 'PP-1',
+      title: 'Story 1',
+      description: 'Make it **fast**\n\n- one',
+      acceptanceCriteria: '',
+      url: `${fake.url}/browse/PP-1`,
+      labels: ['backend'],
+      estimate: '3',
+    });
+    expect(first.items[1]!.description).toBe('Rendered _HTML_');
+    const second = await adapter.page(conn(), first.next);
+    const third = await adapter.page(conn(), second.next);
+    expect(fake.seen.at(-1)!.json.nextPageToken).toBe('100');
+    expect([first.items.length, second.items.length, third.items.length, third.next]).toEqual([
+      50,
+      50,
+      20,
+      undefined,
+    ]);
+  });
+
+  it('waits out a 429 with Retry-After, then writes the estimate in the story points field or as an ADF comment', async () => {
+    fake.failNext((r) => r.method === 'PUT', { status: 429, headers: { 'retry-after': '1' }, json: {} });
+    expect(await adapter.writeEstimate(conn(), 'PP-2', '5')).toEqual(['field']);
+    const puts = fake.seen.filter((r) => r.method === 'PUT');
+    expect(puts).toHaveLength(2);
+    expect(puts[1]!.json).toEqual({ fields: { customfield_10016: 5 } });
+    expect(await adapter.writeEstimate(conn(), 'PP-2', 'M')).toEqual(['comment']);
+    expect(fake.seen.at(-1)!.json.body).toEqual({
+      type: 'doc',
+      version: 1,
+      content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Estimated in planning poker: M' }] }],
+    });
+    expect((await adapter.fetch(conn(), ['PP-7', 'bad key'])).map((i) => i.externalId)).toEqual(['PP-7']);
+  });
+});
