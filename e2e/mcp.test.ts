@@ -1,0 +1,229 @@
+/**
+ * The API as MCP tools, driven by the MCP SDK's own client over Streamable HTTP through the gateway:
+ * the tools, a session created, stories added, votes cast over HTTP, the reveal through a tool, the
+ * analytics and the activity; another user's token refused, no token refused.
+ */
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { createLogger } from '@pp/logger';
+import { startStatelessService, type StartedStatelessService } from '@pp/runtime';
+import { freePort, until } from '@pp/testing';
+import { definition } from '../services/mcp/src/app.ts';
+import { readConfig } from '../services/mcp/src/config.ts';
+import { KEY, startPlatform, type Platform } from './support/platform.ts';
+
+const logger = createLogger({ name: 'mcp-test', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+
+describe('the MCP server through the gateway', () => {
+  let p: Platform;
+  let mcp: StartedStatelessService;
+  beforeAll(async () => {
+    const port = await freePort();
+    p = await startPlatform({
+      gatewayEnv: { MCP_URL: `http://127.0.0.1:${port}` },
+      integrationsEnv: {},
+      aiEnv: {},
+    });
+    mcp = await startStatelessService(
+      {
+        ...definition(
+          readConfig({
+            PORT: String(port),
+            INTERNAL_SIGNING_KEY: KEY,
+            SESSIONS_URL: p.unitUrls.sessions,
+            STORIES_URL: p.unitUrls.stories,
+            AI_URL: p.unitUrls.ai!,
+            INTEGRATIONS_URL: p.unitUrls.integrations!,
+          }),
+        ),
+        host: '127.0.0.1',
+      },
+      logger,
+    );
+  }, 60_000);
+  afterAll(async () => {
+    await mcp.stop();
+    await p.stop();
+  });
+
+  /** A token of the given kind for a new account. */
+  const tokenFor = async (name: string, kind: 'mcp' | 'api' = 'mcp') => {
+    const access = await p.signUp(name);
+    const res = await p.client.post('/auth/tokens', { body: { name: 'assistant', kind }, token: access });
+    expect(res.status).toBe(201);
+    return { access, token: res.body.token.token as string };
+  };
+  const connect = async (token: string) => {
+    const client = new Client({ name: 'planning-poker-test', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${p.url}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
+    );
+    return client;
+  };
+  const call = async (client: Client, name: string, args: Record<string, unknown>) => {
+    const result = await client.callTool({ name, arguments: args });
+    return result as {
+      isError?: boolean;
+      structuredContent?: any;
+      content: Array<{ type: string; text?: string }>;
+    };
+  };
+
+  it('lists the tools, each with the inputs of its endpoint', async () => {
+    const { token } = await tokenFor('Olga');
+    const client = await connect(token);
+    // The MCP unit learns each unit's inputs from the unit's own description of its paths.
+    const tools = await until(async () => {
+      const listed = (await client.listTools()).tools;
+      const create = listed.find((t) => t.name === 'create_session');
+      return (create?.inputSchema.properties as Record<string, unknown> | undefined)?.name
+        ? listed
+        : undefined;
+    });
+    expect(tools.map((t) => t.name).sort()).toEqual(
+      [
+        'add_story',
+        'ai_acceptance_criteria',
+        'ai_analyze_story',
+        'ai_draft_stories',
+        'ai_estimate',
+        'ai_estimation_report',
+        'ai_improve_story',
+        'ai_split_story',
+        'ai_summary',
+        'create_session',
+        'get_activity',
+        'get_analytics',
+        'get_session',
+        'import_csv',
+        'list_sessions',
+        'reveal_votes',
+        'set_current_story',
+      ].sort(),
+    );
+    const addStory = tools.find((t) => t.name === 'add_story')!;
+    expect(addStory.inputSchema.required).toEqual(expect.arrayContaining(['code', 'title']));
+    expect(Object.keys(addStory.inputSchema.properties ?? {})).toEqual(
+      expect.arrayContaining(['code', 'title', 'description', 'acceptance_criteria']),
+    );
+    expect(tools.find((t) => t.name === 'reveal_votes')!.inputSchema.required).toEqual(['story_id']);
+    await client.close();
+  });
+
+  it('runs a round: create, add stories, votes over HTTP, reveal through the tool, analytics and activity', async () => {
+    const { token } = await tokenFor('Moderator');
+    const client = await connect(token);
+    const created = await call(client, 'create_session', { name: 'Sprint 7', voting_system: 'fibonacci' });
+    expect(created.isError).toBeFalsy();
+    const code = created.structuredContent.session.code as string;
+    expect(JSON.parse(created.content[0]!.text!).session.code).toBe(code);
+
+    const first = await call(client, 'add_story', { code, title: 'Login page' });
+    const second = await call(client, 'add_story', { code, title: 'Signup page' });
+    expect(first.structuredContent.story).toMatchObject({ title: 'Login page', status: 'voting' });
+    expect(second.structuredContent.story.status).toBe('pending');
+    const storyId = first.structuredContent.story.id as string;
+
+    for (const [name, value] of [
+      ['Ann', '5'],
+      ['Bob', '8'],
+      ['Cy', '5'],
+    ]) {
+      const joined = await p.client.post(`/sessions/${code}/join`, { body: { name } });
+      const vote = await p.client.post(`/sessions/${code}/vote`, {
+        body: { participant_id: joined.body.participant.id, vote: value },
+      });
+      expect(vote.status).toBe(200);
+    }
+    const revealed = await call(client, 'reveal_votes', { story_id: storyId });
+    expect(revealed.isError).toBeFalsy();
+    expect(revealed.structuredContent.story).toMatchObject({ status: 'revealed', final_estimate: '5' });
+    expect(revealed.structuredContent.next_story.id).toBe(second.structuredContent.story.id);
+
+    const looked = await call(client, 'get_session', { id: created.structuredContent.session.id });
+    expect(looked.structuredContent.session.current_story.id).toBe(second.structuredContent.story.id);
+
+    const analytics = await until(async () => {
+      const a = await call(client, 'get_analytics', { code });
+      return a.structuredContent?.analytics?.totals?.revealed === 1 ? a : undefined;
+    });
+    expect(analytics.structuredContent.analytics.distribution).toEqual([{ value: '5', count: 1 }]);
+
+    const activity = await until(async () => {
+      const a = await call(client, 'get_activity', { code });
+      const types = (a.structuredContent?.activity ?? []).map((e: { type: string }) => e.type);
+      return types.includes('story.revealed') ? types : undefined;
+    });
+    expect(activity).toEqual(expect.arrayContaining(['participant.joined', 'vote.cast', 'story.created']));
+    await client.close();
+  });
+
+  it("gives a tool error, not a protocol failure, for a refusal: another user's token cannot reveal", async () => {
+    const owner = await connect((await tokenFor('Owner')).token);
+    const code = (await call(owner, 'create_session', { name: 'Private' })).structuredContent.session.code;
+    const storyId = (await call(owner, 'add_story', { code, title: 'Secret' })).structuredContent.story.id;
+    const stranger = await connect((await tokenFor('Stranger', 'api')).token);
+    const refused = await call(stranger, 'reveal_votes', { story_id: storyId });
+    expect(refused.isError).toBe(true);
+    expect(refused.content[0]!.text).toMatch(/403/);
+    expect((await call(owner, 'get_session', { code })).structuredContent.session.current_story.id).toBe(
+      storyId,
+    );
+    const invalid = await call(owner, 'add_story', { code, title: '' });
+    expect(invalid.isError).toBe(true);
+    expect(invalid.content[0]!.text).toMatch(/422|title/);
+    await owner.close();
+    await stranger.close();
+  });
+
+  it('imports a CSV and asks the assistant, through the integrations and ai units, as the caller', async () => {
+    const owner = await connect((await tokenFor('Importer')).token);
+    const created = await call(owner, 'create_session', { name: 'Imported' });
+    const code = created.structuredContent.session.code as string;
+    const csv =
+      'title,description\n' +
+      '"Search products","As a shopper, I want to search products, so that I find gifts quickly."\n' +
+      'Checkout,"As a buyer, I want to pay with a saved card"\n';
+    const imported = await call(owner, 'import_csv', { code, csv });
+    expect(imported.isError).toBeFalsy();
+    expect(imported.structuredContent.stories.map((s: { title: string }) => s.title)).toEqual([
+      'Search products',
+      'Checkout',
+    ]);
+    const looked = await call(owner, 'get_session', { code });
+    expect(looked.structuredContent.session.current_story.title).toBe('Search products');
+
+    const analysis = await call(owner, 'ai_analyze_story', {});
+    expect(analysis.isError).toBe(true); // no session named: the endpoint's path needs its code
+    const analyzed = await call(owner, 'ai_analyze_story', { code });
+    expect(analyzed.isError).toBeFalsy();
+    expect(analyzed.structuredContent).toMatchObject({ review_required: true, provider: 'builtin' });
+    expect(analyzed.structuredContent.suggestions).toBeDefined();
+
+    const stranger = await connect((await tokenFor('Outsider')).token);
+    const refusedImport = await call(stranger, 'import_csv', { code, csv: 'title\nSneaky\n' });
+    expect(refusedImport.isError).toBe(true);
+    expect(refusedImport.content[0]!.text).toMatch(/40[34]/);
+    const refusedAi = await call(stranger, 'ai_summary', { code });
+    expect(refusedAi.isError).toBe(true);
+    expect(refusedAi.content[0]!.text).toMatch(/40[34]/);
+    const stories = await p.client.get(`/sessions/${code}/stories`);
+    expect(stories.body.stories.map((s: { title: string }) => s.title)).toEqual([
+      'Search products',
+      'Checkout',
+    ]);
+    await owner.close();
+    await stranger.close();
+  });
+
+  it('answers 401 without a token and 403 to an access token from signing in', async () => {
+    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: {} };
+    const anonymous = await p.client.post('/mcp', { body: init });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('www-authenticate')).toMatch(/Bearer/);
+    const { access } = await tokenFor('Signed in');
+    const withAccess = await p.client.post('/mcp', { body: init, token: access });
+    expect([withAccess.status, withAccess.body.error.code]).toEqual([403, 'token_kind_not_allowed']);
+  });
+});

@@ -1,0 +1,39 @@
+import type { UnitDocs } from '@pp/http';
+import { mcpBody } from './schemas.ts';
+
+const KINDS =
+  'With an `mcp` or an `api` token (`POST /auth/tokens`); an access token from signing in is refused (403 `token_kind_not_allowed`): ' +
+  'give an assistant a token of its own, which you can revoke without signing out.';
+
+/**
+ * The Model Context Protocol over Streamable HTTP, stateless: each POST is answered in JSON, and there is
+ * no server-to-client stream nor MCP session to end.
+ */
+export const docs = {
+  'POST /mcp': {
+    summary: 'MCP server (Streamable HTTP): JSON-RPC messages',
+    description:
+      'The API as tools for AI assistants: create_session, list_sessions, get_session, add_story, set_current_story, ' +
+      'reveal_votes, get_activity, get_analytics, import_csv and one ai_* tool per AI endpoint (`tools/list` describes ' +
+      "each with its inputs: the endpoint's own body, and `code` / `story_id` for the path). A tool acts as the caller: " +
+      'a refusal (403, 404, 422) is a tool result with `isError: true` and the message. ' +
+      KINDS,
+    body: mcpBody,
+    responses: {
+      200: { description: 'The JSON-RPC answer (`application/json`)' },
+      202: { description: 'A notification or a response was accepted' },
+      403: { description: 'An access token (`token_kind_not_allowed`): use an mcp or api token' },
+    },
+  },
+  'GET /mcp': {
+    summary: 'MCP server: no server-to-client stream (405)',
+    description:
+      'This server is stateless and answers every request in JSON: there is no stream to open. ' + KINDS,
+    responses: { 405: { description: 'Method not allowed (`Allow: POST`)' } },
+  },
+  'DELETE /mcp': {
+    summary: 'MCP server: no MCP session to end (405)',
+    description: 'This server is stateless: there is no MCP session to end. ' + KINDS,
+    responses: { 405: { description: 'Method not allowed (`Allow: POST`)' } },
+  },
+} satisfies UnitDocs;
