@@ -1,0 +1,115 @@
+import { createSseParser } from './sse.ts';
+
+export type StreamStatus = 'connecting' | 'live' | 'reconnecting' | 'offline' | 'gone';
+
+export interface RoomStreamHandlers {
+  onEvent(type: string, data: unknown): void;
+  onStatus(status: StreamStatus): void;
+  /** The stream is open again after a drop: what it missed follows (Last-Event-ID), and a fresh read may help. */
+  onResumed(): void;
+}
+
+/** The server comments every 15 s: this long without a byte means the connection is dead. */
+const SILENCE_MS = 40_000;
+const RETRY_MS = [500, 1_000, 2_000, 5_000, 10_000];
+
+/**
+ * The live room over fetch rather than EventSource, so that every reconnection (after a drop, a
+ * server restart or the browser coming back online) sends the last event id seen as Last-Event-ID
+ * and the server replays what was missed. Retries with backoff until closed; a 404 (the room is
+ * gone) ends it.
+ */
+export function openRoomStream(url: string, handlers: RoomStreamHandlers): { close(): void } {
+  let lastId: string | undefined;
+  let closed = false;
+  let attempt = 0;
+  let connectedOnce = false;
+  let controller: AbortController | undefined;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+
+  const abort = () => controller?.abort();
+  const schedule = (ms: number) => {
+    clearTimeout(retryTimer);
+    retryTimer = setTimeout(connect, ms);
+  };
+  const retry = () => {
+    if (closed) return;
+    if (!navigator.onLine) return handlers.onStatus('offline');
+    handlers.onStatus('reconnecting');
+    schedule(RETRY_MS[Math.min(attempt++, RETRY_MS.length - 1)]! * (0.75 + Math.random() / 2));
+  };
+
+  async function connect() {
+    clearTimeout(retryTimer);
+    if (closed) return;
+    abort();
+    const mine = new AbortController();
+    controller = mine;
+    handlers.onStatus(connectedOnce ? 'reconnecting' : 'connecting');
+    let silence: ReturnType<typeof setTimeout> | undefined;
+    const quiet = () => {
+      clearTimeout(silence);
+      silence = setTimeout(() => mine.abort(), SILENCE_MS);
+    };
+    try {
+      const headers: Record<string, string> = { accept: 'text/event-stream' };
+      if (lastId) headers['last-event-id'] = lastId;
+      quiet();
+      const res = await fetch(url, { headers, signal: mine.signal, cache: 'no-store' });
+      if (res.status === 404) {
+        closed = true;
+        return handlers.onStatus('gone');
+      }
+      if (!res.ok || !res.body) throw new Error(`stream answered ${res.status}`);
+      attempt = 0;
+      handlers.onStatus('live');
+      if (connectedOnce) handlers.onResumed();
+      connectedOnce = true;
+      const parse = createSseParser((m) => {
+        if (m.id) lastId = m.id;
+        let data: unknown;
+        try {
+          data = JSON.parse(m.data);
+        } catch {
+          return;
+        }
+        handlers.onEvent(m.type, data);
+      });
+      const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        quiet();
+        parse(value);
+      }
+    } catch {
+      // A drop, a silence or an abort: retried below unless closed or replaced.
+    } finally {
+      clearTimeout(silence);
+    }
+    if (controller === mine) retry();
+  }
+
+  const offline = () => {
+    handlers.onStatus('offline');
+    clearTimeout(retryTimer);
+    abort();
+  };
+  const online = () => {
+    attempt = 0;
+    void connect();
+  };
+  window.addEventListener('offline', offline);
+  window.addEventListener('online', online);
+  void connect();
+
+  return {
+    close() {
+      closed = true;
+      clearTimeout(retryTimer);
+      window.removeEventListener('offline', offline);
+      window.removeEventListener('online', online);
+      abort();
+    },
+  };
+}

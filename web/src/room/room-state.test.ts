@@ -1,0 +1,150 @@
+import type { RoomStory, Session } from '../api/types.ts';
+import {
+  applyRoomEvent,
+  currentStory,
+  distribution,
+  initialRoomState,
+  lastRevealed,
+  withOwnVote,
+  withSnapshot,
+  type RoomEvent,
+} from './room-state.ts';
+
+const summary = (id: string, position: number, status: RoomStory['status'] = 'pending') => ({
+  id,
+  title: `Story ${id}`,
+  status,
+  position,
+});
+const story = (id: string, position: number, status: RoomStory['status'] = 'pending'): RoomStory => ({
+  ...summary(id, position, status),
+  final_estimate: null,
+  votes: null,
+});
+const session: Session = {
+  id: 's1',
+  name: 'Sprint',
+  status: 'active',
+  code: 'ABCDEF',
+  participants_count: 2,
+  current_story: summary('a', 1, 'voting'),
+  voting_system: 'fibonacci',
+  deck: ['1', '2', '3', '5', '8', '?', 'coffee'],
+  voteby_enabled: false,
+  vote_by_at: null,
+};
+const bob = { id: 1, name: 'Bob', role: 'participant' as const };
+const cleo = { id: 2, name: 'Cleo', role: 'participant' as const };
+const start = () => initialRoomState(session, [bob, cleo], [story('b', 2), story('a', 1, 'voting')]);
+const play = (...events: RoomEvent[]) => events.reduce(applyRoomEvent, start());
+const stats = (votes_cast: number) => ({ votes_cast, total_participants: 2, all_voted: votes_cast === 2 });
+
+describe('the room state', () => {
+  it('records who voted and the counts from vote.cast, never a value', () => {
+    const s = play(
+      { type: 'vote.cast', data: { story_id: 'a', participant: bob, stats: stats(1) } },
+      { type: 'vote.cast', data: { story_id: 'a', participant: bob, stats: stats(1) } },
+      { type: 'vote.cast', data: { story_id: 'a', participant: cleo, stats: stats(2) } },
+    );
+    expect(s.voted).toEqual({ a: [1, 2] });
+    expect(s.stats.a).toEqual(stats(2));
+    expect(s.mine).toEqual({});
+  });
+
+  it('shows the reveal: votes and consensus of the story, the next story open', () => {
+    const s = play({
+      type: 'story.revealed',
+      data: {
+        story: {
+          ...summary('a', 1, 'revealed'),
+          final_estimate: '5',
+          revealed_at: '2026-01-01T00:00:00Z',
+          votes: [{ participant: { id: 1, name: 'Bob' }, value: '5' }],
+        },
+        next_story_id: 'b',
+      },
+    });
+    expect(lastRevealed(s)).toMatchObject({ id: 'a', final_estimate: '5', status: 'revealed' });
+    expect(currentStory(s)).toMatchObject({ id: 'b', status: 'voting' });
+    expect(s.stories.map((x) => [x.id, x.status])).toEqual([
+      ['a', 'revealed'],
+      ['b', 'voting'],
+    ]);
+  });
+
+  it('forgets the votes of a reset story, this browser own one included', () => {
+    let s = withOwnVote(start(), 'a', 1, '8', stats(1));
+    expect(s.mine).toEqual({ a: '8' });
+    s = applyRoomEvent(s, { type: 'story.reset', data: { story: summary('a', 1, 'voting') } });
+    expect(s.mine).toEqual({});
+    expect(s.voted.a).toEqual([]);
+    expect(s.stats.a).toBeUndefined();
+  });
+
+  it('moves the current story on activation, the previous one back to pending', () => {
+    const s = play({
+      type: 'story.activated',
+      data: { story: summary('b', 2, 'voting'), previous_story_id: 'a' },
+    });
+    expect(currentStory(s)?.id).toBe('b');
+    expect(s.stories.find((x) => x.id === 'a')?.status).toBe('pending');
+  });
+
+  it('adds, reorders and deletes stories, keeping position order', () => {
+    let s = play(
+      { type: 'story.created', data: { story: summary('c', 3) } },
+      { type: 'story.updated', data: { story: summary('c', 0), changed: ['position'] } },
+    );
+    expect(s.stories.map((x) => x.id)).toEqual(['c', 'a', 'b']);
+    s = applyRoomEvent(s, { type: 'story.deleted', data: { story: summary('a', 1), next_story_id: 'b' } });
+    expect(s.stories.map((x) => x.id)).toEqual(['c', 'b']);
+    expect(currentStory(s)?.id).toBe('b');
+  });
+
+  it('follows participants joining, leaving and becoming observers', () => {
+    const dan = { id: 3, name: 'Dan', role: 'participant' as const };
+    let s = play(
+      { type: 'participant.joined', data: { participant: dan } },
+      { type: 'participant.joined', data: { participant: dan } },
+      { type: 'vote.cast', data: { story_id: 'a', participant: dan, stats: stats(1) } },
+    );
+    expect(s.participants.map((p) => p.name)).toEqual(['Bob', 'Cleo', 'Dan']);
+    s = applyRoomEvent(s, {
+      type: 'participant.updated',
+      data: { participant: { ...dan, role: 'observer' } },
+    });
+    expect(s.voted.a).toEqual([]);
+    s = applyRoomEvent(s, { type: 'participant.left', data: { participant: bob } });
+    expect(s.participants.map((p) => p.name)).toEqual(['Cleo', 'Dan']);
+  });
+
+  it('takes a fresh read over what the events patched, and ignores unknown events', () => {
+    const s = withSnapshot(play({ type: 'something.new', data: {} }), {
+      stories: [{ ...story('a', 1, 'revealed'), final_estimate: '3' }, story('b', 2, 'voting')],
+      session: { ...session, current_story: summary('b', 2, 'voting') },
+    });
+    expect(currentStory(s)?.id).toBe('b');
+    expect(lastRevealed(s)?.final_estimate).toBe('3');
+  });
+
+  it('keeps, over a fresh read, who joined and what was added while it was on its way', () => {
+    const dan = { id: 3, name: 'Dan', role: 'participant' as const };
+    const s = withSnapshot(
+      play(
+        { type: 'participant.joined', data: { participant: dan } },
+        { type: 'story.created', data: { story: summary('c', 3) } },
+      ),
+      { participants: [bob, cleo], stories: [story('a', 1, 'voting'), story('b', 2)] },
+    );
+    expect(s.participants.map((p) => p.name)).toEqual(['Bob', 'Cleo', 'Dan']);
+    expect(s.stories.map((x) => x.id)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('counts votes per card in deck order', () => {
+    expect(distribution(['1', '2', '3'], ['3', '1', '3', 'x'])).toEqual([
+      { value: '1', count: 1 },
+      { value: '3', count: 2 },
+      { value: 'x', count: 1 },
+    ]);
+  });
+});

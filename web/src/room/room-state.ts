@@ -1,0 +1,235 @@
+import type { Participant, RoomStory, Session, StorySummary, VoteStats } from '../api/types.ts';
+
+/**
+ * What a browser knows of a room: the snapshot it read (session, participants, stories) patched by
+ * the live events. Who has voted is known only from the `vote.cast` events seen (the API has no
+ * list of it); their values only once the story is revealed.
+ */
+export interface RoomState {
+  session: Session;
+  participants: Participant[];
+  stories: RoomStory[];
+  /** Story id -> participants seen voting on it, in this browser. */
+  voted: Record<string, number[]>;
+  /** Story id -> the latest counts of its round. */
+  stats: Record<string, VoteStats>;
+  /** Story id -> this browser's own vote, until the story is reset. */
+  mine: Record<string, string>;
+  /** The story whose results the room shows: the one revealed last. */
+  lastRevealedId: string | null;
+}
+
+export interface RoomEvent {
+  type: string;
+  // The event's data, as the live room sends it.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  data: any;
+}
+
+const byPosition = (a: StorySummary, b: StorySummary) => a.position - b.position;
+
+/** The revealed story shown when a room is opened: the last one before the current story, else the last one. */
+function guessLastRevealed(stories: RoomStory[], current: StorySummary | null): string | null {
+  const revealed = stories.filter((s) => s.status === 'revealed');
+  const before = current ? revealed.filter((s) => s.position < current.position) : [];
+  return (before.at(-1) ?? revealed.at(-1))?.id ?? null;
+}
+
+export function initialRoomState(
+  session: Session,
+  participants: Participant[],
+  stories: RoomStory[],
+): RoomState {
+  const sorted = [...stories].sort(byPosition);
+  return {
+    session,
+    participants,
+    stories: sorted,
+    voted: {},
+    stats: {},
+    mine: {},
+    lastRevealedId: guessLastRevealed(sorted, session.current_story),
+  };
+}
+
+/**
+ * What was read, with what the events brought meanwhile: someone who joined, or a story added, while
+ * the read was on its way is not in it (removals come as events, so what the state has beyond the
+ * read is newer than it).
+ */
+const merged = <T extends { id: unknown }>(read: T[], known: T[]) => [
+  ...read,
+  ...known.filter((k) => !read.some((r) => r.id === k.id)),
+];
+
+/** A fresh read of the room replaces what the events had patched (they may have missed something). */
+export function withSnapshot(
+  state: RoomState,
+  fresh: { session?: Session; participants?: Participant[]; stories?: RoomStory[] },
+): RoomState {
+  const session = fresh.session ? { ...state.session, ...fresh.session } : state.session;
+  const stories = fresh.stories ? merged(fresh.stories, state.stories).sort(byPosition) : state.stories;
+  const last = stories.find((s) => s.id === state.lastRevealedId && s.status === 'revealed');
+  return {
+    ...state,
+    session,
+    participants: fresh.participants ? merged(fresh.participants, state.participants) : state.participants,
+    stories,
+    lastRevealedId: last ? last.id : guessLastRevealed(stories, session.current_story),
+  };
+}
+
+/** The story open for votes, as the freshest of the session and the stories has it. */
+export function currentStory(state: RoomState): RoomStory | null {
+  const current = state.session.current_story;
+  if (!current) return null;
+  return state.stories.find((s) => s.id === current.id) ?? { ...current, final_estimate: null, votes: null };
+}
+
+export const lastRevealed = (state: RoomState): RoomStory | null =>
+  state.stories.find((s) => s.id === state.lastRevealedId && s.status === 'revealed') ?? null;
+
+/** The participants who vote (observers do not). */
+export const voters = (state: RoomState) => state.participants.filter((p) => p.role !== 'observer');
+
+function upsertStory(stories: RoomStory[], summary: StorySummary, extra: Partial<RoomStory> = {}) {
+  const found = stories.find((s) => s.id === summary.id);
+  const story: RoomStory = { final_estimate: null, votes: null, ...found, ...summary, ...extra };
+  return [...stories.filter((s) => s.id !== summary.id), story].sort(byPosition);
+}
+
+const setStatus = (stories: RoomStory[], id: string | null | undefined, status: RoomStory['status']) =>
+  stories.map((s) => (s.id === id && s.status !== 'revealed' ? { ...s, status } : s));
+
+const without = <T>(record: Record<string, T>, key: string) => {
+  const copy = { ...record };
+  delete copy[key];
+  return copy;
+};
+
+const dropVoter = (voted: Record<string, number[]>, id: number) =>
+  Object.fromEntries(Object.entries(voted).map(([story, ids]) => [story, ids.filter((v) => v !== id)]));
+
+/** The room after one live event (an event it does not know leaves it as it was). */
+export function applyRoomEvent(state: RoomState, event: RoomEvent): RoomState {
+  const d = event.data ?? {};
+  switch (event.type) {
+    case 'participant.joined': {
+      const p = d.participant as Participant;
+      if (state.participants.some((x) => x.id === p.id)) return state;
+      return { ...state, participants: [...state.participants, p] };
+    }
+    case 'participant.left': {
+      const id = (d.participant as Participant).id;
+      return {
+        ...state,
+        participants: state.participants.filter((p) => p.id !== id),
+        voted: dropVoter(state.voted, id),
+      };
+    }
+    case 'participant.updated': {
+      const p = d.participant as Participant;
+      return {
+        ...state,
+        participants: state.participants.map((x) => (x.id === p.id ? { ...x, ...p } : x)),
+        // An observer's open votes are gone.
+        voted: p.role === 'observer' ? dropVoter(state.voted, p.id) : state.voted,
+      };
+    }
+    case 'vote.cast': {
+      const story = d.story_id as string;
+      const ids = state.voted[story] ?? [];
+      const id = (d.participant as Participant).id;
+      return {
+        ...state,
+        voted: { ...state.voted, [story]: ids.includes(id) ? ids : [...ids, id] },
+        stats: { ...state.stats, [story]: d.stats as VoteStats },
+      };
+    }
+    case 'story.created':
+    case 'story.updated': {
+      const story = d.story as StorySummary;
+      const session = story.status === 'voting' ? { ...state.session, current_story: story } : state.session;
+      return { ...state, session, stories: upsertStory(state.stories, story) };
+    }
+    case 'story.activated': {
+      const story = d.story as StorySummary;
+      const stories = setStatus(state.stories, d.previous_story_id, 'pending');
+      return {
+        ...state,
+        session: { ...state.session, current_story: story },
+        stories: upsertStory(stories, story),
+      };
+    }
+    case 'story.reset': {
+      const story = d.story as StorySummary;
+      const previous = state.session.current_story?.id;
+      const stories = previous !== story.id ? setStatus(state.stories, previous, 'pending') : state.stories;
+      return {
+        ...state,
+        session: { ...state.session, current_story: story },
+        stories: upsertStory(stories, story, { final_estimate: null, votes: null }),
+        voted: { ...state.voted, [story.id]: [] },
+        stats: without(state.stats, story.id),
+        mine: without(state.mine, story.id),
+        lastRevealedId: state.lastRevealedId === story.id ? null : state.lastRevealedId,
+      };
+    }
+    case 'story.revealed': {
+      const { votes, final_estimate, revealed_at: _at, ...summary } = d.story;
+      let stories = upsertStory(state.stories, summary as StorySummary, { votes, final_estimate });
+      stories = setStatus(stories, d.next_story_id, 'voting');
+      const next = stories.find((s) => s.id === d.next_story_id);
+      return {
+        ...state,
+        session: { ...state.session, current_story: next ?? null },
+        stories,
+        lastRevealedId: summary.id,
+      };
+    }
+    case 'story.deleted': {
+      const story = d.story as StorySummary;
+      let stories = state.stories.filter((s) => s.id !== story.id);
+      stories = setStatus(stories, d.next_story_id, 'voting');
+      const wasCurrent = state.session.current_story?.id === story.id;
+      const next = stories.find((s) => s.id === d.next_story_id);
+      return {
+        ...state,
+        session: wasCurrent ? { ...state.session, current_story: next ?? null } : state.session,
+        stories,
+        lastRevealedId: state.lastRevealedId === story.id ? null : state.lastRevealedId,
+      };
+    }
+    case 'session.updated': {
+      const { current_story: _c, participants_count: _p, ...fields } = d.session ?? {};
+      return { ...state, session: { ...state.session, ...fields } };
+    }
+    default:
+      return state;
+  }
+}
+
+/** This browser voted: its own value, and itself among the voters (before its event comes back). */
+export function withOwnVote(
+  state: RoomState,
+  storyId: string,
+  participantId: number,
+  value: string,
+  stats: VoteStats,
+): RoomState {
+  const ids = state.voted[storyId] ?? [];
+  return {
+    ...state,
+    mine: { ...state.mine, [storyId]: value },
+    voted: { ...state.voted, [storyId]: ids.includes(participantId) ? ids : [...ids, participantId] },
+    stats: { ...state.stats, [storyId]: stats },
+  };
+}
+
+/** How many votes each card got, in deck order (cards outside the deck last). */
+export function distribution(deck: readonly string[], values: readonly string[]) {
+  const counts = new Map<string, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  const order = [...deck, ...[...counts.keys()].filter((v) => !deck.includes(v))];
+  return order.filter((v) => counts.has(v)).map((value) => ({ value, count: counts.get(value)! }));
+}

@@ -1,0 +1,47 @@
+import type { RoomStory } from '../../api/types.ts';
+import { distribution } from '../../room/room-state.ts';
+import { BarChart } from '../common.tsx';
+
+/** The last revealed story: its consensus, every vote and how they spread over the deck. */
+export function Results({ story, deck }: { story: RoomStory | null; deck: string[] }) {
+  if (!story) return null;
+  const votes = story.votes ?? [];
+  return (
+    <section class="panel results" role="region" aria-labelledby="results-title" aria-live="polite">
+      <h2 id="results-title">Results: {story.title}</h2>
+      <p class="consensus">
+        Consensus <strong data-testid="consensus">{story.final_estimate ?? 'none'}</strong>
+      </p>
+      {votes.length === 0 ? (
+        <p class="muted">No votes were cast.</p>
+      ) : (
+        <>
+          <table class="votes">
+            <caption class="sr-only">Votes of {story.title}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Who</th>
+                <th scope="col">Vote</th>
+              </tr>
+            </thead>
+            <tbody>
+              {votes.map((v, i) => (
+                <tr key={`${v.participant.id ?? 'x'}-${i}`}>
+                  <td>{v.participant.name ?? 'Anonymous'}</td>
+                  <td class={v.value === story.final_estimate ? 'agree' : ''}>{v.value}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <BarChart
+            title="Votes per card"
+            rows={distribution(
+              deck,
+              votes.map((v) => v.value),
+            )}
+          />
+        </>
+      )}
+    </section>
+  );
+}

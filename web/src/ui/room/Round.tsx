@@ -1,0 +1,145 @@
+import { useEffect, useState } from 'preact/hooks';
+import { activateStory, joinSession, resetStory, revealStory } from '../../api/endpoints.ts';
+import type { Participant, RoomStory, Seat } from '../../api/types.ts';
+import { voters, type RoomState } from '../../room/room-state.ts';
+import { Problem, useAction } from '../common.tsx';
+import { Cards } from './Cards.tsx';
+
+/** Re-renders every second while a deadline is on the screen. */
+function useNow(active: boolean) {
+  const [now, setNow] = useState(Date.now);
+  useEffect(() => {
+    if (!active) return;
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, [active]);
+  return now;
+}
+
+const timeOf = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+
+/** The story open for votes: its counts, the cards, and the moderator's reveal and reset. */
+export function Round(props: {
+  state: RoomState;
+  current: RoomStory | null;
+  me: Participant | undefined;
+  /** The owner's access token: the moderator's controls. */
+  owner: string | null;
+  onVote(value: string): void;
+  voteError: string | null;
+  onJoin(seat: Seat, participant: Participant): void;
+  onChanged(): void;
+}) {
+  const { state, current, me, owner } = props;
+  const { session } = state;
+  const deadline = session.voteby_enabled && session.vote_by_at ? session.vote_by_at : null;
+  const now = useNow(deadline !== null);
+  const closed = deadline !== null && Date.parse(deadline) <= now;
+  const action = useAction();
+
+  const open = current?.status === 'voting';
+  const voted = current ? (state.voted[current.id] ?? []) : [];
+  const stats = current ? state.stats[current.id] : undefined;
+  const total = stats?.total_participants ?? voters(state).length;
+  const cast = stats?.votes_cast ?? voted.length;
+  const mine = current ? state.mine[current.id] : undefined;
+  const canVote = !!me && me.role !== 'observer' && open && !closed && session.status === 'active';
+
+  const moderate = (call: (id: string, token: string) => Promise<unknown>) =>
+    current &&
+    owner &&
+    void action.run(async () => {
+      await call(current.id, owner);
+      props.onChanged();
+    });
+
+  return (
+    <section class="panel round" aria-labelledby="round-title">
+      <h2 id="round-title">{current ? current.title : 'No story open'}</h2>
+      {!current && (
+        <p class="muted">
+          {owner ? 'Add a story to start estimating.' : 'Waiting for the moderator to open a story.'}
+        </p>
+      )}
+      {current && (
+        <p class="round-facts" aria-live="polite">
+          {open ? (
+            <span data-testid="vote-count">
+              {cast} of {total} voted
+            </span>
+          ) : (
+            <span>{current.status === 'revealed' ? 'Revealed' : 'Not open for votes'}</span>
+          )}
+          {deadline && <span>{closed ? ' · voting closed' : ` · voting closes at ${timeOf(deadline)}`}</span>}
+          {session.status !== 'active' && <span> · session {session.status}</span>}
+        </p>
+      )}
+
+      {me?.role === 'observer' && <p class="muted">You are watching: observers do not vote.</p>}
+      {me && me.role !== 'observer' && current && (
+        <>
+          <Cards deck={session.deck} selected={mine} disabled={!canVote} onPick={props.onVote} />
+          <p class="muted" aria-live="polite">
+            {mine !== undefined ? (
+              <>
+                Your vote: <strong data-testid="my-vote">{mine}</strong>. You can change it until the reveal.
+              </>
+            ) : canVote ? (
+              'Pick a card, or type its number.'
+            ) : null}
+          </p>
+          <Problem error={props.voteError} />
+        </>
+      )}
+
+      {owner && (
+        <div class="row controls">
+          {!me && <JoinTheVote code={session.code} token={owner} onJoin={props.onJoin} />}
+          {open && (
+            <button
+              type="button"
+              class="primary"
+              disabled={action.busy}
+              onClick={() => moderate(revealStory)}
+            >
+              Reveal the votes
+            </button>
+          )}
+          {current && (
+            <button type="button" disabled={action.busy} onClick={() => moderate(resetStory)}>
+              {current.status === 'revealed' ? 'Vote again' : 'Clear the votes'}
+            </button>
+          )}
+          {current?.status === 'pending' && (
+            <button type="button" disabled={action.busy} onClick={() => moderate(activateStory)}>
+              Open for votes
+            </button>
+          )}
+        </div>
+      )}
+      <Problem error={action.error} />
+    </section>
+  );
+}
+
+/** The owner votes too: joining makes them the room's moderator participant. */
+function JoinTheVote(props: { code: string; token: string; onJoin(seat: Seat, p: Participant): void }) {
+  const action = useAction();
+  return (
+    <>
+      <button
+        type="button"
+        disabled={action.busy}
+        onClick={() =>
+          void action.run(async () => {
+            const { participant } = await joinSession(props.code, props.token, {});
+            props.onJoin({ id: participant.id, token: participant.token }, participant);
+          })
+        }
+      >
+        Vote too
+      </button>
+      <Problem error={action.error} />
+    </>
+  );
+}

@@ -1,0 +1,194 @@
+import { useState } from 'preact/hooks';
+import { activateStory, addStory, deleteStory, moveStory, resetStory } from '../../api/endpoints.ts';
+import type { RoomStory } from '../../api/types.ts';
+import type { RoomState } from '../../room/room-state.ts';
+import { storiesFromCsv } from '../../stories/csv.ts';
+import { Field, Problem, TextField, useAction } from '../common.tsx';
+
+const STATUS: Record<RoomStory['status'], string> = {
+  pending: 'waiting',
+  voting: 'voting now',
+  revealed: 'done',
+};
+/** What the owner can do next with a story out of the round: open it, or vote on it again. */
+const STEP: Partial<
+  Record<RoomStory['status'], { label: string; call(id: string, token: string): Promise<unknown> }>
+> = {
+  pending: { label: 'Estimate now', call: activateStory },
+  revealed: { label: 'Vote again', call: resetStory },
+};
+
+/** The backlog in queue order; the owner adds, imports, reorders, opens, re-votes and deletes. */
+export function Stories({
+  state,
+  token,
+  onChanged,
+}: {
+  state: RoomState;
+  token: string | null;
+  onChanged(): void;
+}) {
+  const action = useAction();
+  const act = (call: () => Promise<unknown>) =>
+    void action.run(async () => {
+      await call();
+      onChanged();
+    });
+  const { stories } = state;
+  return (
+    <section class="panel" aria-labelledby="stories-title">
+      <h2 id="stories-title">Stories ({stories.length})</h2>
+      {stories.length === 0 && <p class="muted">No stories yet.</p>}
+      <ol class="stories" aria-label="Stories in order">
+        {stories.map((s, i) => (
+          <li
+            key={s.id}
+            class={`story story-${s.status}`}
+            aria-current={s.status === 'voting' ? 'step' : undefined}
+          >
+            <span class="story-title">{s.title}</span>
+            <span class="muted">
+              {STATUS[s.status]}
+              {s.final_estimate !== null && (
+                <>
+                  {' '}
+                  · <strong>{s.final_estimate}</strong>
+                </>
+              )}
+            </span>
+            {token && (
+              <span class="story-actions">
+                <button
+                  type="button"
+                  class="icon"
+                  aria-label={`Move “${s.title}” up`}
+                  disabled={i === 0 || action.busy}
+                  onClick={() => act(() => moveStory(s.id, token, i))}
+                >
+                  ↑
+                </button>
+                <button
+                  type="button"
+                  class="icon"
+                  aria-label={`Move “${s.title}” down`}
+                  disabled={i === stories.length - 1 || action.busy}
+                  onClick={() => act(() => moveStory(s.id, token, i + 2))}
+                >
+                  ↓
+                </button>
+                {STEP[s.status] && (
+                  <button
+                    type="button"
+                    class="small"
+                    disabled={action.busy}
+                    onClick={() => act(() => STEP[s.status]!.call(s.id, token))}
+                  >
+                    {STEP[s.status]!.label}
+                  </button>
+                )}
+                <button
+                  type="button"
+                  class="icon"
+                  aria-label={`Delete “${s.title}”`}
+                  disabled={action.busy}
+                  onClick={() => confirm(`Delete “${s.title}”?`) && act(() => deleteStory(s.id, token))}
+                >
+                  ✕
+                </button>
+              </span>
+            )}
+          </li>
+        ))}
+      </ol>
+      <Problem error={action.error} />
+      {token && <AddStory code={state.session.code} token={token} onChanged={onChanged} />}
+      {token && <ImportCsv code={state.session.code} token={token} onChanged={onChanged} />}
+    </section>
+  );
+}
+
+function AddStory({ code, token, onChanged }: { code: string; token: string; onChanged(): void }) {
+  const [title, setTitle] = useState('');
+  const action = useAction();
+  return (
+    <form
+      class="row"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void action.run(async () => {
+          await addStory(code, token, { title: title.trim() });
+          setTitle('');
+          onChanged();
+        });
+      }}
+    >
+      <TextField
+        label="New story"
+        name="story-title"
+        required
+        maxLength={200}
+        value={title}
+        onValue={setTitle}
+      />
+      <button type="submit" disabled={action.busy || !title.trim()}>
+        Add
+      </button>
+      <Problem error={action.error} />
+    </form>
+  );
+}
+
+/**
+ * Pasted CSV, added one story at a time through the same call as the form (in order, so the queue
+ * keeps the rows' order); a failure stops there and says which row.
+ */
+function ImportCsv({ code, token, onChanged }: { code: string; token: string; onChanged(): void }) {
+  const [text, setText] = useState('');
+  const [done, setDone] = useState<string | null>(null);
+  const action = useAction();
+  const { stories, problems } = storiesFromCsv(text);
+  const submit = (e: Event) => {
+    e.preventDefault();
+    setDone(null);
+    let added = 0;
+    void action
+      .run(async () => {
+        for (const story of stories) {
+          await addStory(code, token, story);
+          added++;
+        }
+      })
+      .then((ok) => {
+        setDone(
+          ok ? `Added ${added} ${added === 1 ? 'story' : 'stories'}.` : `Added ${added} before the error.`,
+        );
+        if (ok) setText('');
+        if (added) onChanged();
+      });
+  };
+  return (
+    <details class="import">
+      <summary>Import stories from CSV</summary>
+      <form onSubmit={submit}>
+        <Field
+          label="CSV"
+          hint="Paste rows of title, description, acceptance criteria (a header row may name the columns)."
+        >
+          <textarea name="csv" rows={5} value={text} onInput={(e) => setText(e.currentTarget.value)} />
+        </Field>
+        {problems.length > 0 && (
+          <ul class="problems" aria-label="Rows that will not be imported">
+            {problems.map((p) => (
+              <li key={p}>{p}</li>
+            ))}
+          </ul>
+        )}
+        <button type="submit" disabled={action.busy || stories.length === 0}>
+          Import {stories.length} {stories.length === 1 ? 'story' : 'stories'}
+        </button>
+        <Problem error={action.error} />
+        {done && <p role="status">{done}</p>}
+      </form>
+    </details>
+  );
+}
