@@ -3,7 +3,6 @@ import { startService, type StartedService } from '@pp/runtime';
 import { api, createTestDatabase, testNatsUrl, uniqueName, type TestDatabase } from '@pp/testing';
 import * as ai from './ai/src/app.ts';
 import * as integrations from './integrations/src/app.ts';
-import * as webhooks from './webhooks/src/app.ts';
 import { readConfig } from './ai/src/config.ts';
 
 const KEY = 'test-internal-signing-key-0123456789abcdef';
@@ -12,7 +11,6 @@ const KEY = 'test-internal-signing-key-0123456789abcdef';
 describe.each([
   ['ai', ai.definition, '/sessions/ABCDEF/ai/summary'],
   ['integrations', integrations.definition, '/integrations/providers'],
-  ['webhooks', webhooks.definition, '/webhooks'],
 ])('%s unit', (name, definition, path) => {
   let db: TestDatabase;
   let service: StartedService;

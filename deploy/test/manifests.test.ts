@@ -77,7 +77,9 @@ describe('docker-compose.yml', () => {
 
   it("gives each service its own database and every unit NATS, the internal key and the others' URLs", () => {
     for (const s of services) {
-      expect(svc[s.name]!.environment.DATABASE_URL).toMatch(new RegExp(`@postgres:5432/${s.database}$`));
+      if (s.database)
+        expect(svc[s.name]!.environment.DATABASE_URL).toMatch(new RegExp(`@postgres:5432/${s.database}$`));
+      else expect(svc[s.name]!.environment.DATABASE_URL).toBeUndefined();
     }
     expect(svc.gateway!.environment.DATABASE_URL).toBeUndefined();
     for (const name of unitNames) {
@@ -92,12 +94,17 @@ describe('docker-compose.yml', () => {
   });
 
   it('starts a unit only once what it needs is healthy', () => {
-    for (const s of services) {
+    for (const s of services.filter((s) => s.database)) {
       expect(svc[s.name]!.depends_on).toEqual({
         postgres: { condition: 'service_healthy' },
         nats: { condition: 'service_healthy' },
       });
     }
+    // A unit that owns no data waits for the units it calls.
+    for (const s of services.filter((s) => !s.database))
+      expect(Object.keys(svc[s.name]!.depends_on).every((dep) => unitNames.includes(dep as never))).toBe(
+        true,
+      );
     for (const dep of [...services.map((s) => s.name), 'redis']) {
       expect(svc.gateway!.depends_on[dep]).toEqual({ condition: 'service_healthy' });
     }
@@ -110,7 +117,8 @@ describe('docker-compose.yml', () => {
       v.includes('/docker-entrypoint-initdb.d/'),
     )!;
     const sql = read(mount.split(':')[0]!.replace(/^\.\//, ''));
-    for (const s of services) expect(sql).toMatch(new RegExp(`CREATE DATABASE ${s.database};`));
+    for (const s of services.filter((s) => s.database))
+      expect(sql).toMatch(new RegExp(`CREATE DATABASE ${s.database};`));
   });
 
   it('runs NATS with JetStream syncing every write (sync_interval: always) from its config file', () => {
@@ -175,7 +183,7 @@ describe('Kubernetes manifests', () => {
       expect(container!.envFrom).toEqual([{ configMapRef: { name: 'planning-poker-config' } }]);
       const env = Object.fromEntries((container!.env as Obj[]).map((e) => [e.name, e]));
       expect(env.INTERNAL_SIGNING_KEY.valueFrom.secretKeyRef.name).toBe('planning-poker-secrets');
-      expect(Boolean(env.DATABASE_URL)).toBe(name !== 'gateway');
+      expect(Boolean(env.DATABASE_URL)).toBe(Boolean(services.find((s) => s.name === name)?.database));
 
       const service = byKind('Service', name)!;
       expect(service.spec.selector).toEqual(deployment.spec.selector.matchLabels);

@@ -1,38 +1,19 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isAlive, readPidFile } from '../src/launcher/stale.ts';
-import { createSystem } from '../src/launcher/system.ts';
 import { units } from '../src/launcher/units.ts';
-import { capturedLog } from './support/captured-log.ts';
+import { quickStartScript, quickStartSection, README_URL, runQuickStart } from './support/quick-start.ts';
+import { startWholeSystem, type WholeSystem } from './support/whole-system.ts';
 
-const { lines, log } = capturedLog();
-
-/**
- * `npm start` for real: the gateway and every service from their own main.ts, with the launcher's own
- * PostgreSQL and NATS in a temp folder: every unit ready, the estimation loop through the gateway, a clean stop.
- */
+/** `npm start` for real: every unit ready, the estimation loop through the gateway, a clean stop. */
 describe('the whole platform under the launcher', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'pp-platform-'));
-  const system = createSystem({
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000' },
-    dataDir,
-    log,
-    readyTimeoutMs: 60_000,
-    // Any free ports, so a running `npm start` on this machine does not matter.
-    units: units.map((u) => ({ ...u, preferredPort: 0 })),
-  });
-  afterAll(async () => {
-    await system.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-
+  let platform: WholeSystem;
   let gatewayUrl: string;
   beforeAll(async () => {
-    gatewayUrl = await system.start().catch((err: Error) => {
-      throw new Error(`${err.message}\n${lines.slice(-40).join('\n')}`);
-    });
+    platform = await startWholeSystem();
+    gatewayUrl = platform.url;
   }, 90_000);
+  afterAll(() => platform?.stop());
 
   const call = async (
     method: string,
@@ -236,7 +217,27 @@ describe('the whole platform under the launcher', () => {
     ).toBe(403);
   }, 60_000);
 
+  it("runs the README's quick start as written: sign up, session, story, join, vote, reveal, the final estimate", async () => {
+    const script = quickStartScript(gatewayUrl);
+    expect(script).toContain(gatewayUrl);
+    expect(script).not.toContain(README_URL);
+    // Every step succeeds: bash stops at the first command that fails or gets an error answer.
+    const { stdout, stderr } = await runQuickStart(gatewayUrl);
+    expect(stderr).toBe('');
+    const printed = stdout.trim().split('\n');
+    expect(printed[0]).toMatch(/all_voted: true/);
+    expect(printed[1]).toMatch(/name: 'Bob'.*value: '5'/);
+    expect(printed.at(-1)).toBe('5');
+    // What the section points to answers: the docs, the OpenAPI document, and GET / names both.
+    for (const path of ['/docs', '/openapi.json']) {
+      expect(quickStartSection()).toContain(path);
+      expect((await fetch(gatewayUrl + path)).status).toBe(200);
+    }
+    expect((await call('GET', '/')).body.data).toMatchObject({ docs: '/docs', openapi: '/openapi.json' });
+  });
+
   it('stops with nothing left running', async () => {
+    const { dataDir, system } = platform;
     const postgresPid = readPidFile(join(dataDir, 'postgres', 'postmaster.pid'))!;
     const natsPid = readPidFile(join(dataDir, 'nats', 'nats-server.pid'))!;
     const unitPids = readFileSync(join(dataDir, 'units.pid'), 'utf8').split('\n').map(Number);

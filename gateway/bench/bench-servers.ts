@@ -1,14 +1,11 @@
 /**
  * One server of the gateway benchmark, in a process of its own: `node bench-servers.ts <kind>`.
  *   service  the stand-in unit (the real service stack: ids, metrics, identity check, envelope)
- *   bare     express + http-proxy-middleware in front of it, nothing else
  *   gateway  the real gateway in front of it (rate limit raised; BENCH_TOKEN pre-cached as valid)
+ * (The bare proxy it is measured against is @pp/bench's.)
  * Prints `{"port": n}` on stdout once it listens.
  */
 import { createHash } from 'node:crypto';
-import http from 'node:http';
-import express from 'express';
-import { createProxyMiddleware } from 'http-proxy-middleware';
 import { createServiceApp, listen, send } from '@pp/http';
 import { createLogger } from '@pp/logger';
 import { createApp } from '../src/app.ts';
@@ -43,12 +40,6 @@ function service() {
   });
 }
 
-function bare() {
-  const app = express();
-  app.use(createProxyMiddleware({ target, agent: new http.Agent({ keepAlive: true, maxSockets: 512 }) }));
-  return app;
-}
-
 function gateway() {
   const url = Object.fromEntries(
     ['SESSIONS', 'STORIES', 'AI', 'INTEGRATIONS', 'WEBHOOKS'].map((u) => [`${u}_URL`, target]),
@@ -74,8 +65,7 @@ function gateway() {
   return createApp({ config, logger, tokenCache });
 }
 
-const app =
-  kind === 'service' ? service() : kind === 'bare' ? bare() : kind === 'gateway' ? gateway() : undefined;
+const app = kind === 'service' ? service() : kind === 'gateway' ? gateway() : undefined;
 if (!app) throw new Error(`unknown server kind ${kind}`);
 const running = await listen(app, 0, '127.0.0.1');
 process.stdout.write(`${JSON.stringify({ port: running.port })}\n`);

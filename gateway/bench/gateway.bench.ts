@@ -9,6 +9,7 @@ import http from 'node:http';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { BARE_PROXY_SCRIPT } from '@pp/bench';
 
 const SERVERS = fileURLToPath(new URL('./bench-servers.ts', import.meta.url));
 const TOKEN = `pp_api_${'b'.repeat(43)}`;
@@ -37,16 +38,17 @@ export interface BenchResult {
 }
 
 async function startServer(
-  kind: string,
+  script: string,
+  args: string[],
   env: Record<string, string>,
 ): Promise<{ port: number; child: ChildProcess }> {
-  const child = spawn(process.execPath, [SERVERS, kind], {
+  const child = spawn(process.execPath, [script, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`${kind} exited with ${code}`)));
+    child.once('exit', (code) => reject(new Error(`${script} ${args.join(' ')} exited with ${code}`)));
   });
   return { port: (JSON.parse(line) as { port: number }).port, child };
 }
@@ -94,11 +96,11 @@ export async function run(
   const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
   const children: ChildProcess[] = [];
   try {
-    const service = await startServer('service', {});
+    const service = await startServer(SERVERS, ['service'], {});
     children.push(service.child);
     const target = `http://127.0.0.1:${service.port}`;
-    const bare = await startServer('bare', { TARGET_URL: target });
-    const gateway = await startServer('gateway', { TARGET_URL: target, BENCH_TOKEN: TOKEN });
+    const bare = await startServer(BARE_PROXY_SCRIPT, [], { TARGET_URL: target });
+    const gateway = await startServer(SERVERS, ['gateway'], { TARGET_URL: target, BENCH_TOKEN: TOKEN });
     children.push(bare.child, gateway.child);
 
     const path = '/sessions/BENCH1';
@@ -187,5 +189,7 @@ export async function run(
 }
 
 if (import.meta.main) {
-  await run();
+  // Three interleaved rounds per target: a round of BENCH_SECONDS, at most 3 s.
+  const result = await run({ duration: Math.min(Number(process.env.BENCH_SECONDS ?? 3), 3) });
+  process.exitCode = result.meetsThroughput && result.meetsLatency ? 0 : 1;
 }

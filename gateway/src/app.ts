@@ -1,4 +1,4 @@
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type Express, type Request, type RequestHandler } from 'express';
 import { errorHandler, healthRouter, metricsRouter, notFoundHandler, type ReadinessCheck } from '@pp/http';
 import { createServiceClient } from '@pp/http-client';
 import type { Logger } from '@pp/logger';
@@ -7,17 +7,18 @@ import type { TokenCache } from './auth/token-cache.ts';
 import { createTokenVerifier, type TokenVerifier } from './auth/token-verifier.ts';
 import { upstreamUrls, type Config } from './config.ts';
 import { unitReadiness } from './health/readiness.ts';
-import { compose } from './http/compose.ts';
+import { compose, skipping } from './http/compose.ts';
 import { gatewayRequestId } from './http/request-id.ts';
 import { requestMetrics } from './http/request-metrics.ts';
 import { apiSecurityHeaders, corsHeaders, docsSecurityHeaders } from './http/security-headers.ts';
 import { bodyLimit, matchRoute } from './http/route-dispatch.ts';
-import { buildOpenApiDocument } from './openapi/document.ts';
 import { docsRoutes } from './openapi/docs.routes.ts';
-import { unitDocs } from './openapi/unit-docs.ts';
+import { unitDocuments, type UnitDocuments } from './openapi/unit-documents.ts';
 import { forwardToUnits } from './proxy/upstreams.ts';
 import { createRateLimiter, type RedisClient } from './rate-limit/rate-limiter.ts';
 import { routeTable } from './routes.ts';
+import { welcomeRouter } from './welcome.ts';
+import { webAppRouter } from './web/web-app.ts';
 
 export interface GatewayDeps {
   config: Config;
@@ -30,10 +31,22 @@ export interface GatewayDeps {
   /** The gateway's own dependencies for /readyz (NATS, Redis); the units are always checked. */
   readiness?: Record<string, ReadinessCheck>;
   isShuttingDown?: () => boolean;
+  /** The units' descriptions of their paths, for /openapi.json (asked of the units by default). */
+  documents?: UnitDocuments;
 }
 
-/** The gateway's own endpoints; every other request skips their routers. */
-const LOCAL_PATHS = /^\/(healthz|readyz|metrics|openapi\.json|docs)(\/|$)/;
+/** The gateway's own endpoints (the welcome at `/` included) and the web room's pages and files; every other request skips their routers. */
+const LOCAL_PATHS = /^\/($|(healthz|readyz|metrics|openapi\.json|docs)(\/|$)|room\/[^/]+$|assets\/)/;
+
+/**
+ * Reading the gateway's own endpoints (probes, metrics, the docs and their assets) is never counted or
+ * limited: an orchestrator's probes must keep answering while one address floods the API, and polling
+ * readiness or opening the docs must not spend a client's API budget. They read no body and answer
+ * locally, under the server's timeouts.
+ */
+const uncounted = (req: Request) =>
+  (req.method === 'GET' || req.method === 'HEAD') && LOCAL_PATHS.test(req.path);
+
 function localOnly(...routers: RequestHandler[]): RequestHandler {
   const local = express.Router();
   for (const r of routers) local.use(r);
@@ -72,12 +85,15 @@ export function createApp(deps: GatewayDeps): Express {
       (req, res, next) =>
         (req.path.startsWith('/docs') ? docsSecurityHeaders : apiSecurityHeaders)(req, res, next),
       corsHeaders(origins, config.CORS_CREDENTIALS),
-      createRateLimiter({
-        limitPerMinute: config.RATE_LIMIT_PER_MINUTE,
-        logger,
-        redis: deps.redis,
-        redisPrefix: config.RATE_LIMIT_REDIS_PREFIX,
-      }),
+      skipping(
+        uncounted,
+        createRateLimiter({
+          limitPerMinute: config.RATE_LIMIT_PER_MINUTE,
+          logger,
+          redis: deps.redis,
+          redisPrefix: config.RATE_LIMIT_REDIS_PREFIX,
+        }),
+      ),
     ),
   );
   app.use(
@@ -86,8 +102,13 @@ export function createApp(deps: GatewayDeps): Express {
         { ...unitReadiness(urls, config.READINESS_TIMEOUT_MS), ...deps.readiness },
         deps.isShuttingDown,
       ),
+      webAppRouter(config.WEB_DIR, logger),
+      welcomeRouter(),
       metricsRouter(),
-      docsRoutes(buildOpenApiDocument(routeTable, unitDocs)),
+      docsRoutes(
+        deps.documents ??
+          unitDocuments({ table: routeTable, urls, signingKey: config.INTERNAL_SIGNING_KEY, logger }),
+      ),
     ),
   );
   // The API: the route table decides, the token is checked, the unit answers.

@@ -1,6 +1,8 @@
+import { fileURLToPath } from 'node:url';
 import {
   defaultServiceUrl,
   envBoolean,
+  eventsPrefix,
   loadConfig,
   logLevel,
   natsUrl,
@@ -57,8 +59,12 @@ export const configSchema = z
     TOKEN_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
     TOKEN_NEGATIVE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(60).default(5),
     READINESS_TIMEOUT_MS: z.coerce.number().int().min(50).default(1_000),
-    /** Subject prefix of the event bus (tests use their own). */
-    EVENTS_PREFIX: z.string().default('pp'),
+    EVENTS_PREFIX: eventsPrefix,
+    /** The built web room (index.html and assets/); without one the gateway serves the API only. */
+    WEB_DIR: z
+      .string()
+      .min(1)
+      .default(fileURLToPath(new URL('../../web/dist', import.meta.url))),
     ...serviceUrls,
   })
   .refine((c) => !(c.CORS_CREDENTIALS && c.CORS_ORIGINS.split(',').some((o) => o.trim() === '*')), {

@@ -2,7 +2,8 @@ import { createClient } from 'redis';
 import { installGracefulShutdown, listen } from '@pp/http';
 import { createLogger } from '@pp/logger';
 import { createApp } from './app.ts';
-import { connectGatewayNats, listenForRevocations } from './auth/revocation-listener.ts';
+import { connectNats } from '@pp/events';
+import { listenForRevocations } from './auth/revocation-listener.ts';
 import { TokenCache } from './auth/token-cache.ts';
 import { readConfig } from './config.ts';
 
@@ -13,7 +14,7 @@ const tokenCache = new TokenCache({
   positiveTtlMs: config.TOKEN_CACHE_TTL_SECONDS * 1000,
   negativeTtlMs: config.TOKEN_NEGATIVE_CACHE_TTL_SECONDS * 1000,
 });
-const nc = await connectGatewayNats(config.NATS_URL, logger);
+const nc = await connectNats({ url: config.NATS_URL, name: 'gateway', logger });
 const revocations = listenForRevocations(nc, tokenCache, logger, config.EVENTS_PREFIX);
 
 let redis: ReturnType<typeof createClient> | undefined;

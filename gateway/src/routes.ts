@@ -40,6 +40,7 @@ const stories = route('stories');
 const ai = route('ai');
 const integrations = route('integrations');
 const webhooks = route('webhooks');
+const mcp = route('mcp');
 const CREATED = { success: 201 };
 
 const aiEndpoints: Array<[string, string]> = [
@@ -54,11 +55,11 @@ const aiEndpoints: Array<[string, string]> = [
 ];
 
 /**
- * THE route table: every public path of the API (spec section 4, decisions sections 3-14), the unit
+ * THE route table: every public path of the API, the unit
  * that serves it and whether it needs a token. Nothing outside it is proxied; `/internal/*` never is.
  */
 export const routeTable: readonly RouteEntry[] = [
-  // identity (decisions 3)
+  // identity
   identity('POST', '/auth/register', 'public', 'Create an account', CREATED),
   identity('POST', '/auth/login', 'public', 'Sign in with email and password'),
   identity('GET', '/auth/me', 'token', 'The signed-in user'),
@@ -69,7 +70,7 @@ export const routeTable: readonly RouteEntry[] = [
   identity('GET', '/auth/oauth/{provider}/start', 'public', 'Begin social sign-on', { success: 302 }),
   identity('GET', '/auth/oauth/{provider}/callback', 'public', 'Finish social sign-on'),
 
-  // sessions, participants, votes, live room (spec 4.1, 4.2; decisions 4, 13)
+  // sessions, participants, votes, live room
   sessions('GET', '/sessions', 'token', "The caller's sessions (paginated)"),
   sessions('POST', '/sessions', 'token', 'Create a session', CREATED),
   sessions('GET', '/sessions/{code}', 'public', 'Look a session up by code (full record for its owner)'),
@@ -82,8 +83,9 @@ export const routeTable: readonly RouteEntry[] = [
   sessions('GET', '/sessions/{code}/events', 'public', 'Live room: Server-Sent Events stream', {
     stream: true,
   }),
+  sessions('GET', '/sessions/{code}/activity', 'token', 'Recent events of a session (owner)'),
 
-  // folders, workspace, templates (spec 4.3, 4.6; decisions 6)
+  // folders, workspace, templates
   sessions('GET', '/folders', 'token', "The caller's folders"),
   sessions('POST', '/folders', 'token', 'Create a folder', CREATED),
   sessions('PATCH', '/folders/{id}', 'token', 'Rename or recolour a folder'),
@@ -92,6 +94,9 @@ export const routeTable: readonly RouteEntry[] = [
   sessions('PATCH', '/workspace', 'token', 'Update the workspace name and defaults'),
   sessions('GET', '/workspace/templates', 'token', 'Room templates'),
   sessions('POST', '/workspace/templates', 'token', 'Create a room template', CREATED),
+  sessions('GET', '/workspace/templates/{template}', 'token', 'A room template'),
+  sessions('PATCH', '/workspace/templates/{template}', 'token', 'Update a room template'),
+  sessions('DELETE', '/workspace/templates/{template}', 'token', 'Delete a room template'),
   sessions(
     'POST',
     '/workspace/templates/{template}/sessions',
@@ -100,12 +105,12 @@ export const routeTable: readonly RouteEntry[] = [
     CREATED,
   ),
 
-  // MCP, Streamable HTTP transport (decisions 14)
-  sessions('POST', '/mcp', 'token', 'MCP server (Streamable HTTP): JSON-RPC messages'),
-  sessions('GET', '/mcp', 'token', 'MCP server (Streamable HTTP): server-to-client stream', { stream: true }),
-  sessions('DELETE', '/mcp', 'token', 'MCP server (Streamable HTTP): end the MCP session'),
+  // MCP, Streamable HTTP transport
+  mcp('POST', '/mcp', 'token', 'MCP server (Streamable HTTP): JSON-RPC messages'),
+  mcp('GET', '/mcp', 'token', 'MCP server (Streamable HTTP): no server-to-client stream (stateless)'),
+  mcp('DELETE', '/mcp', 'token', 'MCP server (Streamable HTTP): no MCP session to end (stateless)'),
 
-  // stories, reveal, analytics (spec 4.3, 4.5; decisions 5, 7, 13)
+  // stories, reveal, analytics
   stories('GET', '/sessions/{code}/stories', 'public', "The room's view of the stories"),
   stories('POST', '/sessions/{code}/stories', 'token', 'Add a story', CREATED),
   stories('GET', '/stories/{story}', 'token', 'A story'),
@@ -117,10 +122,10 @@ export const routeTable: readonly RouteEntry[] = [
   stories('GET', '/sessions/{code}/analytics', 'token', 'Estimate distribution, outliers and history'),
   stories('GET', '/sessions/{code}/export', 'token', 'Export stories and votes (csv or json)'),
 
-  // AI (spec 4.4; decisions 8)
+  // AI suggestions
   ...aiEndpoints.map(([name, summary]) => ai('POST', `/sessions/{code}/ai/${name}`, 'token', summary)),
 
-  // integrations (spec 4.7; decisions 9)
+  // integrations
   integrations('GET', '/integrations/providers', 'token', 'Import and notification providers'),
   integrations('GET', '/integrations/oauth/{provider}/start', 'token', 'Begin an OAuth connection', {
     success: 302,
@@ -147,7 +152,7 @@ export const routeTable: readonly RouteEntry[] = [
   ),
   integrations('GET', '/integrations/sync-logs', 'token', 'Sync logs, newest first'),
 
-  // webhooks (spec 4.8; decisions 10)
+  // webhooks
   webhooks('GET', '/webhooks', 'token', 'Registered webhooks'),
   webhooks('POST', '/webhooks', 'token', 'Register a webhook (the secret is shown once)', CREATED),
   webhooks('GET', '/webhooks/{id}', 'token', 'A webhook'),

@@ -1,63 +1,75 @@
-import { api } from '@pp/testing';
-import { buildOpenApiDocument } from '../src/openapi/document.ts';
-import { unitDocs } from '../src/openapi/unit-docs.ts';
+import { z } from 'zod';
+import { unitOpenApi, type UnitDocs } from '@pp/http';
+import { api, until } from '@pp/testing';
+import { mergeUnitDocuments, routeTableDocument, type OpenApiJson } from '../src/openapi/document.ts';
 import { routeTable } from '../src/routes.ts';
 import { startGateway, startStubUnits, type GatewayHarness } from './support/gateway-harness.ts';
 
-type Doc = ReturnType<typeof buildOpenApiDocument>;
-const op = (doc: Doc, method: string, path: string): any =>
-  (doc.paths?.[path] as Record<string, unknown> | undefined)?.[method.toLowerCase()];
+const op = (doc: OpenApiJson, method: string, path: string): any => doc.paths?.[path]?.[method.toLowerCase()];
 
-describe('gateway: OpenAPI document', () => {
-  const doc = buildOpenApiDocument(routeTable, unitDocs);
+/** A unit's description of two of its paths, as a real unit gives it (from zod schemas). */
+const voteBody = z.object({ participant_id: z.number().int(), vote: z.string() }).meta({ id: 'VoteRequest' });
+const sessionsDocs: UnitDocs = {
+  'POST /sessions/{code}/vote': {
+    summary: 'Cast a vote',
+    params: z.object({ code: z.string() }),
+    body: voteBody,
+    responses: {
+      200: { description: 'The vote', payload: z.object({ vote: z.object({ id: z.number().int() }) }) },
+      409: { description: 'No story open' },
+    },
+  },
+  'GET /not/routed': { summary: 'Not in the route table' },
+};
+
+describe('gateway: the OpenAPI document', () => {
+  const base = routeTableDocument(routeTable);
 
   it('is OpenAPI 3.1 and documents every route of the route table, with its security', () => {
-    expect(doc.openapi).toBe('3.1.0');
-    const missing = routeTable.filter((r) => !op(doc, r.method, r.path)).map((r) => `${r.method} ${r.path}`);
+    expect(base.openapi).toBe('3.1.0');
+    const missing = routeTable.filter((r) => !op(base, r.method, r.path)).map((r) => `${r.method} ${r.path}`);
     expect(missing).toEqual([]);
     for (const r of routeTable) {
-      const security = op(doc, r.method, r.path).security;
+      const security = op(base, r.method, r.path).security;
       expect(security).toEqual(r.access === 'token' ? [{ bearerAuth: [] }] : [{}, { bearerAuth: [] }]);
     }
   });
 
   it('documents nothing the gateway does not route (besides its own endpoints)', () => {
-    const own = new Set(['/healthz', '/readyz', '/openapi.json']);
+    const own = new Set(['/', '/healthz', '/readyz', '/openapi.json']);
     const routed = new Set(routeTable.map((r) => `${r.method} ${r.path}`));
-    const extra = Object.entries(doc.paths ?? {}).flatMap(([path, item]) =>
+    const merged = mergeUnitDocuments(base, [unitOpenApi('sessions', sessionsDocs) as OpenApiJson]);
+    const extra = Object.entries(merged.paths ?? {}).flatMap(([path, item]) =>
       own.has(path)
         ? []
-        : Object.keys(item as object)
+        : Object.keys(item)
             .map((m) => `${m.toUpperCase()} ${path}`)
             .filter((k) => !routed.has(k)),
     );
     expect(extra).toEqual([]);
   });
 
-  it('plugs in only unit docs that name a route of the table', () => {
-    const routed = new Set(routeTable.map((r) => `${r.method} ${r.path}`));
-    expect(Object.keys(unitDocs).filter((key) => !routed.has(key))).toEqual([]);
+  it("lays a unit's description over the table: body, parameters, documented answers, and the gateway's own answers stay", () => {
+    const merged = mergeUnitDocuments(base, [unitOpenApi('sessions', sessionsDocs) as OpenApiJson]);
+    const vote = op(merged, 'POST', '/sessions/{code}/vote');
+    expect(vote.summary).toBe('Cast a vote');
+    expect(vote.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/VoteRequest',
+    });
+    expect(merged.components?.schemas).toHaveProperty('VoteRequest');
+    expect(vote.parameters).toEqual([expect.objectContaining({ in: 'path', name: 'code', required: true })]);
+    const ok = vote.responses['200'];
+    expect(ok.content['application/json'].schema.properties).toHaveProperty('vote');
+    expect(ok.content['application/json'].schema.properties).toHaveProperty('data');
+    expect(ok.headers).toEqual(op(base, 'POST', '/sessions/{code}/vote').responses['200'].headers);
+    expect(vote.responses['409'].description).toBe('No story open');
+    for (const status of ['415', '422', '429', '503']) expect(vote.responses[status]).toBeDefined();
+    expect(vote.responses['429'].headers).toHaveProperty('Retry-After');
+    expect(vote.security).toEqual([{}, { bearerAuth: [] }]);
   });
 
-  it('describes the auth endpoints in full: bodies, payloads in the envelope, errors', () => {
-    const register = op(doc, 'POST', '/auth/register');
-    expect(register.requestBody.content['application/json'].schema).toBeDefined();
-    const created = register.responses['201'].content['application/json'].schema;
-    expect(created.properties).toHaveProperty('user');
-    expect(created.properties).toHaveProperty('token');
-    expect(created.properties).toHaveProperty('data');
-    expect(register.responses['409']).toBeDefined();
-    expect(register.responses['422']).toBeDefined();
-    expect(register.responses['429'].headers).toHaveProperty('Retry-After');
-    expect(op(doc, 'GET', '/auth/me').responses['401']).toBeDefined();
-    expect(op(doc, 'GET', '/sessions/{code}').parameters).toEqual([
-      expect.objectContaining({ in: 'path', name: 'code', required: true }),
-    ]);
-    expect(doc.components?.schemas).toHaveProperty('ErrorEnvelope');
-  });
-
-  it('writes down what the spec leaves open: envelope, error codes, rate-limit headers', () => {
-    const text = doc.info.description ?? '';
+  it('writes down what the API promises beyond the paths: envelope, error codes, rate-limit headers', () => {
+    const text = base.info.description ?? '';
     for (const words of [
       'X-RateLimit-Reset',
       'epoch seconds',
@@ -66,31 +78,42 @@ describe('gateway: OpenAPI document', () => {
       'error: { code }',
       '422',
       'WWW-Authenticate',
-    ]) {
+    ])
       expect(text).toContain(words);
-    }
   });
 });
 
-describe('gateway: /openapi.json and /docs', () => {
+describe('gateway: /openapi.json from the units, and /docs', () => {
   let units: Awaited<ReturnType<typeof startStubUnits>>;
   let gateway: GatewayHarness;
-  beforeAll(async () => {
-    units = await startStubUnits(['identity', 'sessions']);
-    gateway = await startGateway({ env: units.env });
-  });
-  afterAll(async () => {
+  const client = () => api(gateway.url);
+  const vote = async () => op((await client().get('/openapi.json')).body, 'POST', '/sessions/{code}/vote');
+  afterEach(async () => {
     await gateway.stop();
     await units.stop();
   });
 
-  it('serves the document and a human page', async () => {
-    const client = api(gateway.url);
-    const json = await client.get('/openapi.json', { headers: { 'x-forwarded-for': '10.4.0.1' } });
-    expect(json.status).toBe(200);
-    expect(json.body.paths).toHaveProperty(['/sessions/{code}/vote']);
-    const page = await fetch(`${gateway.url}/docs/`, { headers: { 'x-forwarded-for': '10.4.0.1' } });
+  it("serves the units' descriptions, keeps the last one of a unit that went down, and a human page", async () => {
+    units = await startStubUnits(['identity', 'sessions'], { sessions: sessionsDocs });
+    gateway = await startGateway({ env: units.env });
+    await until(async () => (await vote())?.requestBody);
+    await units.stubs.sessions!.stop();
+    await gateway.documents.refresh(true);
+    expect((await vote()).requestBody).toBeDefined();
+    const page = await fetch(`${gateway.url}/docs/`);
     expect(page.status).toBe(200);
     expect(await page.text()).toMatch(/swagger-ui/i);
+  });
+
+  it('describes a unit that was down when the gateway started once it answers', async () => {
+    units = await startStubUnits(['identity', 'sessions'], { sessions: sessionsDocs });
+    await units.stubs.sessions!.stop();
+    gateway = await startGateway({ env: units.env, docsRetryMs: 100 });
+    await gateway.documents.refresh();
+    const before = await vote();
+    expect(before).toBeDefined(); // from the route table alone
+    expect(before.requestBody).toBeUndefined();
+    await units.stubs.sessions!.start();
+    await until(async () => (await vote())?.requestBody);
   });
 });

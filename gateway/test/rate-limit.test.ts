@@ -28,7 +28,9 @@ describe('gateway: rate limit', () => {
       expect(res.headers.get('x-ratelimit-remaining')).toBe(String(60 - i));
     }
     const before = Math.floor(Date.now() / 1000);
-    const reset = Number((await client.get('/healthz', { headers: ip(2) })).headers.get('x-ratelimit-reset'));
+    const reset = Number(
+      (await client.get('/sessions/ABCDEF', { headers: ip(2) })).headers.get('x-ratelimit-reset'),
+    );
     expect(reset).toBeGreaterThanOrEqual(before + 59);
     expect(reset).toBeLessThanOrEqual(before + 61);
 
@@ -61,6 +63,37 @@ describe('gateway: rate limit', () => {
     controller.abort();
   });
 
+  it('never counts or limits the probes, metrics and docs: a flood of /healthz leaves the API budget untouched', async () => {
+    const limited = await startGateway({ env: { ...units.env, RATE_LIMIT_PER_MINUTE: '5' } });
+    try {
+      const client = api(limited.url);
+      const me = ip(40);
+      const own = ['/healthz', '/readyz', '/metrics', '/openapi.json', '/docs/', '/docs/swagger-ui.css'];
+      // /readyz answers 503 here (identity is not among the stubs): what matters is that nothing is a 429.
+      const seen = new Set<string>();
+      for (let round = 0; round < 10; round++) {
+        const flood = Array.from({ length: 40 }, () => fetch(`${limited.url}/healthz`, { headers: me }));
+        const answers = await Promise.all([
+          ...flood,
+          ...own.map((path) => fetch(limited.url + path, { headers: me })),
+        ]);
+        for (const res of answers)
+          seen.add(`${new URL(res.url).pathname} ${res.status === 429 ? 429 : 'answered'}`);
+      }
+      expect([...seen].sort()).toEqual(own.map((path) => `${path} answered`).sort());
+      const first = await client.get('/sessions/ABCDEF', { headers: me });
+      expect(first.status).toBe(200);
+      expect(first.headers.get('x-ratelimit-remaining')).toBe('4');
+      for (let i = 0; i < 4; i++) await client.get('/sessions/ABCDEF', { headers: me });
+      expect((await client.get('/sessions/ABCDEF', { headers: me })).status).toBe(429);
+      // Spent on the API, the address still gets its probes answered.
+      expect((await client.get('/healthz', { headers: me })).status).toBe(200);
+      expect((await client.get('/openapi.json', { headers: me })).status).toBe(200);
+    } finally {
+      await limited.stop();
+    }
+  });
+
   it('ignores X-Forwarded-For unless told to trust a proxy', async () => {
     const strict = await startGateway({
       env: { ...units.env, RATE_LIMIT_PER_MINUTE: '3', TRUST_PROXY: 'false' },
@@ -68,8 +101,8 @@ describe('gateway: rate limit', () => {
     try {
       const client = api(strict.url);
       for (let i = 0; i < 3; i++)
-        expect((await client.get('/healthz', { headers: ip(10 + i) })).status).toBe(200);
-      expect((await client.get('/healthz', { headers: ip(20) })).status).toBe(429);
+        expect((await client.get('/sessions/ABCDEF', { headers: ip(10 + i) })).status).toBe(200);
+      expect((await client.get('/sessions/ABCDEF', { headers: ip(20) })).status).toBe(429);
     } finally {
       await strict.stop();
     }

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { api } from '@pp/testing';
 import { startGateway, startStubUnits, type GatewayHarness } from './support/gateway-harness.ts';
 
@@ -5,6 +6,20 @@ let units: Awaited<ReturnType<typeof startStubUnits>>;
 let gateway: GatewayHarness;
 const client = api(() => gateway.url);
 const from = { 'x-forwarded-for': '10.3.0.1' };
+
+/** The status of a join whose 600 KB body is streamed (no Content-Length), or the client's error code. */
+async function streamed(base: string, contentType: string): Promise<number | string> {
+  const res = await fetch(`${base}/sessions/ABCDEF/join`, {
+    method: 'POST',
+    headers: { ...from, 'content-type': contentType },
+    body: new Blob([Buffer.alloc(600_000, 'x')]).stream(),
+    duplex: 'half',
+    signal: AbortSignal.timeout(5_000),
+  } as RequestInit).catch((err: Error & { cause?: { code?: string } }) => err.cause?.code ?? err.name);
+  if (typeof res === 'string') return res;
+  await res.text();
+  return res.status;
+}
 
 beforeAll(async () => {
   // identity is a stub here too: these tests are about the proxy, not about tokens.
@@ -70,6 +85,21 @@ describe('gateway: upstream failures', () => {
     }
   });
 
+  it('answers 503, never hangs, when a unit drops the connection while the client is still sending its body', async () => {
+    const dropper = net.createServer((socket) => socket.once('data', () => socket.destroy()));
+    await new Promise<void>((resolve) => dropper.listen(0, '127.0.0.1', resolve));
+    const port = (dropper.address() as net.AddressInfo).port;
+    const front = await startGateway({
+      env: { ...units.env, SESSIONS_URL: `http://127.0.0.1:${port}`, RATE_LIMIT_PER_MINUTE: '10000' },
+    });
+    try {
+      for (let i = 0; i < 5; i++) expect(await streamed(front.url, 'application/json')).toBe(503);
+    } finally {
+      await front.stop();
+      dropper.close();
+    }
+  });
+
   it('answers 504 when a unit stays silent past the timeout', async () => {
     const started = Date.now();
     const res = await client.get('/sessions/ABCDEF?delay_ms=2000', { headers: from });
@@ -112,6 +142,12 @@ describe('gateway: request hygiene', () => {
   it('streams a body to the unit unparsed', async () => {
     const res = await client.post('/sessions/ABCDEF/join', { body: { name: 'Ann' }, headers: from });
     expect(res.body.body).toEqual({ name: 'Ann' });
+  });
+
+  it("passes on a unit's refusal of a body the client is still streaming, rather than a 503", async () => {
+    // No Content-Length: the gateway cannot refuse it up front; the unit refuses it (not JSON, not UTF-8).
+    for (const type of ['multipart/form-data; boundary=x', 'application/json; charset=latin1'])
+      for (let i = 0; i < 10; i++) expect([type, await streamed(gateway.url, type)]).toEqual([type, 415]);
   });
 
   it('sets its own request id, and security headers', async () => {

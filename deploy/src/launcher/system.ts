@@ -25,7 +25,7 @@ export interface SystemOptions {
 export interface System {
   /** Starts everything and resolves with the gateway's URL once its /readyz is 200. */
   start(): Promise<string>;
-  /** Stops the units, then NATS, then PostgreSQL; safe to call at any time and more than once. */
+  /** Stops the gateway, then the services, then NATS, then PostgreSQL; safe to call at any time and more than once. */
   stop(): Promise<void>;
   /** Synchronous last resort (the launcher is exiting): SIGKILL every child. */
   killNow(): void;
@@ -59,8 +59,16 @@ export function createSystem(options: SystemOptions): System {
   const pidFile = join(dataDir, 'units.pid');
   const recordPids = () => writeFileSync(pidFile, procs.map((p) => p.pid ?? '').join('\n'));
 
+  /**
+   * From the front door inwards: the gateway drains first, so that what it accepted completes against
+   * services still running (stopped together, a request could reach a service that had just closed: a
+   * 503); then the services; then NATS and PostgreSQL, which the services use until their last step.
+   */
   const stopAll = async () => {
-    await Promise.all(procs.map((p) => p.stop(options.stopGraceMs ?? 12_000)));
+    const grace = options.stopGraceMs ?? 12_000;
+    const front = procs.filter((p) => p.spec.name === 'gateway');
+    await Promise.all(front.map((p) => p.stop(grace)));
+    await Promise.all(procs.filter((p) => !front.includes(p)).map((p) => p.stop(grace)));
     await nats?.process?.stop(5_000);
     await postgres?.stop();
   };

@@ -1,19 +1,7 @@
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { NatsConnection } from '@pp/events';
 import { eventEnvelopeSchema, parseEventData } from '@pp/contracts';
 import type { Logger } from '@pp/logger';
 import type { TokenCache } from './token-cache.ts';
-
-export async function connectGatewayNats(url: string, logger: Logger): Promise<NatsConnection> {
-  const nc = await connect({
-    servers: url.split(',').map((s) => s.trim()),
-    name: 'gateway',
-    maxReconnectAttempts: -1,
-    reconnectTimeWait: 500,
-    timeout: 3_000,
-  });
-  logger.info('connected to nats');
-  return nc;
-}
 
 /**
  * A plain subscription on `<prefix>.token.revoked`: every replica gets every revocation (JetStream

@@ -5,66 +5,62 @@ import {
   type ZodOpenApiPathsObject,
   type ZodOpenApiResponsesObject,
 } from 'zod-openapi';
-import { routeKey, type RouteEntry } from '../routes.ts';
-import {
-  API_DESCRIPTION,
-  errorEnvelope,
-  genericSuccess,
-  rateLimitHeaders,
-  retryAfterHeaders,
-  successOf,
-} from './envelope.schemas.ts';
-import type { RouteDoc, UnitDocs } from './route-doc.ts';
+import { errorEnvelopeSchema, genericSuccessSchema } from '@pp/http';
+import type { RouteEntry } from '../routes.ts';
+import { API_DESCRIPTION, rateLimitHeaders, retryAfterHeaders } from './api-description.ts';
 import { gatewayPaths } from './gateway-paths.ts';
+
+/** An OpenAPI document as JSON: what the units serve and the gateway merges. */
+export interface OpenApiJson {
+  openapi: string;
+  info: { title: string; version: string; description?: string };
+  paths?: Record<string, Record<string, OperationJson>>;
+  components?: Record<string, Record<string, unknown> | undefined>;
+  [key: string]: unknown;
+}
+export interface OperationJson {
+  summary?: string;
+  description?: string;
+  parameters?: unknown[];
+  requestBody?: unknown;
+  responses?: Record<string, { headers?: unknown; [key: string]: unknown }>;
+  [key: string]: unknown;
+}
 
 const json = (schema: z.ZodType) => ({ 'application/json': { schema } });
 const error = (description: string, headers = rateLimitHeaders) => ({
   description,
   headers,
-  content: json(errorEnvelope),
+  content: json(errorEnvelopeSchema),
 });
+const WITH_BODY = new Set(['POST', 'PATCH', 'PUT']);
 
-const pathParams = (path: string, doc?: RouteDoc) => {
-  const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
-  if (doc?.params) return doc.params;
-  return names.length ? z.object(Object.fromEntries(names.map((n) => [n, z.string()]))) : undefined;
-};
-
-function responsesOf(route: RouteEntry, doc: RouteDoc | undefined): ZodOpenApiResponsesObject {
-  const responses: ZodOpenApiResponsesObject = {};
-  for (const [status, r] of Object.entries(doc?.responses ?? {})) {
-    const isError = Number(status) >= 400;
-    responses[status as `${1 | 2 | 3 | 4 | 5}${string}`] = {
-      description: r.description,
-      headers: rateLimitHeaders,
-      ...(isError
-        ? { content: json(errorEnvelope) }
-        : r.payload
-          ? { content: json(successOf(r.payload)) }
-          : {}),
-    };
-  }
+/** What the gateway says of every route: its success, and the answers it or any unit may give. */
+function responsesOf(route: RouteEntry): ZodOpenApiResponsesObject {
   const success = String(route.success ?? 200) as `${1 | 2 | 3 | 4 | 5}${string}`;
-  if (!Object.keys(responses).some((s) => Number(s) < 400)) {
-    responses[success] = route.stream
+  const responses: ZodOpenApiResponsesObject = {
+    [success]: route.stream
       ? {
           description: 'A Server-Sent Events stream',
           headers: rateLimitHeaders,
           content: { 'text/event-stream': { schema: z.string() } },
         }
-      : { description: 'Success', headers: rateLimitHeaders, content: json(genericSuccess) };
-  }
+      : { description: 'Success', headers: rateLimitHeaders, content: json(genericSuccessSchema) },
+  };
   if (route.access === 'token')
-    responses['401'] ??= error(
+    responses['401'] = error(
       'Missing, invalid, expired or revoked bearer token (`WWW-Authenticate: Bearer`)',
     );
   if (route.access === 'token' && /\{/.test(route.path))
-    responses['403'] ??= error('Not the owner of the resource');
-  if (/\{/.test(route.path)) responses['404'] ??= error('No such resource');
-  if (['POST', 'PATCH', 'PUT'].includes(route.method)) {
-    responses['400'] ??= error('The body is not JSON or has the wrong content type');
-    responses['413'] ??= error('The body is over the size limit');
-    responses['422'] ??= error('Validation failed: `errors` names each field');
+    responses['403'] = error('Not the owner of the resource');
+  if (/\{/.test(route.path)) responses['404'] = error('No such resource');
+  if (WITH_BODY.has(route.method)) {
+    responses['400'] = error('The body is not valid JSON');
+    responses['413'] = error('The body is over the size limit');
+    responses['415'] = error('The body is not JSON (`Content-Type` other than `application/json`)');
+    responses['422'] = error(
+      'Validation failed: `errors` names each field, and `_body` the body as a whole (not an object, nested deeper than 64 levels, over 10,000 keys and array elements)',
+    );
   }
   responses['429'] = error('Rate limit exceeded', retryAfterHeaders);
   responses['503'] = error('A service or dependency is unavailable (with `Retry-After`)', retryAfterHeaders);
@@ -72,32 +68,27 @@ function responsesOf(route: RouteEntry, doc: RouteDoc | undefined): ZodOpenApiRe
   return responses;
 }
 
-function operationOf(route: RouteEntry, doc: RouteDoc | undefined): ZodOpenApiOperationObject {
-  const path = pathParams(route.path, doc);
+function operationOf(route: RouteEntry): ZodOpenApiOperationObject {
+  const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
   return {
     operationId: `${route.method.toLowerCase()}${route.path.replace(/\{(\w+)\}/g, 'By-$1').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
-    summary: doc?.summary ?? route.summary,
-    ...(doc?.description ? { description: doc.description } : {}),
+    summary: route.summary,
     tags: [route.unit],
     // A public endpoint takes a token too (optional): then it acts as that user.
     security: route.access === 'token' ? [{ bearerAuth: [] }] : [{}, { bearerAuth: [] }],
-    ...(path || doc?.query
-      ? { requestParams: { ...(path ? { path } : {}), ...(doc?.query ? { query: doc.query } : {}) } }
+    ...(names.length
+      ? { requestParams: { path: z.object(Object.fromEntries(names.map((n) => [n, z.string()]))) } }
       : {}),
-    ...(doc?.body ? { requestBody: { required: true, content: json(doc.body) } } : {}),
-    responses: responsesOf(route, doc),
+    responses: responsesOf(route),
   };
 }
 
-/** The OpenAPI 3.1 document of the whole public API: every route-table entry, in full where its unit describes it. */
-export function buildOpenApiDocument(table: readonly RouteEntry[], docs: UnitDocs, version = '1.0.0') {
+/** The document of the route table alone: every public path, what the gateway knows of it. */
+export function routeTableDocument(table: readonly RouteEntry[], version = '1.0.0'): OpenApiJson {
   const paths: ZodOpenApiPathsObject = { ...gatewayPaths };
   for (const route of table) {
-    const item = (paths[route.path] ??= {});
-    (item as Record<string, ZodOpenApiOperationObject>)[route.method.toLowerCase()] = operationOf(
-      route,
-      docs[routeKey(route)],
-    );
+    const item = (paths[route.path] ??= {}) as Record<string, ZodOpenApiOperationObject>;
+    item[route.method.toLowerCase()] = operationOf(route);
   }
   return createDocument({
     openapi: '3.1.0',
@@ -113,5 +104,42 @@ export function buildOpenApiDocument(table: readonly RouteEntry[], docs: UnitDoc
         },
       },
     },
-  });
+  }) as unknown as OpenApiJson;
+}
+
+/**
+ * The API's document: the route table's, with what each unit says of its own paths laid over it (its
+ * parameters, request bodies and documented answers, from the zod schemas its routes validate with).
+ * Only routed paths are taken from a unit; the gateway's answers (401, 429, 503, ...) stay.
+ */
+export function mergeUnitDocuments(base: OpenApiJson, units: OpenApiJson[]): OpenApiJson {
+  const doc = structuredClone(base);
+  const schemas = ((doc.components ??= {}).schemas ??= {}) as Record<string, unknown>;
+  for (const unit of units) {
+    for (const [path, item] of Object.entries(unit.paths ?? {})) {
+      for (const [method, op] of Object.entries(item)) {
+        const target = doc.paths?.[path]?.[method];
+        if (!target) continue;
+        const responses = (target.responses ??= {});
+        const headers = Object.values(responses)[0]?.headers;
+        if (op.summary) target.summary = op.summary;
+        if (op.description) target.description = op.description;
+        if (op.parameters) target.parameters = op.parameters;
+        if (op.requestBody) target.requestBody = op.requestBody;
+        const documented = op.responses ?? {};
+        // A success the unit describes replaces the table's (whose content stays if the unit gives none).
+        if (Object.keys(documented).some((status) => Number(status) < 400))
+          for (const status of Object.keys(responses))
+            if (Number(status) < 400 && !(status in documented)) delete responses[status];
+        for (const [status, response] of Object.entries(documented))
+          responses[status] = {
+            ...responses[status],
+            ...response,
+            headers: responses[status]?.headers ?? headers,
+          };
+      }
+    }
+    for (const [name, schema] of Object.entries(unit.components?.schemas ?? {})) schemas[name] ??= schema;
+  }
+  return doc;
 }

@@ -8,6 +8,25 @@ const plain = (description: string, schema: z.ZodType = z.looseObject({ success:
 
 /** What the gateway answers itself. */
 export const gatewayPaths: ZodOpenApiPathsObject = {
+  '/': {
+    get: {
+      tags: ['gateway'],
+      summary: 'Where to start: links to the documentation, this document and the health check',
+      description:
+        'A client that ranks `text/html` above `application/json` in `Accept` (a browser) gets the page of ' +
+        'the web room instead, as at `/room/{code}` (the link a room shares); every other client (curl sends ' +
+        '`*/*`) gets these links. Neither is rate-limited.',
+      responses: {
+        200: {
+          description: 'Links (JSON), or the web room (HTML) for a browser',
+          content: {
+            'application/json': { schema: z.looseObject({ success: z.boolean() }) },
+            'text/html': { schema: z.string() },
+          },
+        },
+      },
+    },
+  },
   '/healthz': {
     get: { tags: ['gateway'], summary: 'The gateway process is alive', responses: { 200: plain('Alive') } },
   },

@@ -68,6 +68,10 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): RequestHandl
           { unit: options.unit, err: { message: err.message, code: (err as { code?: string }).code } },
           'upstream failed',
         );
+        // What the client is still sending of its body is read off and dropped (the unit will not take
+        // it): left paused, its upload would stall and the client would never read the answer.
+        req.unpipe();
+        req.resume();
         if (res instanceof http.ServerResponse) fail(res, timedOut ? 504 : 503, options.unit);
         else res.destroy();
       },

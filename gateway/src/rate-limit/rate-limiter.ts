@@ -23,7 +23,7 @@ export const RATE_LIMIT_WINDOW_MS = 60_000;
 const WINDOW_SECONDS = RATE_LIMIT_WINDOW_MS / 1000;
 
 /**
- * The headers of decisions 11 and the IETF draft, from express-rate-limit's count:
+ * The headers the API promises and the IETF draft's, from express-rate-limit's count:
  * X-RateLimit-Limit/Remaining/Reset (epoch seconds), `RateLimit: "ip"; r=..; t=..` and
  * `RateLimit-Policy: "ip"; q=..; w=60`. Written here in one go rather than by the library, which
  * hashes the key and rebuilds a Date header on every request.
@@ -42,7 +42,7 @@ function setHeaders(req: Request, res: Response, limit: number, policy: string):
 }
 
 /**
- * Per client IP, per minute (spec 8, decisions 11), on every response; 429 with Retry-After and the
+ * Per client IP, per minute, on every response; 429 with Retry-After and the
  * error envelope. Every request counts once, when it starts (a live stream too, and only then).
  * With Redis the count is shared by every replica; when Redis fails or is slow, each replica goes
  * on counting locally.

@@ -1,12 +1,14 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { Express } from 'express';
-import type { RunningServer } from '@pp/http';
+import type { RunningServer, UnitDocs } from '@pp/http';
 import { createLogger } from '@pp/logger';
 import { startApp, testNatsUrl } from '@pp/testing';
 import { createApp } from '../../src/app.ts';
 import { listenForRevocations } from '../../src/auth/revocation-listener.ts';
 import { TokenCache } from '../../src/auth/token-cache.ts';
-import { readConfig, type Config } from '../../src/config.ts';
+import { readConfig, upstreamUrls, type Config } from '../../src/config.ts';
+import { unitDocuments, type UnitDocuments } from '../../src/openapi/unit-documents.ts';
+import { routeTable } from '../../src/routes.ts';
 import type { RedisClient } from '../../src/rate-limit/rate-limiter.ts';
 import { INTERNAL_KEY } from '../../../services/identity/test/support/identity-harness.ts';
 import { startStubUnit, type StubUnit } from './stub-unit.ts';
@@ -19,6 +21,7 @@ export interface GatewayHarness {
   config: Config;
   tokenCache: TokenCache;
   server: RunningServer;
+  documents: UnitDocuments;
   stop(): Promise<void>;
 }
 
@@ -27,6 +30,8 @@ export async function startGateway(options: {
   env: Record<string, string>;
   eventsPrefix?: string;
   redis?: RedisClient;
+  /** How soon the gateway asks again a unit that has not described its paths yet. */
+  docsRetryMs?: number;
 }): Promise<GatewayHarness> {
   const logger = createLogger({ name: 'gateway-test', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const config = readConfig({
@@ -45,7 +50,14 @@ export async function startGateway(options: {
     nc = await connect({ servers: config.NATS_URL });
     revocations = listenForRevocations(nc, tokenCache, logger, options.eventsPrefix);
   }
-  const app = createApp({ config, logger, tokenCache, redis: options.redis });
+  const documents = unitDocuments({
+    table: routeTable,
+    urls: upstreamUrls(config),
+    signingKey: config.INTERNAL_SIGNING_KEY,
+    logger,
+    retryMs: options.docsRetryMs ?? 200,
+  });
+  const app = createApp({ config, logger, tokenCache, redis: options.redis, documents });
   const server = await startApp(app);
   return {
     url: server.url,
@@ -53,7 +65,9 @@ export async function startGateway(options: {
     config,
     tokenCache,
     server,
+    documents,
     async stop() {
+      documents.stop();
       server.server.closeAllConnections();
       await server.close();
       revocations?.stop();
@@ -63,9 +77,12 @@ export async function startGateway(options: {
 }
 
 /** Stand-ins for the units that are not built here, and their <UNIT>_URL settings. */
-export async function startStubUnits(names = ['sessions', 'stories', 'ai', 'integrations', 'webhooks']) {
+export async function startStubUnits(
+  names = ['sessions', 'stories', 'ai', 'integrations', 'webhooks'],
+  docs: Record<string, UnitDocs> = {},
+) {
   const stubs: Record<string, StubUnit> = {};
-  for (const name of names) stubs[name] = await startStubUnit(name);
+  for (const name of names) stubs[name] = await startStubUnit(name, 0, docs[name]);
   const env = Object.fromEntries(
     Object.entries(stubs).map(([name, s]) => [`${name.toUpperCase()}_URL`, s.url]),
   );

@@ -1,5 +1,12 @@
 import type { Express } from 'express';
-import { createServiceApp, listen, send, type RunningServer } from '@pp/http';
+import {
+  createServiceApp,
+  listen,
+  send,
+  unitOpenApiRoutes,
+  type RunningServer,
+  type UnitDocs,
+} from '@pp/http';
 import { createLogger } from '@pp/logger';
 
 export interface StubUnit {
@@ -21,14 +28,16 @@ export interface StubUnit {
 /**
  * A unit that is not built yet, with the real service stack (signed identity check, envelope, /readyz):
  * it echoes what it received; `/sessions/{code}/events` is a live stream and `?delay_ms=` makes it slow.
+ * It describes the paths of `docs` to the gateway, like a real unit.
  */
-export async function startStubUnit(name: string, port = 0): Promise<StubUnit> {
+export async function startStubUnit(name: string, port = 0, docs: UnitDocs = {}): Promise<StubUnit> {
   const seen: StubUnit['seen'] = [];
   const app: Express = createServiceApp({
     logger: createLogger({ name: `stub-${name}`, level: 'silent' }),
     identityKey: process.env.STUB_IDENTITY_KEY ?? 'internal-signing-key-for-tests-0123456789',
     readiness: {},
     routes: (a) => {
+      a.use(unitOpenApiRoutes(name, docs));
       a.get('/sessions/:code/events', (req, res) => {
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
         res.flushHeaders();

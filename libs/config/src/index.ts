@@ -49,6 +49,12 @@ export const natsUrl = z
 /** Secret keys: at least 32 characters so HMAC keys have enough entropy. */
 export const secret = z.string().min(32, 'must be at least 32 characters');
 
+/** Subject prefix of the event bus (`pp`); tests and side-by-side deployments use their own. */
+export const eventsPrefix = z
+  .string()
+  .regex(/^[a-z][a-z0-9_-]{0,30}$/, 'must be a short lowercase name')
+  .default('pp');
+
 /** Settings every service process shares. */
 export const serviceEnv = {
   PORT: port(0),
@@ -57,11 +63,7 @@ export const serviceEnv = {
   NATS_URL: natsUrl,
   INTERNAL_SIGNING_KEY: secret,
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
-  /** Subject prefix of the event bus (`pp`); tests and side-by-side deployments use their own. */
-  EVENTS_PREFIX: z
-    .string()
-    .regex(/^[a-z][a-z0-9_-]{0,30}$/, 'must be a short lowercase name')
-    .default('pp'),
+  EVENTS_PREFIX: eventsPrefix,
 };
 
 export * from './units.ts';

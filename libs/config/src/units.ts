@@ -1,5 +1,6 @@
 /**
- * The units of the platform: one process each, with its default port and its own database.
+ * The units of the platform: one process each, with its default port and its own database (but for a
+ * unit that owns no data).
  * The gateway's route table, the local launcher and the deployment manifests all start from this list.
  */
 export const services = [
@@ -9,6 +10,8 @@ export const services = [
   { name: 'ai', port: 8084, database: 'pp_ai' },
   { name: 'integrations', port: 8085, database: 'pp_integrations' },
   { name: 'webhooks', port: 8086, database: 'pp_webhooks' },
+  // Owns no data: the API as MCP tools, calling the other units as the caller.
+  { name: 'mcp', port: 8087, database: undefined },
 ] as const;
 
 export type ServiceName = (typeof services)[number]['name'];

@@ -37,7 +37,7 @@ const storySummary = z.object({
   position: z.number().int(),
 });
 
-/** One zod schema per event type (decisions section 10, plus the identity events). */
+/** One zod schema per event type: the public ones (what webhooks can subscribe to) and the platform's own. */
 export const eventSchemas = {
   'user.created': z.object({ user: z.object({ id: z.string(), email: z.string(), name: z.string() }) }),
   'token.revoked': z.object({
@@ -49,6 +49,11 @@ export const eventSchemas = {
   'session.updated': z.object({ session: sessionSnapshot, changed: z.array(z.string()) }),
   'session.archived': z.object({ session: sessionSnapshot }),
   'session.unarchived': z.object({ session: sessionSnapshot }),
+  /**
+   * A session that never came to be: created for a template whose stories could not all be added, and
+   * taken back (never announced by session.created). Units drop whatever they kept of it.
+   */
+  'session.discarded': z.object({ session_id: z.uuid(), session_code: z.string() }),
   'participant.joined': z.object({
     session_id: z.uuid(),
     session_code: z.string(),

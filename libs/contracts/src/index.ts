@@ -1,2 +1,5 @@
 export * from './envelope.ts';
 export * from './events.ts';
+export * from './round.ts';
+export * from './ids.ts';
+export * from './stories-for-units.ts';

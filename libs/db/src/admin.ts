@@ -48,3 +48,14 @@ export async function dropDatabase(url: string): Promise<void> {
     client.query(`drop database if exists ${quoteIdent(name)} with (force)`),
   );
 }
+
+/** Runs one statement on the database of the URL with its own connection (benchmarks seed data with it). */
+export async function runStatement(url: string, text: string, values: unknown[] = []): Promise<number> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+  await client.connect();
+  try {
+    return (await client.query(text, values)).rowCount ?? 0;
+  } finally {
+    await client.end();
+  }
+}

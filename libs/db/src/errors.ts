@@ -1,19 +1,14 @@
 import {
+  ForeignKeyConstraintViolationException,
   UniqueConstraintViolationException,
   ConnectionException,
   LockWaitTimeoutException,
 } from '@mikro-orm/postgresql';
-import { ConflictError, ServiceUnavailableError, type AppError } from '@pp/http';
+import { ConflictError, ServiceUnavailableError, UNREACHABLE_CODES, type AppError } from '@pp/http';
 
 /** Socket errors, and PostgreSQL's SQLSTATEs for a server that cannot be reached or is going away. */
 const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'EHOSTUNREACH',
-  'ENOTFOUND',
-  'EAI_AGAIN',
+  ...UNREACHABLE_CODES,
   '08000', // connection_exception
   '08001', // sqlclient_unable_to_establish_sqlconnection
   '08003', // connection_does_not_exist
@@ -56,6 +51,11 @@ export function databaseErrorMapper(err: unknown): AppError | undefined {
 
 export function isUniqueViolation(err: unknown): boolean {
   return err instanceof UniqueConstraintViolationException;
+}
+
+/** A row refers to one that is not there (any more): a race with its deletion, for instance. */
+export function isForeignKeyViolation(err: unknown): boolean {
+  return err instanceof ForeignKeyConstraintViolationException;
 }
 
 /** Runs the write; a unique violation becomes the given conflict error. */

@@ -54,9 +54,6 @@ const deadLetters = counter('consumer_dead_letters_total', 'Messages sent to the
 ]);
 const lag = gauge('consumer_lag', 'Messages not yet delivered to the consumer', ['consumer']);
 
-/** A message that can never succeed: it goes to the dead-letter subject at once. */
-export class PoisonMessageError extends Error {}
-
 /** The database or a service the handler called cannot be reached: retry, however long it takes. */
 const dependencyUnavailable = (err: unknown) =>
   err instanceof ServiceUnavailableError || isDatabaseUnavailable(err);
@@ -66,7 +63,8 @@ const defaultBackoff = (n: number) => Math.min(30_000, 250 * 2 ** Math.max(0, n 
 /**
  * A durable pull consumer: bounded concurrency; each message handled in one transaction together with
  * its processed-events row (so a redelivery is skipped); ack on success, nak with delay on a passing
- * failure, term plus a dead-letter copy for a poison message or one that keeps failing.
+ * failure, term plus a dead-letter copy for a message that cannot be read (not an event, or data
+ * its contract refuses) or one that keeps failing.
  */
 export async function startConsumer(options: ConsumerOptions): Promise<RunningConsumer> {
   const bus = options.bus ?? defaultBus;
@@ -163,7 +161,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<RunningCo
         msg.nak(backoff(deliveries));
         return;
       }
-      if (err instanceof PoisonMessageError || deliveries >= maxDeliver) {
+      if (deliveries >= maxDeliver) {
         options.logger.error(
           { err, event_id: event.id, type: event.type, deliveries },
           'event handling failed for good',

@@ -47,3 +47,13 @@ export function enqueue<T extends EventType>(
   );
   return event;
 }
+
+/**
+ * SQL that records events in the outbox, for a hot path that writes its whole change in one
+ * statement (a data-modifying CTE): `envelopes` is a query whose single column is an event envelope
+ * as jsonb, e.g. `select e from jsonb_array_elements($7::jsonb) e` over `JSON.stringify(events)` of
+ * envelopes made by `outboxEvent`. The outbox table is known here only.
+ */
+export const insertOutboxSql = (envelopes: string) =>
+  `insert into outbox (id, type, payload, created_at, attempts)
+     select (e->>'id')::uuid, e->>'type', e, (e->>'occurred_at')::timestamptz, 0 from (${envelopes}) as events(e)`;

@@ -1,2 +1,3 @@
 export * from './resilient-client.ts';
 export * from './service-client.ts';
+export * from './unit-descriptions.ts';

@@ -5,7 +5,8 @@ import { healthRouter, type ReadinessCheck } from './health.ts';
 import { identityMiddleware } from './identity.ts';
 import { metricsMiddleware, metricsRouter } from './metrics.ts';
 import { requestContext } from './request-context.ts';
-import { BadRequestError } from './errors.ts';
+import { checkBodyLimits } from './body-limits.ts';
+import { AppError } from './errors.ts';
 
 export interface ServiceAppOptions {
   logger: Logger;
@@ -21,7 +22,7 @@ export interface ServiceAppOptions {
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 
-/** A body that is there but not JSON is a bad request, not an empty one. */
+/** A body that is there but not JSON is refused (415, what clients and proxies expect), not taken as empty. */
 export const requireJsonBody: RequestHandler = (req, _res, next) => {
   const hasBody = Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined;
   if (
@@ -30,9 +31,10 @@ export const requireJsonBody: RequestHandler = (req, _res, next) => {
     !req.is('application/json') &&
     !req.is('application/*+json')
   ) {
-    throw new BadRequestError(
-      'The request body must be JSON (Content-Type: application/json)',
+    throw new AppError(
+      415,
       'unsupported_content_type',
+      'The request body must be JSON (Content-Type: application/json)',
     );
   }
   next();
@@ -49,8 +51,15 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   app.use(metricsRouter());
   app.use(requireJsonBody);
   app.use(
-    express.json({ limit: options.bodyLimit ?? '256kb', type: ['application/json', 'application/*+json'] }),
+    express.json({
+      limit: options.bodyLimit ?? '256kb',
+      type: ['application/json', 'application/*+json'],
+      // Any JSON value parses: `null` or `3` is valid JSON of the wrong type, which validation answers
+      // with a 422 naming the body, while text that is not JSON at all stays a 400.
+      strict: false,
+    }),
   );
+  app.use(checkBodyLimits);
   app.use(identityMiddleware(options.identityKey));
   options.routes(app);
   app.use(notFoundHandler);

@@ -1,4 +1,5 @@
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { finished } from 'node:stream';
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { ZodError } from 'zod';
 import type { Logger } from '@pp/logger';
 import { AppError, NotFoundError, ServiceUnavailableError } from './errors.ts';
@@ -8,14 +9,15 @@ import { issuesToErrors } from './validate.ts';
 /** Turns an error that is not an AppError into one (e.g. a database outage into a 503), or leaves it. */
 export type ErrorMapper = (err: unknown) => AppError | undefined;
 
-const CONNECTION_CODES = new Set([
+/** Socket errors of a dependency that cannot be reached (or went away): a 503, never a 500. */
+export const UNREACHABLE_CODES: ReadonlySet<string> = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
   'ETIMEDOUT',
   'EPIPE',
+  'EHOSTUNREACH',
   'ENOTFOUND',
-  '57P01',
-  '57P03',
+  'EAI_AGAIN',
 ]);
 
 /** Errors of a dependency that is down become a 503 rather than a 500. */
@@ -23,8 +25,8 @@ export const connectionErrorMapper: ErrorMapper = (err) => {
   const e = err as { code?: string; name?: string; cause?: { code?: string } } | undefined;
   if (!e) return undefined;
   if (
-    CONNECTION_CODES.has(e.code ?? '') ||
-    CONNECTION_CODES.has(e.cause?.code ?? '') ||
+    UNREACHABLE_CODES.has(e.code ?? '') ||
+    UNREACHABLE_CODES.has(e.cause?.code ?? '') ||
     e.name === 'ConnectionException' ||
     e.name === 'BrokenCircuitError' ||
     e.name === 'OpenCircuitError'
@@ -40,9 +42,10 @@ function fromBodyParser(err: { type?: string; status?: number }): AppError | und
       return new AppError(400, 'invalid_json', 'The request body is not valid JSON');
     case 'entity.too.large':
       return new AppError(413, 'payload_too_large', 'The request body is too large');
+    // A charset or Content-Encoding the parser cannot read is a media type it does not support.
     case 'encoding.unsupported':
     case 'charset.unsupported':
-      return new AppError(400, 'unsupported_encoding', 'The request body encoding is not supported');
+      return new AppError(415, 'unsupported_encoding', 'The request body encoding is not supported');
     case 'request.aborted':
       return new AppError(400, 'request_aborted', 'The request was aborted');
     default:
@@ -65,6 +68,18 @@ export function toAppError(err: unknown, mappers: ErrorMapper[] = []): AppError 
   return undefined;
 }
 
+/**
+ * Sends once the rest of the request's body has been read off and dropped. An answer sent while the
+ * client (the gateway) is still sending makes it lose the answer when the connection closes under
+ * unread data; an error can come before the body is read (a content type or charset refused up front).
+ * An answer that closes the connection anyway (a body over the size limit) does not wait for it.
+ */
+function afterBody(req: Request, res: Response, send: () => void): void {
+  if (req.complete || res.getHeader('connection') === 'close') return send();
+  req.resume();
+  finished(req, () => send());
+}
+
 /** The one error middleware: known errors keep their status, anything else is a 500 with a generic message. */
 export function errorHandler(logger: Logger, mappers: ErrorMapper[] = []): ErrorRequestHandler {
   return (err, req, res, next) => {
@@ -72,13 +87,17 @@ export function errorHandler(logger: Logger, mappers: ErrorMapper[] = []): Error
     const appError = toAppError(err, mappers);
     if (!appError) {
       logger.error({ err, method: req.method, path: req.path }, 'unhandled error');
-      res.status(500).json(errorEnvelope('internal_error', 'Something went wrong on our side'));
+      afterBody(req, res, () =>
+        res.status(500).json(errorEnvelope('internal_error', 'Something went wrong on our side')),
+      );
       return;
     }
     if (appError.status >= 500)
       logger.warn({ err: appError.cause ?? appError, code: appError.code }, appError.message);
     for (const [name, value] of Object.entries(appError.headers ?? {})) res.setHeader(name, value);
-    res.status(appError.status).json(errorEnvelope(appError.code, appError.message, appError.errors));
+    afterBody(req, res, () =>
+      res.status(appError.status).json(errorEnvelope(appError.code, appError.message, appError.errors)),
+    );
   };
 }
 

@@ -19,7 +19,7 @@ beforeAll(async () => {
   const app = createServiceApp({
     logger: createLogger({ name: 'http-test', level: 'silent' }),
     identityKey: KEY,
-    bodyLimit: '1kb',
+    bodyLimit: '64kb',
     readiness: {
       database: async () => {
         if (!ready) throw new Error('down');
@@ -83,17 +83,69 @@ describe('service app', () => {
     expect(Object.keys(((await inQuery.json()) as any).errors)).toEqual(['query.n']);
   });
 
-  it('answers 400 for malformed JSON, a non-JSON body and a query value of the wrong type', async () => {
+  it('answers 400 for malformed JSON and a query value of the wrong type', async () => {
     const bad = await post('/things/7', '{"name": ');
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as any).error.code).toBe('invalid_json');
-    expect((await post('/things/7', 'name=x', 'text/plain')).status).toBe(400);
     expect((await post('/things/7?n=abc', JSON.stringify({ name: 'a' }))).status).toBe(400);
     expect((await post('/things/7?n=9', JSON.stringify({ name: 'a' }))).status).toBe(422);
   });
 
+  it('answers 415 for a body that is not JSON, whatever it claims to be or when it claims nothing', async () => {
+    for (const type of [
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'application/json; charset=latin1',
+    ]) {
+      const res = await post('/things/7', 'name=x', type);
+      expect([type, res.status]).toEqual([type, 415]);
+      expect(((await res.json()) as any).success).toBe(false);
+    }
+    const untyped = await fetch(server.url + '/things/7', {
+      method: 'POST',
+      body: Buffer.from('{"name":"a"}'),
+    });
+    expect(untyped.status).toBe(415);
+    expect(((await untyped.json()) as any).error.code).toBe('unsupported_content_type');
+    expect(
+      (await post('/things/7', JSON.stringify({ name: 'a' }), 'application/merge-patch+json')).status,
+    ).toBe(201);
+  });
+
+  it('answers 422 naming the body for valid JSON that is not an object', async () => {
+    for (const body of ['null', '[]', '[{"name":"a"}]', '3', '"a"', 'true']) {
+      const res = await post('/things/7', body);
+      expect([body, res.status]).toEqual([body, 422]);
+      expect([body, ((await res.json()) as any).errors]).toEqual([
+        body,
+        { _body: ['must be a JSON object'] },
+      ]);
+    }
+  });
+
+  it('answers 422 naming the limit for a body nested too deep or too large in entries, before anything walks it', async () => {
+    const deep = (levels: number, inner = '"x"') => '{"a":'.repeat(levels) + inner + '}'.repeat(levels);
+    for (const body of [deep(5_000), '['.repeat(5_000) + ']'.repeat(5_000), deep(65)]) {
+      const res = await post('/things/7', body);
+      expect(res.status).toBe(422);
+      expect(((await res.json()) as any).errors).toEqual({ _body: ['nested deeper than 64 levels'] });
+    }
+    const wide = await post('/things/7', JSON.stringify({ name: 'a', list: new Array(10_000).fill(0) }));
+    expect(wide.status).toBe(422);
+    expect(((await wide.json()) as any).errors).toEqual({
+      _body: ['more than 10000 keys and array elements in all'],
+    });
+    // At the limits the body reaches validation, which still finds a NUL character at the bottom.
+    const atLimit = `{"name":"ab","x":${deep(62, '"\\u0000"')},"list":${JSON.stringify(new Array(9_000).fill(0))}}`;
+    const res = await post('/things/7', atLimit);
+    expect(res.status).toBe(422);
+    expect(Object.keys(((await res.json()) as any).errors)).toEqual([
+      `x.${new Array(62).fill('a').join('.')}`,
+    ]);
+  });
+
   it('answers 413 for a body over the limit', async () => {
-    const res = await post('/things/7', JSON.stringify({ name: 'x'.repeat(5000) }));
+    const res = await post('/things/7', JSON.stringify({ name: 'x'.repeat(70_000) }));
     expect(res.status).toBe(413);
     expect(((await res.json()) as any).error.code).toBe('payload_too_large');
   });

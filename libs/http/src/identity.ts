@@ -76,6 +76,12 @@ export function requireUser(req: Request): Identity {
   return req.identity;
 }
 
+/** Authenticated endpoints answer 401 before they look at the request. */
+export const signedIn: RequestHandler = (req, _res, next) => {
+  requireUser(req);
+  next();
+};
+
 /** Internal endpoints answer only other services of the platform. */
 export const requireService: RequestHandler = (req, _res, next) => {
   if (req.identity?.kind !== 'service') throw new ForbiddenError('Internal endpoint', 'internal_only');

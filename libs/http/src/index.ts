@@ -1,6 +1,7 @@
 export * from './errors.ts';
 export * from './envelope.ts';
 export * from './validate.ts';
+export * from './body-limits.ts';
 export * from './error-handler.ts';
 export * from './identity.ts';
 export * from './metrics.ts';
@@ -11,3 +12,5 @@ export * from './server.ts';
 export * from './unavailable.ts';
 export { runWithContext, currentContext } from '@pp/logger';
 export type * from './route-doc.ts';
+export * from './openapi.ts';
+export * from './openapi-envelope.ts';

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
+import { BODY_FIELD } from './body-limits.ts';
 import { BadRequestError, ValidationError } from './errors.ts';
 
 export interface Schemas {
@@ -25,16 +26,49 @@ export function issuesToErrors(issues: z.core.$ZodIssue[], prefix?: string): Rec
   return errors;
 }
 
-/** Where a value holds a string with a NUL character (which no text column can store), as field paths. */
-function nulPaths(value: unknown, path: string[] = [], found: string[] = []): string[] {
-  if (typeof value === 'string') {
-    if (value.includes('\u0000')) found.push(path.join('.'));
-  } else if (Array.isArray(value)) {
-    value.forEach((v, i) => nulPaths(v, [...path, String(i)], found));
-  } else if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) nulPaths(v, [...path, k], found);
+interface Visit {
+  value: unknown;
+  key?: string;
+  parent?: Visit;
+}
+
+function pathOf(visit: Visit): string {
+  const keys: string[] = [];
+  for (let v: Visit | undefined = visit; v?.key !== undefined; v = v.parent) keys.push(v.key);
+  return keys.reverse().join('.');
+}
+
+/**
+ * Where a value holds a string with a NUL character (which no text column can store), as field paths in
+ * document order. An explicit stack rather than recursion: request data decides how deep it goes.
+ */
+function nulPaths(root: unknown): string[] {
+  const found: string[] = [];
+  const stack: Visit[] = [{ value: root }];
+  while (stack.length > 0) {
+    const visit = stack.pop()!;
+    const { value } = visit;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) found.push(pathOf(visit));
+    } else if (value && typeof value === 'object') {
+      const entries = Array.isArray(value)
+        ? value.map((v, i) => [String(i), v] as const)
+        : Object.entries(value);
+      for (let i = entries.length - 1; i >= 0; i--)
+        stack.push({ value: entries[i]![1], key: entries[i]![0], parent: visit });
+    }
   }
   return found;
+}
+
+/** zod's issues on the body; one about the body as a whole (`null`, an array, `3`) has no field and is keyed `_body`. */
+function bodyErrors(issues: z.core.$ZodIssue[]): Record<string, string[]> {
+  const errors = issuesToErrors(issues.filter((issue) => issue.path.length > 0));
+  for (const issue of issues.filter((i) => i.path.length === 0)) {
+    const notObject = issue.code === 'invalid_type' && issue.expected === 'object';
+    (errors[BODY_FIELD] ??= []).push(notObject ? 'must be a JSON object' : issue.message);
+  }
+  return errors;
 }
 
 function parsePart(part: 'params' | 'query' | 'body', schema: z.ZodType | undefined, value: unknown) {
@@ -42,13 +76,15 @@ function parsePart(part: 'params' | 'query' | 'body', schema: z.ZodType | undefi
   const withNul = nulPaths(value);
   if (withNul.length > 0) {
     const errors: Record<string, string[]> = {};
+    const root = part === 'body' ? BODY_FIELD : part;
     for (const path of withNul)
-      errors[[part === 'body' ? undefined : part, path].filter(Boolean).join('.') || part] = [
+      errors[path ? (part === 'body' ? path : `${part}.${path}`) : root] = [
         'must not contain the NUL character (\\u0000)',
       ];
     throw new ValidationError(errors);
   }
-  const result = schema.safeParse(part === 'body' ? (value ?? {}) : value);
+  // No body at all reads as `{}`; a body of `null` is there, and is not an object.
+  const result = schema.safeParse(part === 'body' && value === undefined ? {} : value);
   if (result.success) return result.data;
   // A query value of the wrong type (per_page=abc) is a malformed request; a value out of range is a validation error.
   if (part === 'query') {
@@ -60,7 +96,9 @@ function parsePart(part: 'params' | 'query' | 'body', schema: z.ZodType | undefi
       );
     }
   }
-  throw new ValidationError(issuesToErrors(result.error.issues, part === 'body' ? undefined : part));
+  throw new ValidationError(
+    part === 'body' ? bodyErrors(result.error.issues) : issuesToErrors(result.error.issues, part),
+  );
 }
 
 /** Parses params, query and body once; the typed result is handed to the handler. */

@@ -9,8 +9,6 @@ import {
 import {
   connectNats,
   ensureStream,
-  eventEntities,
-  eventsMigrations,
   eventBus,
   natsCheck,
   removeConsumer,
@@ -27,11 +25,13 @@ import {
   createServiceApp,
   installGracefulShutdown,
   listen,
-  mountNotYetAvailable,
+  unitOpenApiRoutes,
   type ReadinessCheck,
   type RunningServer,
+  type UnitDocs,
 } from '@pp/http';
 import { createLogger, type Logger } from '@pp/logger';
+import type { BackgroundTask } from './periodic-task.ts';
 
 export interface ServiceRuntime {
   name: string;
@@ -45,6 +45,9 @@ export interface ServiceRuntime {
   isShuttingDown: () => boolean;
   markShuttingDown: () => void;
 }
+
+/** A durable consumer of a unit: its name, subject and handlers (the runtime gives it NATS and the database). */
+export type ConsumerSpec = Omit<ConsumerOptions, 'nc' | 'orm' | 'logger' | 'bus'>;
 
 export interface ServiceDefinition {
   name: string;
@@ -61,11 +64,11 @@ export interface ServiceDefinition {
   migrations: Array<{ name: string; class: MigrationClass }>;
   createApp: (runtime: ServiceRuntime) => Express | Promise<Express>;
   /** Durable consumers of the service, started once the app listens. */
-  consumers?: (runtime: ServiceRuntime) => Array<Omit<ConsumerOptions, 'nc' | 'orm' | 'logger' | 'bus'>>;
+  consumers?: (runtime: ServiceRuntime) => ConsumerSpec[];
   /** Durable consumers an earlier version ran: deleted at start so the broker stops keeping their state. */
   retiredConsumers?: string[];
   /** Background work (timers): started after listening, stopped first at shutdown. */
-  background?: (runtime: ServiceRuntime) => Array<{ name: string; stop: () => Promise<void> | void }>;
+  background?: (runtime: ServiceRuntime) => BackgroundTask[];
   host?: string;
 }
 
@@ -160,38 +163,30 @@ export async function runService(def: ServiceDefinition): Promise<StartedService
 
 /**
  * The express app of a service on its runtime: the shared stack of libs/http, database errors in the
- * platform's terms, and a MikroORM request context around the unit's own routes.
+ * platform's terms, the description of its public paths for the gateway (`docs`, from the zod schemas
+ * its routes validate with), and a MikroORM request context around the unit's own routes. `bodyLimit`
+ * raises the largest JSON body (256 kB by default) for a unit that takes larger ones.
  */
 export function createRuntimeApp(
   runtime: ServiceRuntime,
   identityKey: string,
   routes: (app: Express) => void,
+  docs: UnitDocs = {},
+  options: { bodyLimit?: string } = {},
 ): Express {
   return createServiceApp({
     logger: runtime.logger,
+    bodyLimit: options.bodyLimit,
     identityKey,
     readiness: runtime.readiness,
     isShuttingDown: runtime.isShuttingDown,
     errorMappers: [databaseErrorMapper],
     routes: (app) => {
+      app.use(unitOpenApiRoutes(runtime.name, docs));
       app.use(runtime.db.requestContext);
       routes(app);
     },
   });
 }
-
-/** A unit whose features come later: it starts, reports health, and answers its paths with a 503. */
-export function notYetAvailableService(
-  name: string,
-  paths: string[],
-  config: ServiceDefinition['config'] & { INTERNAL_SIGNING_KEY: string },
-): ServiceDefinition {
-  return {
-    name,
-    config,
-    entities: eventEntities,
-    migrations: eventsMigrations,
-    createApp: (runtime) =>
-      createRuntimeApp(runtime, config.INTERNAL_SIGNING_KEY, (app) => mountNotYetAvailable(app, paths, name)),
-  };
-}
+export * from './periodic-task.ts';
+export * from './stateless.ts';

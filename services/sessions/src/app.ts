@@ -1,28 +1,33 @@
 import type { Express } from 'express';
 import { customAlphabet } from 'nanoid';
 import { mountNotYetAvailable } from '@pp/http';
-import { createRuntimeApp, type ServiceRuntime } from '@pp/runtime';
+import { createRuntimeApp, type ServiceDefinition, type ServiceRuntime } from '@pp/runtime';
+import { sessionsApi } from './api/docs.ts';
 import type { Config } from './config.ts';
+import { entities } from './db/entities/index.ts';
+import { migrations } from './db/migrations/index.ts';
 import { CODE_ALPHABET, CODE_LENGTH } from './domain/session-code.ts';
-import { builtInDefaults, type SessionSettings } from './domain/session-settings.ts';
-import type { RoomHub } from './live/room-hub.ts';
+import { consumers, tasks } from './background/index.ts';
+import { createRoomHub, type RoomHub } from './background/room-hub.ts';
+import { createStoriesClient } from './clients/stories.client.ts';
 import type { RouteDeps } from './routes/deps.ts';
+import { folderRoutes } from './routes/folders.routes.ts';
 import { internalRoutes } from './routes/internal.routes.ts';
 import { participantRoutes } from './routes/participants.routes.ts';
+import { activityRoutes } from './routes/activity.routes.ts';
 import { roomRoutes } from './routes/room.routes.ts';
 import { sessionRoutes } from './routes/sessions.routes.ts';
 import { voteRoutes } from './routes/votes.routes.ts';
-import { voteScenes } from './use-cases/vote-scenes.ts';
+import { workspaceRoutes } from './routes/workspace.routes.ts';
+import { voteScenes } from './use-cases/shared/vote-scenes.ts';
 
 export interface AppOptions {
   now?: () => Date;
-  /** The settings a new session starts with (the owner's workspace defaults, once workspaces exist). */
-  defaults?: (ownerId: string) => Promise<SessionSettings>;
   /** Session code candidates (tests force collisions with it). */
   newCode?: () => string;
 }
 
-/** The sessions service: sessions, participants, votes, rounds. Never listens by itself. */
+/** The sessions service: sessions, participants, votes, rounds, folders, the workspace. Never listens by itself. */
 export function createApp(
   config: Config,
   runtime: ServiceRuntime,
@@ -30,30 +35,65 @@ export function createApp(
   options: AppOptions = {},
 ): Express {
   const now = options.now ?? (() => new Date());
-  const defaults = options.defaults ?? (async () => builtInDefaults);
   const newCode = options.newCode ?? customAlphabet(CODE_ALPHABET, CODE_LENGTH);
   const scenes = voteScenes();
+  const stories = createStoriesClient({
+    baseURL: config.STORIES_URL,
+    signingKey: config.INTERNAL_SIGNING_KEY,
+    logger: runtime.logger,
+    timeoutMs: config.STORIES_TIMEOUT_MS,
+  });
   const deps: RouteDeps = {
     context: () => ({
       em: runtime.db.em(),
       publish: () => runtime.relay.kick(),
       now,
-      defaults,
       newCode,
       voteScenes: scenes,
+      stories,
     }),
   };
-  return createRuntimeApp(runtime, config.INTERNAL_SIGNING_KEY, (app) => {
-    app.use(sessionRoutes(deps));
-    app.use(participantRoutes(deps));
-    app.use(voteRoutes(deps));
-    app.use(roomRoutes(deps, hub));
-    app.use(internalRoutes(deps));
-    // Folders, the workspace with its templates, and the MCP server come later: 503 until then.
-    mountNotYetAvailable(
-      app,
-      ['/folders', '/folders/*rest', '/workspace', '/workspace/*rest', '/mcp'],
-      'sessions',
-    );
-  });
+  return createRuntimeApp(
+    runtime,
+    config.INTERNAL_SIGNING_KEY,
+    (app) => {
+      app.use(sessionRoutes(deps));
+      app.use(participantRoutes(deps));
+      app.use(voteRoutes(deps));
+      app.use(roomRoutes(deps, hub));
+      app.use(activityRoutes(deps));
+      app.use(folderRoutes(deps));
+      app.use(workspaceRoutes(deps));
+      app.use(internalRoutes(deps));
+      // The MCP server comes later: 503 until then.
+      mountNotYetAvailable(app, ['/mcp'], 'sessions');
+    },
+    sessionsApi,
+    // A template's stories come in one body (the gateway's own limit is 1 MB).
+    { bodyLimit: '1mb' },
+  );
+}
+
+/** The sessions service as libs/runtime runs it (main.ts and the tests). */
+export function definition(config: Config, options: AppOptions = {}): ServiceDefinition {
+  let hub: RoomHub | undefined;
+  return {
+    name: 'sessions',
+    config,
+    entities,
+    migrations,
+    createApp: (runtime) => {
+      hub = createRoomHub({
+        nc: runtime.nc,
+        bus: runtime.bus,
+        logger: runtime.logger,
+        isShuttingDown: runtime.isShuttingDown,
+      });
+      return createApp(config, runtime, hub, options);
+    },
+    consumers,
+    // The room's history is written with the changes themselves (and by the story-events consumer).
+    retiredConsumers: ['sessions-room'],
+    background: (runtime) => tasks(runtime, hub, config),
+  };
 }

@@ -1,13 +1,14 @@
-import { loadConfig, port, serviceEnv, z } from '@pp/config';
+import { defaultServiceUrl, loadConfig, port, serviceEnv, z } from '@pp/config';
 
 export const configSchema = z.object({
   ...serviceEnv,
   PORT: port(8082),
-  /** Subject prefix of the event bus (`pp` in production; tests use their own). */
-  EVENTS_PREFIX: z
-    .string()
-    .regex(/^[a-z0-9_-]{1,32}$/i, 'letters, digits, _ or -')
-    .default('pp'),
+  /** The stories service: a session made from a template gets its stories there. */
+  STORIES_URL: z.url().default(defaultServiceUrl('stories')),
+  /** How long one call to the stories service may take (it calls back here for the round). */
+  STORIES_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
+  /** How long a session made from a template may wait for its stories before it is discarded. */
+  PROVISIONAL_TTL_MS: z.coerce.number().int().min(1_000).default(120_000),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -1,5 +1,5 @@
 import { runService } from '@pp/runtime';
+import { definition } from './app.ts';
 import { readConfig } from './config.ts';
-import { sessionsService } from './service.ts';
 
-await runService(sessionsService(readConfig()));
+await runService(definition(readConfig()));

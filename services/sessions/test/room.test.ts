@@ -1,9 +1,8 @@
-import { until } from '@pp/testing';
+import { openStream, until } from '@pp/testing';
 import { randomUUID } from 'node:crypto';
-import { forgetOldRoomEvents } from '../src/use-cases/room-history.ts';
+import { forgetOldRoomEvents } from '../src/use-cases/shared/room-history.ts';
 import { rooms } from './support/room.ts';
 import { asUser, startSessions, type SessionsHarness } from './support/sessions-harness.ts';
-import { openStream } from './support/sse.ts';
 
 let h: SessionsHarness;
 let r: ReturnType<typeof rooms>;
@@ -130,9 +129,11 @@ describe('live room', () => {
 
     await r.join(session.code, 'Cid');
     const story = await r.openStory(session);
+    // The stories unit's event is kept by a consumer: the room has it before the vote that follows.
+    await until(async () => (await recorded(session.id)) === 3);
     expect((await r.vote(session.code, bob.id, 'yak8')).status).toBe(200);
     await h.client.patch(`/sessions/${session.code}`, { body: { name: 'Renamed' }, headers: asUser('ann') });
-    // Written with the changes (the story by the consumer that applied it): there before any reconnect.
+    // Written with the changes themselves: there before any reconnect.
     expect(await recorded(session.id)).toBe(5);
 
     const again = await streamOf(session.code, { 'last-event-id': seen.id });

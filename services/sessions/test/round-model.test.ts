@@ -27,7 +27,7 @@ interface Model {
 interface Real {
   code: string;
   sessionId: string;
-  storyId: string;
+  story: { id: string; title: string; position: number };
 }
 type Command = fc.AsyncCommand<Model, Real>;
 
@@ -70,25 +70,28 @@ class Vote implements Command {
     const res = await r.vote(real.code, p.id, this.card);
     if (p.removed) return expect(res.status).toBe(404);
     if (p.role === 'observer') return expect(res.status).toBe(403);
-    if (m.sealed) return expect([res.status, res.body.error.code]).toEqual([409, 'story_already_revealed']);
+    if (m.sealed) return expect([res.status, res.body.error.code]).toEqual([409, 'no_open_story']);
     m.votes.set(p.id, this.card);
     expect([res.status, res.body.stats]).toEqual([200, stats(m)]);
   }
   toString = () => `vote(${this.who}, ${this.card})`;
 }
 
+/** The reveal's seal (no story is current after it, until a reset opens this one again). */
 class Seal implements Command {
   check = () => true;
   async run(m: Model, real: Real) {
-    const res = await h.client.post(`/internal/sessions/${real.sessionId}/stories/${real.storyId}/seal`, {
-      headers: asService(),
-    });
+    const res = await r.seal(real.sessionId, real.story.id);
+    expect(res.status).toBe(200);
     m.sealed = true;
     const got = new Map(
       res.body.votes.map((v: { participant: { id: number }; value: string }) => [v.participant.id, v.value]),
     );
     expect(got).toEqual(m.votes);
-    expect(res.body.stats).toEqual(stats(m));
+    const counts = await h.client.get(`/internal/sessions/${real.sessionId}/stories/${real.story.id}/stats`, {
+      headers: asService(),
+    });
+    expect(counts.body.stats).toEqual(stats(m));
   }
   toString = () => 'seal';
 }
@@ -96,10 +99,8 @@ class Seal implements Command {
 class Reset implements Command {
   check = () => true;
   async run(m: Model, real: Real) {
-    const res = await h.client.post(`/internal/sessions/${real.sessionId}/stories/${real.storyId}/reset`, {
-      headers: asService(),
-    });
-    expect(res.body.votes_deleted).toBe(m.votes.size);
+    const res = await r.reset(real.sessionId, real.story);
+    expect(res.status).toBe(200);
     m.votes.clear();
     m.sealed = false;
   }
@@ -149,7 +150,7 @@ describe('rounds: model', () => {
       fc.asyncProperty(fc.commands(commands, { maxCommands: 30 }), async (cmds) => {
         const session = await r.createSession('owner');
         const story = await r.openStory(session);
-        const real = { code: session.code, sessionId: session.id, storyId: story.id };
+        const real = { code: session.code, sessionId: session.id, story };
         await fc.asyncModelRun(
           () => ({ model: { people: [], votes: new Map(), sealed: false }, real }),
           cmds,

@@ -1,4 +1,3 @@
-import { until } from '@pp/testing';
 import { randomUUID } from 'node:crypto';
 import { rooms } from './support/room.ts';
 import { asService, asUser, startSessions, type SessionsHarness } from './support/sessions-harness.ts';
@@ -11,10 +10,73 @@ beforeAll(async () => {
 });
 afterAll(() => h.stop());
 
-const round = (sessionId: string, storyId: string, action: 'seal' | 'reset', headers = asService()) =>
-  h.client.post(`/internal/sessions/${sessionId}/stories/${storyId}/${action}`, { headers });
-const currentStory = async (code: string) =>
-  (await h.client.get(`/sessions/${code}`)).body.session.current_story;
+const summary = (id: string, title: string, position: number) => ({ id, title, position });
+
+describe('rounds: the current story', () => {
+  it('is the one the last command names, at once, with its title and position', async () => {
+    const session = await r.createSession('ann');
+    expect(await r.currentStory(session.code)).toBeNull();
+    const a = summary(randomUUID(), 'A', 1);
+    const res = await r.round(session.id, { current: a });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      applied: true,
+      votes: null,
+      session: { id: session.id, status: 'active' },
+    });
+    expect(await r.currentStory(session.code)).toEqual({ ...a, status: 'voting' });
+
+    await r.round(session.id, { current: { ...a, title: 'A, renamed', position: 2 } });
+    expect(await r.currentStory(session.code)).toEqual({
+      ...a,
+      title: 'A, renamed',
+      position: 2,
+      status: 'voting',
+    });
+    await r.round(session.id, { current: null });
+    expect(await r.currentStory(session.code)).toBeNull();
+  });
+
+  it('takes the votes; a story made current again still has its earlier votes', async () => {
+    const session = await r.createSession('ann');
+    const bob = await r.join(session.code, 'Bob');
+    const a = summary(randomUUID(), 'A', 1);
+    const b = summary(randomUUID(), 'B', 2);
+    await r.round(session.id, { current: a });
+    expect((await r.vote(session.code, bob.id, '5')).body.vote.story_id).toBe(a.id);
+    await r.round(session.id, { current: b });
+    const onB = await r.vote(session.code, bob.id, '8');
+    expect(onB.body).toMatchObject({ vote: { story_id: b.id }, stats: { votes_cast: 1 } });
+    await r.round(session.id, { current: a });
+    const sealed = await r.seal(session.id, a.id);
+    expect(sealed.body.votes).toEqual([{ participant: { id: bob.id, name: 'Bob' }, value: '5' }]);
+  });
+
+  it('changes nothing for a command whose version is not above the last applied one', async () => {
+    const session = await r.createSession('ann');
+    const bob = await r.join(session.code, 'Bob');
+    const a = summary(randomUUID(), 'A', 1);
+    const b = summary(randomUUID(), 'B', 2);
+    const late = { version: 1, kind: 'change', current: a, reset: [a.id] };
+    const first = await h.client.put(`/internal/sessions/${session.id}/round`, {
+      body: late,
+      headers: asService(),
+    });
+    expect(first.body.applied).toBe(true);
+    await r.vote(session.code, bob.id, '3');
+    // The same command again (a retry) and an older one: neither resets the votes nor moves the round.
+    for (const body of [late, { ...late, version: 1, current: b }]) {
+      const again = await h.client.put(`/internal/sessions/${session.id}/round`, {
+        body,
+        headers: asService(),
+      });
+      expect(again.status).toBe(200);
+      expect(again.body.applied).toBe(false);
+    }
+    expect((await r.currentStory(session.code)).id).toBe(a.id);
+    expect((await r.seal(session.id, a.id)).body.votes).toHaveLength(1);
+  });
+});
 
 describe('rounds: seal', () => {
   it('hands over every vote with its voter and refuses votes after it with 409 story_already_revealed', async () => {
@@ -24,45 +86,37 @@ describe('rounds: seal', () => {
     const story = await r.openStory(session);
     await r.vote(session.code, bob.id, '5');
     await r.vote(session.code, cleo.id, '8');
-    const sealed = await round(session.id, story.id, 'seal');
+    const sealed = await r.seal(session.id, story.id);
     expect(sealed.status).toBe(200);
     expect(sealed.body.votes).toEqual([
-      {
-        participant: { id: bob.id, name: 'Bob', role: 'participant' },
-        value: '5',
-        updated_at: expect.any(String),
-      },
-      {
-        participant: { id: cleo.id, name: 'Cleo', role: 'participant' },
-        value: '8',
-        updated_at: expect.any(String),
-      },
+      { participant: { id: bob.id, name: 'Bob' }, value: '5' },
+      { participant: { id: cleo.id, name: 'Cleo' }, value: '8' },
     ]);
-    expect(sealed.body.stats).toEqual({ votes_cast: 2, total_participants: 2, all_voted: true });
+    expect(await r.currentStory(session.code)).toBeNull();
     const late = await r.vote(session.code, bob.id, '13');
     expect(late.status).toBe(409);
-    expect(late.body.error.code).toBe('story_already_revealed');
-    const again = await round(session.id, story.id, 'seal');
-    expect(again.body.votes).toEqual(sealed.body.votes);
+    expect(late.body.error.code).toBe('no_open_story');
+    const again = await r.seal(session.id, story.id);
+    expect(again.body).toMatchObject({ applied: true, votes: sealed.body.votes });
   });
 
-  it('seals a story sessions has not heard of yet, with no votes', async () => {
+  it('seals and moves on in one command: the next story is current, the sealed one refuses votes', async () => {
     const session = await r.createSession('ann');
-    const res = await round(session.id, randomUUID(), 'seal');
+    const bob = await r.join(session.code, 'Bob');
+    const a = await r.openStory(session, 'A', 1);
+    const b = summary(randomUUID(), 'B', 2);
+    await r.vote(session.code, bob.id, '5');
+    const res = await r.round(session.id, { seal: { story_id: a.id, when: 'always' }, current: b });
+    expect(res.body.votes).toHaveLength(1);
+    expect((await r.currentStory(session.code)).id).toBe(b.id);
+    expect((await r.vote(session.code, bob.id, '8')).body.vote.story_id).toBe(b.id);
+  });
+
+  it('seals a story the session has no round for yet, with no votes', async () => {
+    const session = await r.createSession('ann');
+    const res = await r.seal(session.id, randomUUID());
     expect(res.status).toBe(200);
     expect(res.body.votes).toEqual([]);
-  });
-
-  it('answers 404 for an unknown session or a story of another session, and 403 to a user', async () => {
-    const session = await r.createSession('ann');
-    const other = await r.createSession('ann');
-    const story = await r.openStory(other);
-    expect((await round(randomUUID(), story.id, 'seal')).status).toBe(404);
-    const crossed = await round(session.id, story.id, 'seal');
-    expect(crossed.status).toBe(404);
-    expect(crossed.body.error.code).toBe('story_not_found');
-    expect((await round(other.id, story.id, 'seal', asUser('ann'))).status).toBe(403);
-    expect((await round(other.id, 'not-a-uuid', 'seal')).status).toBe(422);
   });
 
   it('orders every vote racing a seal: the last accepted vote is the sealed one, and every later one is refused', async () => {
@@ -82,9 +136,7 @@ describe('rounds: seal', () => {
         }
         throw new Error('never refused');
       };
-      const seal = new Promise((resolve) => setTimeout(resolve, 15)).then(() =>
-        round(session.id, story.id, 'seal'),
-      );
+      const seal = new Promise((resolve) => setTimeout(resolve, 15)).then(() => r.seal(session.id, story.id));
       const [sealed, ...outcomes] = await Promise.all([seal, ...voters.map((v) => voteUntilRefused(v.id))]);
       return { voters, sealed, outcomes };
     };
@@ -98,7 +150,7 @@ describe('rounds: seal', () => {
         ]),
       );
       outcomes.forEach((outcome, i) => {
-        expect(outcome.refusal).toBe('story_already_revealed');
+        expect(['story_already_revealed', 'no_open_story']).toContain(outcome.refusal);
         expect(sealedValues.get(voters[i]!.id)).toBe(outcome.lastAccepted);
         if (outcome.lastAccepted) accepted++;
       });
@@ -107,113 +159,119 @@ describe('rounds: seal', () => {
   });
 });
 
-describe('rounds: reset', () => {
-  it('deletes the votes and opens the round again (a re-vote after a reveal)', async () => {
+describe('rounds: automatic seals', () => {
+  it('seals on all_voted only while the session auto-reveals and every voting participant has voted', async () => {
+    const session = await r.createSession('ann');
+    const bob = await r.join(session.code, 'Bob');
+    const cleo = await r.join(session.code, 'Cleo');
+    const story = await r.openStory(session);
+    await r.vote(session.code, bob.id, '5');
+    await r.vote(session.code, cleo.id, '5');
+    const off = await r.seal(session.id, story.id, 'all_voted');
+    expect([off.status, off.body.error.code]).toEqual([409, 'reveal_not_due']);
+
+    await h.client.patch(`/sessions/${session.code}`, {
+      body: { auto_reveal: true },
+      headers: asUser('ann'),
+    });
+    const dee = await r.join(session.code, 'Dee');
+    const waiting = await r.seal(session.id, story.id, 'all_voted');
+    expect([waiting.status, waiting.body.error.code]).toEqual([409, 'reveal_not_due']);
+    expect((await r.currentStory(session.code)).id).toBe(story.id);
+
+    await r.vote(session.code, dee.id, '8');
+    const due = await r.seal(session.id, story.id, 'all_voted');
+    expect(due.status).toBe(200);
+    expect(due.body.votes).toHaveLength(3);
+  });
+
+  it('seals on deadline_passed only once the vote-by deadline is on and past', async () => {
+    let now = new Date();
+    const clocked = await startSessions({ now: () => now });
+    try {
+      const cr = rooms(clocked);
+      const session = await cr.createSession('ann', {
+        voteby_enabled: true,
+        vote_by_at: new Date(now.getTime() + 60_000).toISOString(),
+      });
+      const story = await cr.openStory(session);
+      const early = await cr.seal(session.id, story.id, 'deadline_passed');
+      expect([early.status, early.body.error.code]).toEqual([409, 'reveal_not_due']);
+      now = new Date(now.getTime() + 61_000);
+      expect((await cr.seal(session.id, story.id, 'deadline_passed')).status).toBe(200);
+    } finally {
+      await clocked.stop();
+    }
+  });
+});
+
+describe('rounds: reset and forget', () => {
+  it('a reset deletes the votes and opens the round again (a re-vote after a reveal)', async () => {
     const session = await r.createSession('ann');
     const bob = await r.join(session.code, 'Bob');
     const story = await r.openStory(session);
     await r.vote(session.code, bob.id, '5');
-    await round(session.id, story.id, 'seal');
-    const reset = await round(session.id, story.id, 'reset');
-    expect(reset.status).toBe(200);
-    expect(reset.body).toMatchObject({ story_id: story.id, votes_deleted: 1 });
+    await r.seal(session.id, story.id);
+    expect((await r.reset(session.id, story)).status).toBe(200);
     const revote = await r.vote(session.code, bob.id, '8');
     expect(revote.status).toBe(200);
     expect(revote.body.stats.votes_cast).toBe(1);
-    expect(
-      (await round(session.id, story.id, 'seal')).body.votes.map((v: { value: string }) => v.value),
-    ).toEqual(['8']);
+    expect((await r.seal(session.id, story.id)).body.votes.map((v: { value: string }) => v.value)).toEqual([
+      '8',
+    ]);
+  });
+
+  it('a deleted story takes its round and votes with it', async () => {
+    const session = await r.createSession('ann');
+    const bob = await r.join(session.code, 'Bob');
+    const story = await r.openStory(session);
+    await r.vote(session.code, bob.id, '5');
+    expect((await r.round(session.id, { forget: [story.id], current: null })).status).toBe(200);
+    expect(await r.currentStory(session.code)).toBeNull();
+    const votes = (await h.runtime.db
+      .fork()
+      .getConnection()
+      .execute('select count(*)::int as n from votes where story_id = ?', [story.id])) as Array<{
+      n: number;
+    }>;
+    expect(votes).toEqual([{ n: 0 }]);
   });
 });
 
-describe('rounds: the stories read model', () => {
-  const summary = (
-    id: string,
-    title: string,
-    status: 'pending' | 'voting' | 'revealed',
-    position: number,
-  ) => ({
-    id,
-    title,
-    status,
-    position,
+describe('rounds: refusals', () => {
+  it('refuses a change of an archived session with 409 session_archived, but takes a resync', async () => {
+    const session = await r.createSession('ann');
+    await h.client.patch(`/sessions/${session.code}`, {
+      body: { status: 'archived' },
+      headers: asUser('ann'),
+    });
+    const story = summary(randomUUID(), 'A', 1);
+    const refused = await r.round(session.id, { current: story });
+    expect([refused.status, refused.body.error.code]).toEqual([409, 'session_archived']);
+    expect(await r.currentStory(session.code)).toBeNull();
+    const resync = await r.round(session.id, { kind: 'resync', current: story });
+    expect(resync.status).toBe(200);
+    expect((await r.currentStory(session.code)).id).toBe(story.id);
   });
 
-  it('follows reveal to the next story, activation and deletion', async () => {
+  it('answers 404 for an unknown session, 403 to a user, and 422 for a command it cannot read', async () => {
     const session = await r.createSession('ann');
-    const ids = { s: session.id, c: session.code };
-    const first = await r.openStory(session, 'First', 1);
-    const second = summary(randomUUID(), 'Second', 'pending', 2);
-    await h.publish('story.created', { session_id: ids.s, session_code: ids.c, story: second });
-    await h.publish('story.revealed', {
-      session_id: ids.s,
-      session_code: ids.c,
-      story: {
-        ...first,
-        status: 'revealed',
-        final_estimate: null,
-        revealed_at: new Date().toISOString(),
-        votes: [],
-      },
-      next_story_id: second.id,
+    expect((await r.round(randomUUID(), {})).status).toBe(404);
+    expect((await r.round(session.id, {}, asUser('ann'))).status).toBe(403);
+    const bad = await h.client.put(`/internal/sessions/${session.id}/round`, {
+      body: { version: 0, kind: 'change', current: null, surprise: true },
+      headers: asService(),
     });
-    expect(
-      await until(async () => (await currentStory(ids.c))?.id === second.id && currentStory(ids.c)),
-    ).toEqual({
-      ...second,
-      status: 'voting',
-    });
-    await h.publish('story.activated', {
-      session_id: ids.s,
-      session_code: ids.c,
-      story: { ...first, status: 'voting' },
-      previous_story_id: second.id,
-    });
-    await until(async () => (await currentStory(ids.c))?.id === first.id);
-    await h.publish('story.deleted', {
-      session_id: ids.s,
-      session_code: ids.c,
-      story: { ...first, status: 'voting' },
-      next_story_id: second.id,
-    });
-    await until(async () => (await currentStory(ids.c))?.id === second.id);
+    expect(bad.status).toBe(422);
+    expect(Object.keys(bad.body.errors).sort()).toEqual(['_body', 'version']);
   });
 
-  it('keeps a newer state when an older event arrives late, and takes a title change', async () => {
+  it('does not let a story of another session become this one’s round', async () => {
     const session = await r.createSession('ann');
-    const ids = { session_id: session.id, session_code: session.code };
-    const story = summary(randomUUID(), 'Draft', 'voting', 1);
-    await h.publish('story.revealed', {
-      ...ids,
-      story: {
-        ...story,
-        status: 'revealed',
-        final_estimate: '5',
-        revealed_at: new Date().toISOString(),
-        votes: [],
-      },
-      next_story_id: null,
-    });
-    await h.publish('story.created', { ...ids, story }, new Date(Date.now() - 10_000));
-    await h.publish('story.updated', {
-      ...ids,
-      story: { ...story, title: 'Final title', status: 'revealed' },
-      changed: ['title'],
-    });
-    const stored = () =>
-      h.runtime.db
-        .fork()
-        .getConnection()
-        .execute('select title, status, sealed from stories where id = ?', [story.id]) as Promise<unknown[]>;
-    // Events are applied in order: once the title has changed, the late story.created has been seen too.
-    expect(
-      await until(async () => (await stored()).find((s) => (s as { title: string }).title === 'Final title')),
-    ).toEqual({
-      title: 'Final title',
-      status: 'revealed',
-      sealed: true,
-    });
-    expect(await currentStory(session.code)).toBeNull();
+    const other = await r.createSession('ann');
+    const story = await r.openStory(other);
+    const crossed = await r.seal(session.id, story.id);
+    expect([crossed.status, crossed.body.error.code]).toEqual([404, 'story_not_found']);
   });
 });
 

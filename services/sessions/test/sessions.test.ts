@@ -13,18 +13,27 @@ afterAll(() => h.stop());
 const CODE = /^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{6}$/;
 const patch = (code: string, body: unknown, user = 'ann') =>
   h.client.patch(`/sessions/${code}`, { body, headers: asUser(user) });
+let folders = 0;
+const newFolder = async (owner = 'ann') =>
+  (
+    await h.client.post('/folders', {
+      body: { name: `Folder ${++folders}`, color: '#336699' },
+      headers: asUser(owner),
+    })
+  ).body.folder.id as number;
 
 describe('sessions: create and look up', () => {
   it('creates an active session with a 6-character code from the unambiguous alphabet', async () => {
+    const folder = await newFolder();
     const res = await h.client.post('/sessions', {
-      body: { name: 'Sprint 1', description: 'Planning', folder_id: 7 },
+      body: { name: 'Sprint 1', description: 'Planning', folder_id: folder },
       headers: asUser('ann'),
     });
     expect(res.status).toBe(201);
     expect(res.body.session).toMatchObject({
       name: 'Sprint 1',
       description: 'Planning',
-      folder_id: 7,
+      folder_id: folder,
       status: 'active',
       owner_id: 'ann',
       voting_system: 'fibonacci',
@@ -132,11 +141,12 @@ describe('sessions: create and look up', () => {
 describe('sessions: update', () => {
   it('lets the owner change every field and answers the full record', async () => {
     const session = await r.createSession('ann');
+    const workspace = (await h.client.get('/workspace', { headers: asUser('ann') })).body.workspace;
     const changes = {
       name: 'Renamed',
       description: 'New',
-      workspace_id: 3,
-      folder_id: 4,
+      workspace_id: workspace.id,
+      folder_id: await newFolder(),
       record_vote_names: true,
       voteby_enabled: true,
       vote_by_at: new Date(Date.now() + 3600_000).toISOString(),
@@ -250,11 +260,14 @@ describe('sessions: update', () => {
 });
 
 describe('sessions: the owner’s list', () => {
+  let first: number;
   beforeAll(async () => {
+    first = await newFolder('lister');
+    const second = await newFolder('lister');
     for (const [name, status, folder] of [
-      ['Charlie', 'active', 1],
-      ['Alpha', 'completed', 1],
-      ['Bravo', 'archived', 2],
+      ['Charlie', 'active', first],
+      ['Alpha', 'completed', first],
+      ['Bravo', 'archived', second],
     ] as const) {
       const s = await r.createSession('lister', { name, folder_id: folder });
       if (status !== 'active') await patch(s.code, { status }, 'lister');
@@ -273,7 +286,7 @@ describe('sessions: the owner’s list', () => {
 
   it('filters by folder and status, sorts by name, and pages', async () => {
     const names = async (q: string) => (await list(q)).body.sessions.map((s: { name: string }) => s.name);
-    expect(await names('?folder_id=1&sort=name&order=asc')).toEqual(['Alpha', 'Charlie']);
+    expect(await names(`?folder_id=${first}&sort=name&order=asc`)).toEqual(['Alpha', 'Charlie']);
     expect(await names('?status=archived')).toEqual(['Bravo']);
     const page2 = await list('?per_page=2&page=2&sort=created_at&order=asc');
     expect(page2.body.sessions.map((s: { name: string }) => s.name)).toEqual(['Bravo']);
@@ -311,8 +324,8 @@ describe('sessions: the owner’s list', () => {
 });
 
 describe('sessions: parts not built yet', () => {
-  it('answers folders, workspace and MCP paths with 503 and the error envelope', async () => {
-    for (const path of ['/folders', '/workspace', '/workspace/templates', '/mcp']) {
+  it('answers the MCP path with 503 and the error envelope', async () => {
+    for (const path of ['/mcp']) {
       const res = await h.client.get(path, { headers: asUser('ann') });
       expect(res.status).toBe(503);
       expect(res.body).toMatchObject({ success: false, error: { code: 'not_available' } });

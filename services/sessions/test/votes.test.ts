@@ -1,6 +1,6 @@
 import { until } from '@pp/testing';
 import { rooms } from './support/room.ts';
-import { asService, asUser, startSessions, type SessionsHarness } from './support/sessions-harness.ts';
+import { asUser, startSessions, type SessionsHarness } from './support/sessions-harness.ts';
 
 let h: SessionsHarness;
 let r: ReturnType<typeof rooms>;
@@ -40,12 +40,7 @@ describe('votes: casting', () => {
     expect(second.status).toBe(200);
     expect(second.body.vote).toMatchObject({ id: first.body.vote.id, value: '8' });
     expect(second.body.stats).toEqual({ votes_cast: 1, total_participants: 1, all_voted: true });
-    const sealed = await h.client.post(
-      `/internal/sessions/${session.id}/stories/${second.body.vote.story_id}/seal`,
-      {
-        headers: asService(),
-      },
-    );
+    const sealed = await r.seal(session.id, second.body.vote.story_id);
     expect(sealed.body.votes.map((v: { value: string }) => v.value)).toEqual(['8']);
   });
 

@@ -9,19 +9,13 @@ describe('analytics of a session', () => {
   afterAll(() => h.stop());
 
   it('gives the owner the distribution, outliers, history and totals of the revealed stories', async () => {
-    const s = await h.session();
+    const s = await h.session({ record_vote_names: true });
     const add = async (title: string) =>
       (await h.client.post(`/sessions/${s.code}/stories`, { body: { title }, ...as(s.owner_id) })).body.story
         .id;
     const a = await add('A');
     await add('B');
-    for (const [name, value] of [
-      ['Ann', '5'],
-      ['Bob', '5'],
-      ['Cy', '13'],
-    ] as const) {
-      h.fake.vote(a, h.fake.participant(name), value);
-    }
+    await h.castVotes(s, ['5', '5', '13'], ['Ann', 'Bob', 'Cy']);
     await h.client.post(`/stories/${a}/reveal`, as(s.owner_id));
 
     expect((await h.client.get(`/sessions/${s.code}/analytics`, as(randomUUID()))).status).toBe(403);

@@ -1,5 +1,4 @@
-import type { SessionSnapshot } from '@pp/contracts';
-import { as, startStories, type StoriesHarness } from './support/stories-harness.ts';
+import { as, startStories, type StoriesHarness, type TestSession } from './support/stories-harness.ts';
 
 describe('automatic reveals: auto_reveal and the vote-by deadline', () => {
   let h: StoriesHarness;
@@ -8,73 +7,104 @@ describe('automatic reveals: auto_reveal and the vote-by deadline', () => {
   });
   afterAll(() => h.stop());
 
-  async function sessionWithStories(overrides: Partial<SessionSnapshot>, titles = ['A', 'B']) {
-    const s = await h.session(overrides);
-    const ids: string[] = [];
-    for (const title of titles) {
-      ids.push(
-        (await h.client.post(`/sessions/${s.code}/stories`, { body: { title }, ...as(s.owner_id) })).body
-          .story.id,
-      );
-    }
-    return { s, ids };
+  async function sessionWithStories(settings: Record<string, unknown>, titles = ['A', 'B']) {
+    const s = await h.session(settings);
+    return { s, ids: await h.stories(s, titles) };
   }
-  const statusOf = async (owner: string, id: string) =>
-    (await h.client.get(`/stories/${id}`, as(owner))).body.story.status as string;
-  const voteCast = (s: SessionSnapshot, storyId: string, votes: number, total: number) => {
-    const p = h.fake.participant(`P${votes}`);
-    h.fake.vote(storyId, p, '5');
-    return h.publish('vote.cast', {
-      session_id: s.id,
-      session_code: s.code,
-      story_id: storyId,
-      participant: { id: p.id, name: p.name },
-      stats: { votes_cast: votes, total_participants: total, all_voted: votes === total },
-    });
-  };
+  const statusOf = async (s: TestSession, id: string) =>
+    (await h.client.get(`/stories/${id}`, as(s.owner_id))).body.story.status as string;
+  const settle = () => new Promise((r) => setTimeout(r, 500));
 
   it('with auto_reveal on, the story is revealed as soon as everyone has voted', async () => {
     const { s, ids } = await sessionWithStories({ auto_reveal: true });
-    await voteCast(s, ids[0]!, 1, 2);
-    await new Promise((r) => setTimeout(r, 300));
-    expect(await statusOf(s.owner_id, ids[0]!)).toBe('voting');
-    await voteCast(s, ids[0]!, 2, 2);
+    const ann = await h.join(s.code, 'Ann');
+    const bob = await h.join(s.code, 'Bob');
+    expect((await h.vote(s.code, ann, '5')).status).toBe(200);
+    await settle();
+    expect(await statusOf(s, ids[0]!)).toBe('voting');
+    expect((await h.vote(s.code, bob, '5')).status).toBe(200);
     const revealed = await h.event('story.revealed', (d) => d.story.id === ids[0]);
     expect(revealed.data).toMatchObject({ next_story_id: ids[1], story: { final_estimate: '5' } });
     expect(revealed.data.story.votes).toHaveLength(2);
-    expect(await statusOf(s.owner_id, ids[1]!)).toBe('voting');
+    expect(await statusOf(s, ids[1]!)).toBe('voting');
+    expect(await h.currentStory(s.code)).toBe(ids[1]);
   });
 
   it('reveals when the last two votes committed together and each event still counted one short', async () => {
     const { s, ids } = await sessionWithStories({ auto_reveal: true });
-    h.fake.setVoters(ids[0]!, 2);
-    const asked = h.fake.calls.stats;
-    await voteCast(s, ids[0]!, 1, 2);
-    await voteCast(s, ids[0]!, 1, 2); // the count inside its transaction missed the other vote
+    const voters = [await h.join(s.code, 'Ann'), await h.join(s.code, 'Bob')];
+    // Both votes are in (written straight to the sessions database, so no event of theirs is sent)...
+    const sessionsDb = h.sessionsRuntime.db.fork().getConnection();
+    for (const id of voters) {
+      await sessionsDb.execute(
+        `insert into votes (story_id, participant_id, value, created_at, updated_at) values (?, ?, '5', now(), now())`,
+        [ids[0], id],
+      );
+    }
+    // ...and each vote.cast counted only itself.
+    const asked = h.sessionsCalls(/\/stats$/);
+    for (const [i, id] of voters.entries()) {
+      await h.publish('vote.cast', {
+        session_id: s.id,
+        session_code: s.code,
+        story_id: ids[0]!,
+        participant: { id, name: ['Ann', 'Bob'][i]! },
+        stats: { votes_cast: 1, total_participants: 2, all_voted: false },
+        auto_reveal: true,
+      });
+    }
     const revealed = await h.event('story.revealed', (d) => d.story.id === ids[0]);
     expect(revealed.data.story.votes).toHaveLength(2);
-    expect(h.fake.calls.stats).toBeGreaterThan(asked);
+    expect(h.sessionsCalls(/\/stats$/)).toBeGreaterThan(asked);
   });
 
   it('with auto_reveal off, everyone having voted reveals nothing', async () => {
     const { s, ids } = await sessionWithStories({ auto_reveal: false });
-    await voteCast(s, ids[0]!, 1, 1);
-    await new Promise((r) => setTimeout(r, 500));
-    expect(await statusOf(s.owner_id, ids[0]!)).toBe('voting');
-    expect(h.fake.isSealed(ids[0]!)).toBe(false);
+    await h.castVotes(s, ['3']);
+    await settle();
+    expect(await statusOf(s, ids[0]!)).toBe('voting');
+    expect(await h.currentStory(s.code)).toBe(ids[0]);
+  });
+
+  it('switching auto_reveal on once everyone has voted reveals the story', async () => {
+    const { s, ids } = await sessionWithStories({ auto_reveal: false });
+    await h.castVotes(s, ['3', '3']);
+    const on = await h.sessionsApi.patch(`/sessions/${s.code}`, {
+      body: { auto_reveal: true },
+      ...as(s.owner_id),
+    });
+    expect(on.status).toBe(200);
+    const revealed = await h.event('story.revealed', (d) => d.story.id === ids[0]);
+    expect(revealed.data.story.final_estimate).toBe('3');
+  });
+
+  it('does not reveal on a vote.cast that claims everyone voted when the sessions service says auto-reveal is off', async () => {
+    const { s, ids } = await sessionWithStories({ auto_reveal: false });
+    const [ann] = await h.castVotes(s, ['5']);
+    await h.publish('vote.cast', {
+      session_id: s.id,
+      session_code: s.code,
+      story_id: ids[0]!,
+      participant: { id: ann!, name: 'Voter 1' },
+      stats: { votes_cast: 1, total_participants: 1, all_voted: true },
+      auto_reveal: true,
+    });
+    await settle();
+    expect(await statusOf(s, ids[0]!)).toBe('voting');
+    expect(await h.currentStory(s.code)).toBe(ids[0]);
   });
 
   it('reveals the open story once the vote-by deadline has passed, and not the one opened after it', async () => {
     const deadline = new Date(Date.now() + 800).toISOString();
     const { s, ids } = await sessionWithStories({ voteby_enabled: true, vote_by_at: deadline });
-    h.fake.vote(ids[0]!, h.fake.participant('Ann'), '3');
-    expect(await statusOf(s.owner_id, ids[0]!)).toBe('voting');
+    await h.castVotes(s, ['3']);
+    expect(await statusOf(s, ids[0]!)).toBe('voting');
     const revealed = await h.event('story.revealed', (d) => d.story.id === ids[0]);
     expect(new Date(revealed.occurred_at).getTime()).toBeGreaterThanOrEqual(new Date(deadline).getTime());
     expect(revealed.data.story.final_estimate).toBe('3');
     // B became current after the deadline: the owner decides when it is revealed
-    await new Promise((r) => setTimeout(r, 500));
-    expect(await statusOf(s.owner_id, ids[1]!)).toBe('voting');
+    await settle();
+    expect(await statusOf(s, ids[1]!)).toBe('voting');
   });
 
   it('does not reveal before the deadline, nor when the deadline is switched off', async () => {
@@ -85,7 +115,22 @@ describe('automatic reveals: auto_reveal and the vote-by deadline', () => {
       ['A'],
     );
     await new Promise((r) => setTimeout(r, 800));
-    expect(await statusOf(s.owner_id, ids[0]!)).toBe('voting');
-    expect(await statusOf(later.s.owner_id, later.ids[0]!)).toBe('voting');
+    expect(await statusOf(s, ids[0]!)).toBe('voting');
+    expect(await statusOf(later.s, later.ids[0]!)).toBe('voting');
+  });
+
+  it('goes by the deadline the sessions service has now, not by an older one it was told', async () => {
+    const { s, ids } = await sessionWithStories(
+      { voteby_enabled: true, vote_by_at: new Date(Date.now() + 60_000).toISOString() },
+      ['A'],
+    );
+    // The read model says the deadline has passed (as a moment before the owner moved it on).
+    await h.service.runtime.db
+      .fork()
+      .getConnection()
+      .execute(`update sessions set vote_by_at = now() - interval '1 minute' where id = ?`, [s.id]);
+    await new Promise((r) => setTimeout(r, 800));
+    expect(await statusOf(s, ids[0]!)).toBe('voting');
+    expect(await h.currentStory(s.code)).toBe(ids[0]);
   });
 });

@@ -14,9 +14,7 @@ describe('export of a session', () => {
       h.client.post(`/sessions/${s.code}/stories`, { body: { title, ...extra }, ...as(s.owner_id) });
     const a = (await add('Login, "fast"', { description: 'line 1\nline 2' })).body.story.id;
     const b = (await add('=HYPERLINK("http://x")')).body.story.id;
-    h.fake.vote(a, h.fake.participant('Ann'), '5');
-    h.fake.vote(a, h.fake.participant('Bob'), '8');
-    h.fake.vote(a, h.fake.participant('Cy'), '8');
+    await h.castVotes(s, ['5', '8', '8'], ['Ann', 'Bob', 'Cy']);
     await h.client.post(`/stories/${a}/reveal`, as(s.owner_id));
     return { s, a, b };
   }

@@ -1,5 +1,8 @@
 import { as, startStories, until, type StoriesHarness } from './support/stories-harness.ts';
 
+/** The internal session lookup (not the round command nor the round's counts). */
+const LOOKUP = /^GET \/internal\/sessions\/[^/]+$/;
+
 describe('the read model of sessions', () => {
   let h: StoriesHarness;
   beforeAll(async () => {
@@ -7,30 +10,32 @@ describe('the read model of sessions', () => {
   });
   afterAll(() => h.stop());
 
-  it('keeps a session from session.created and answers from it without asking the sessions service', async () => {
+  it('keeps a session from session.created and answers from it without looking it up', async () => {
     const s = await h.session();
-    const before = h.fake.calls.lookup;
+    const before = h.sessionsCalls(LOOKUP);
     const res = await h.client.post(`/sessions/${s.code}/stories`, {
       body: { title: 'A' },
       ...as(s.owner_id),
     });
     expect(res.status).toBe(201);
-    expect(h.fake.calls.lookup).toBe(before);
-    expect(await h.readModel(s.id)).toMatchObject({ code: s.code, owner_id: s.owner_id, deck: s.deck });
+    expect(h.sessionsCalls(LOOKUP)).toBe(before);
+    expect(await h.readModel(s.id)).toMatchObject({ code: s.code, owner_id: s.owner_id });
   });
 
-  it('a story added right after its session was created (event not consumed yet) does not 404', async () => {
-    const s = h.fake.addSession(); // known to sessions, not announced yet
-    expect(await h.readModel(s.id)).toBeUndefined();
+  it('a story added before its session.created was consumed does not 404, and the late event changes nothing', async () => {
+    const s = await h.session();
+    const snapshot = await h.snapshot(s.id);
+    // As if the event had not arrived yet.
+    await h.service.runtime.db.fork().getConnection().execute('delete from sessions where id = ?', [s.id]);
+    const before = h.sessionsCalls(LOOKUP);
     const res = await h.client.post(`/sessions/${s.code}/stories`, {
       body: { title: 'A' },
       ...as(s.owner_id),
     });
     expect(res.status).toBe(201);
     expect(res.body.story.session_id).toBe(s.id);
-    expect(h.fake.calls.lookup).toBeGreaterThan(0);
-    // the late event changes nothing
-    await h.publish('session.created', { session: s });
+    expect(h.sessionsCalls(LOOKUP)).toBe(before + 1);
+    await h.publish('session.created', { session: snapshot });
     expect((await h.client.get(`/sessions/${s.code}/stories`)).body.stories).toHaveLength(1);
   });
 
@@ -42,29 +47,30 @@ describe('the read model of sessions', () => {
 
   it('applies session.updated and ignores a snapshot older than the one it has', async () => {
     const s = await h.session();
+    const snapshot = await h.snapshot(s.id);
     const later = new Date(Date.now() + 60_000).toISOString();
     await h.publish('session.updated', {
-      session: { ...s, auto_reveal: true, record_vote_names: false, updated_at: later },
-      changed: ['auto_reveal', 'record_vote_names'],
+      session: { ...snapshot, voteby_enabled: true, record_vote_names: true, updated_at: later },
+      changed: ['voteby_enabled', 'record_vote_names'],
     });
-    await until(async () => (await h.readModel(s.id))?.auto_reveal === true);
-    await h.publish('session.archived', { session: { ...s, status: 'archived' } }); // older: ignored
+    await until(async () => (await h.readModel(s.id))?.voteby_enabled === true);
+    await h.publish('session.archived', { session: { ...snapshot, status: 'archived' } }); // older: ignored
     await h.publish('session.updated', {
-      session: { ...s, name: 'Newest', updated_at: new Date(Date.now() + 120_000).toISOString() },
+      session: { ...snapshot, name: 'Newest', updated_at: new Date(Date.now() + 120_000).toISOString() },
       changed: ['name'],
     });
     const row = await until(async () => {
       const r = await h.readModel(s.id);
       return r?.name === 'Newest' ? r : undefined;
     });
-    expect(row).toMatchObject({ status: 'active', auto_reveal: false, record_vote_names: true });
+    expect(row).toMatchObject({ status: 'active', voteby_enabled: false, record_vote_names: false });
   });
 
   it('keeps the session a consumer saw when the stories service restarts', async () => {
     const s = await h.session();
     await h.restart();
-    const before = h.fake.calls.lookup;
+    const before = h.sessionsCalls(LOOKUP);
     expect((await h.client.get(`/sessions/${s.code}/stories`)).status).toBe(200);
-    expect(h.fake.calls.lookup).toBe(before);
+    expect(h.sessionsCalls(LOOKUP)).toBe(before);
   });
 });

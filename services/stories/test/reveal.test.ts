@@ -10,25 +10,16 @@ describe('reveal and reset', () => {
   });
   afterAll(() => h.stop());
 
-  async function sessionWithStories(titles: string[], overrides = {}) {
-    const s = await h.session(overrides);
-    const ids: string[] = [];
-    for (const title of titles) {
-      const res = await h.client.post(`/sessions/${s.code}/stories`, { body: { title }, ...as(s.owner_id) });
-      ids.push(res.body.story.id);
-    }
-    return { s, ids };
+  async function sessionWithStories(titles: string[], settings: Record<string, unknown> = {}) {
+    const s = await h.session(settings);
+    return { s, ids: await h.stories(s, titles) };
   }
-  const castVotes = (storyId: string, values: string[]) =>
-    values.map((value, i) => {
-      const p = h.fake.participant(`Voter ${i + 1}`);
-      h.fake.vote(storyId, p, value);
-      return p;
-    });
+  const names = (votes: Array<{ participant: { name: string | null } }>) =>
+    votes.map((v) => v.participant.name);
 
   it('reveals the votes with the consensus and makes the next pending story current', async () => {
-    const { s, ids } = await sessionWithStories(['A', 'B', 'C']);
-    castVotes(ids[0]!, ['1', '1', '2', '13', '13', '?']);
+    const { s, ids } = await sessionWithStories(['A', 'B', 'C'], { record_vote_names: true });
+    await h.castVotes(s, ['1', '1', '2', '13', '13', '?']);
     const res = await h.client.post(`/stories/${ids[0]}/reveal`, as(s.owner_id));
     expect(res.status).toBe(200);
     expect(res.body.story).toMatchObject({ id: ids[0], title: 'A', status: 'revealed', final_estimate: '2' });
@@ -38,7 +29,7 @@ describe('reveal and reset', () => {
       value: '1',
     });
     expect(res.body.next_story).toMatchObject({ id: ids[1], status: 'voting' });
-    expect(h.fake.isSealed(ids[0]!)).toBe(true);
+    expect(await h.currentStory(s.code)).toBe(ids[1]);
 
     const room = await h.client.get(`/sessions/${s.code}/stories`);
     expect(room.body.stories.map((x: { status: string }) => x.status)).toEqual([
@@ -70,13 +61,14 @@ describe('reveal and reset', () => {
 
   it('of several reveals at once, exactly one answers 200 and the others 409', async () => {
     const { s, ids } = await sessionWithStories(['A', 'B']);
-    castVotes(ids[0]!, ['3', '5', '5']);
+    await h.castVotes(s, ['3', '5', '5']);
     const results = await Promise.all(
       [1, 2, 3].map(() => h.client.post(`/stories/${ids[0]}/reveal`, as(s.owner_id))),
     );
     expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409]);
     const room = await h.client.get(`/sessions/${s.code}/stories`);
     expect(room.body.stories.map((x: { status: string }) => x.status)).toEqual(['revealed', 'voting']);
+    expect(await h.currentStory(s.code)).toBe(ids[1]);
     await h.event('story.revealed', (d) => d.story.id === ids[0]);
     await new Promise((r) => setTimeout(r, 200));
     expect(
@@ -90,16 +82,12 @@ describe('reveal and reset', () => {
     await fc.assert(
       fc.asyncProperty(fc.scheduler(), async (scheduler) => {
         const { s, ids } = await sessionWithStories(['A']);
-        const voters = ['Ann', 'Bob', 'Cy', 'Dee'].map((name) => h.fake.participant(name));
+        const voters = await Promise.all(['Ann', 'Bob', 'Cy', 'Dee'].map((name) => h.join(s.code, name)));
         const accepted: string[] = [];
-        const votes = voters.map((p) =>
-          scheduler.schedule(Promise.resolve(`vote ${p.name}`)).then(() => {
-            try {
-              h.fake.vote(ids[0]!, p, '5');
-              accepted.push(p.name);
-            } catch {
-              // refused: the round was sealed first
-            }
+        const votes = voters.map((id, i) =>
+          scheduler.schedule(Promise.resolve(`vote ${i}`)).then(async () => {
+            if ((await h.vote(s.code, id, '5')).status === 200)
+              accepted.push(['Ann', 'Bob', 'Cy', 'Dee'][i]!);
           }),
         );
         const reveals = [1, 2].map((n) =>
@@ -112,30 +100,26 @@ describe('reveal and reset', () => {
         const answers: TestResponse[] = await Promise.all(reveals);
         expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
         const winner = answers.find((a) => a.status === 200)!;
-        const named = winner.body.story.votes.map(
-          (v: { participant: { name: string } }) => v.participant.name,
-        );
-        expect(named.sort()).toEqual(accepted.sort());
+        expect(names(winner.body.story.votes).sort()).toEqual(accepted.sort());
       }),
       { numRuns: 10 },
     );
   });
 
-  it('only the owner reveals: 401 anonymous, 403 someone else, 404 unknown', async () => {
-    const { ids } = await sessionWithStories(['A']);
+  it('only the owner reveals: 401 anonymous, 403 someone else, 404 unknown; the round stays open', async () => {
+    const { s, ids } = await sessionWithStories(['A']);
     expect((await h.client.post(`/stories/${ids[0]}/reveal`)).status).toBe(401);
     expect((await h.client.post(`/stories/${ids[0]}/reveal`, as(randomUUID()))).status).toBe(403);
     expect((await h.client.post(`/stories/${randomUUID()}/reveal`, as(randomUUID()))).status).toBe(404);
-    expect(h.fake.isSealed(ids[0]!)).toBe(false);
+    expect(await h.currentStory(s.code)).toBe(ids[0]);
+    expect(await h.castVotes(s, ['3'])).toHaveLength(1);
   });
 
   it('without record_vote_names the reveal names the voters but the stored votes do not', async () => {
-    const { s, ids } = await sessionWithStories(['A'], { record_vote_names: false });
-    castVotes(ids[0]!, ['8', '5']);
+    const { s, ids } = await sessionWithStories(['A']);
+    await h.castVotes(s, ['8', '5']);
     const revealed = await h.client.post(`/stories/${ids[0]}/reveal`, as(s.owner_id));
-    expect(
-      revealed.body.story.votes.map((v: { participant: { name: string } }) => v.participant.name),
-    ).toEqual(['Voter 1', 'Voter 2']);
+    expect(names(revealed.body.story.votes)).toEqual(['Voter 1', 'Voter 2']);
     expect(revealed.body.story.final_estimate).toBe('8');
     const room = await h.client.get(`/sessions/${s.code}/stories`);
     expect(room.body.stories[0].votes).toEqual([
@@ -143,35 +127,51 @@ describe('reveal and reset', () => {
       { participant: { id: null, name: null }, value: '5' },
     ]);
     const read = await h.client.get(`/stories/${ids[0]}`, as(s.owner_id));
-    expect(
-      read.body.story.votes.every((v: { participant: { name: null } }) => v.participant.name === null),
-    ).toBe(true);
+    expect(names(read.body.story.votes)).toEqual([null, null]);
   });
 
-  it('with record_vote_names the room view names the voters after reveal', async () => {
-    const { s, ids } = await sessionWithStories(['A']);
-    castVotes(ids[0]!, ['XS']);
+  it('with record_vote_names the room view names the voters after reveal, and stops the moment it is switched off', async () => {
+    const { s, ids } = await sessionWithStories(['A'], { record_vote_names: true });
+    await h.castVotes(s, ['?']);
     await h.client.post(`/stories/${ids[0]}/reveal`, as(s.owner_id));
     const room = await h.client.get(`/sessions/${s.code}/stories`);
     expect(room.body.stories[0].votes).toEqual([
-      { participant: { id: expect.any(Number), name: 'Voter 1' }, value: 'XS' },
+      { participant: { id: expect.any(Number), name: 'Voter 1' }, value: '?' },
     ]);
-    // XS is not a card of the fibonacci deck: nothing counts
+    // ? does not count: no consensus
     expect(room.body.stories[0].final_estimate).toBeNull();
+
+    const off = await h.sessionsApi.patch(`/sessions/${s.code}`, {
+      body: { record_vote_names: false },
+      ...as(s.owner_id),
+    });
+    expect(off.status).toBe(200);
+    const after = await h.client.get(`/sessions/${s.code}/stories`);
+    expect(names(after.body.stories[0].votes)).toEqual([null]);
+  });
+
+  it('computes the consensus over the deck the session has at the reveal, even one changed a moment ago', async () => {
+    const { s, ids } = await sessionWithStories(['A']);
+    await h.castVotes(s, ['3', '5', '5']);
+    const changed = await h.sessionsApi.patch(`/sessions/${s.code}`, {
+      body: { voting_system: 'custom', custom_deck_values: ['5', '3'] },
+      ...as(s.owner_id),
+    });
+    expect(changed.status).toBe(200);
+    const revealed = await h.client.post(`/stories/${ids[0]}/reveal`, as(s.owner_id));
+    expect(revealed.body.story.final_estimate).toBe('5');
   });
 
   it('computes the consensus over the session deck (t-shirt sizes)', async () => {
-    const deck = ['XS', 'S', 'M', 'L', 'XL', 'XXL', '?', 'coffee'];
-    const { s, ids } = await sessionWithStories(['A'], { voting_system: 'tshirt', deck });
-    castVotes(ids[0]!, ['XS', 'M', 'M']);
-    expect((await h.client.post(`/stories/${ids[0]}/reveal`, as(s.owner_id))).body.story.final_estimate).toBe(
-      'M',
-    );
+    const { s, ids } = await sessionWithStories(['A'], { voting_system: 'tshirt' });
+    await h.castVotes(s, ['XS', 'M', 'M']);
+    const revealed = await h.client.post(`/stories/${ids[0]}/reveal`, as(s.owner_id));
+    expect(revealed.body.story.final_estimate).toBe('M');
   });
 
   it('reset after a reveal clears the votes, the estimate, and opens the story again as the current one', async () => {
     const { s, ids } = await sessionWithStories(['A', 'B']);
-    castVotes(ids[0]!, ['5']);
+    const [voter] = await h.castVotes(s, ['5']);
     await h.client.post(`/stories/${ids[0]}/reveal`, as(s.owner_id));
     expect((await h.client.post(`/stories/${ids[0]}/reset`, as(randomUUID()))).status).toBe(403);
     const reset = await h.client.post(`/stories/${ids[0]}/reset`, as(s.owner_id));
@@ -182,15 +182,15 @@ describe('reveal and reset', () => {
       votes: null,
       revealed_at: null,
     });
-    expect(h.fake.votesOf(ids[0]!)).toEqual([]);
-    expect(h.fake.isSealed(ids[0]!)).toBe(false);
+    expect(await h.currentStory(s.code)).toBe(ids[0]);
     expect((await h.client.get(`/stories/${ids[1]}`, as(s.owner_id))).body.story.status).toBe('pending');
     await h.event('story.reset', (d) => d.story.id === ids[0]);
     expect((await h.event('story.activated', (d) => d.story.id === ids[0])).data.previous_story_id).toBe(
       ids[1],
     );
-    // a re-vote can be revealed again
-    castVotes(ids[0]!, ['8']);
+    // a re-vote: the old vote is gone, and the new one can be revealed
+    const revote = await h.vote(s.code, voter!, '8');
+    expect(revote.body).toMatchObject({ vote: { story_id: ids[0] }, stats: { votes_cast: 1 } });
     const again = await h.client.post(`/stories/${ids[0]}/reveal`, as(s.owner_id));
     expect(again.body.story).toMatchObject({ status: 'revealed', final_estimate: '8' });
   });
@@ -203,16 +203,21 @@ describe('reveal and reset', () => {
     expect(res.body.error.code).toBe('story_already_revealed');
   });
 
-  it('answers 503 when the sessions service is down, and the story stays unrevealed', async () => {
+  it('answers 503 when the sessions service cannot be reached, leaves the story as it was, and a retry reveals it', async () => {
     const { s, ids } = await sessionWithStories(['A']);
-    h.fake.setDown(true);
+    await h.castVotes(s, ['5']);
+    h.betweenUnits.cut();
     try {
       const res = await h.client.post(`/stories/${ids[0]}/reveal`, as(s.owner_id));
       expect(res.status).toBe(503);
       expect(res.body.error.code).toBe('sessions_unavailable');
     } finally {
-      h.fake.setDown(false);
+      h.betweenUnits.restore();
     }
     expect((await h.client.get(`/stories/${ids[0]}`, as(s.owner_id))).body.story.status).toBe('voting');
+    expect(await h.currentStory(s.code)).toBe(ids[0]);
+    const retried = await h.client.post(`/stories/${ids[0]}/reveal`, as(s.owner_id));
+    expect(retried.status).toBe(200);
+    expect(retried.body.story.final_estimate).toBe('5');
   });
 });

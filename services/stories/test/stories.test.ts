@@ -156,4 +156,67 @@ describe('stories: adding, reading, editing and deleting', () => {
     const event = await h.event('story.activated', (d) => d.story.id === ids[1]);
     expect(event.data.previous_story_id).toBe(ids[0]);
   });
+
+  it('the session lookup shows a new title or place of the current story, and the next one after a delete, at once', async () => {
+    const s = await h.session();
+    const [a, b, c] = await h.stories(s, ['A', 'B', 'C']);
+    await h.client.patch(`/stories/${a}`, { body: { title: 'A, clearer' }, ...as(s.owner_id) });
+    expect(await h.lookupCurrent(s.code)).toEqual({
+      id: a,
+      title: 'A, clearer',
+      status: 'voting',
+      position: 1,
+    });
+    await h.client.patch(`/stories/${c}`, { body: { position: 1 }, ...as(s.owner_id) });
+    expect(await h.lookupCurrent(s.code)).toMatchObject({ id: a, position: 2 });
+    // The queue is C, A, B: deleting A makes the first pending one (C) current.
+    await h.client.delete(`/stories/${a}`, as(s.owner_id));
+    expect(await h.lookupCurrent(s.code)).toMatchObject({ id: c, title: 'C', position: 1 });
+    await h.client.delete(`/stories/${c}`, as(s.owner_id));
+    expect(await h.lookupCurrent(s.code)).toMatchObject({ id: b, position: 1 });
+    await h.client.delete(`/stories/${b}`, as(s.owner_id));
+    expect(await h.lookupCurrent(s.code)).toBeNull();
+  });
+
+  it('reordering while no story is current makes none current', async () => {
+    const s = await h.session();
+    const [a, b] = await h.stories(s, ['A', 'B']);
+    await h.client.post(`/stories/${a}/reveal`, as(s.owner_id));
+    await h.client.post(`/stories/${b}/reveal`, as(s.owner_id));
+    const [c] = await h.stories(s, ['C']);
+    expect(await h.currentStory(s.code)).toBe(c);
+    await h.client.post(`/stories/${c}/reveal`, as(s.owner_id));
+    expect((await h.client.patch(`/stories/${b}`, { body: { position: 1 }, ...as(s.owner_id) })).status).toBe(
+      200,
+    );
+    expect(await h.currentStory(s.code)).toBeNull();
+  });
+
+  it('an archived session is read-only for its stories: 409 session_archived, at once, until it is unarchived', async () => {
+    const s = await h.session();
+    const [a, b] = await h.stories(s, ['A', 'B']);
+    const archive = (status: string) =>
+      h.sessionsApi.patch(`/sessions/${s.code}`, { body: { status }, ...as(s.owner_id) });
+    expect((await archive('archived')).status).toBe(200);
+    const attempts = [
+      () => h.client.post(`/sessions/${s.code}/stories`, { body: { title: 'C' }, ...as(s.owner_id) }),
+      () => h.client.patch(`/stories/${a}`, { body: { title: 'A2' }, ...as(s.owner_id) }),
+      () => h.client.patch(`/stories/${b}`, { body: { position: 1 }, ...as(s.owner_id) }),
+      () => h.client.post(`/stories/${b}/activate`, as(s.owner_id)),
+      () => h.client.post(`/stories/${a}/reset`, as(s.owner_id)),
+      () => h.client.post(`/stories/${a}/reveal`, as(s.owner_id)),
+      () => h.client.delete(`/stories/${b}`, as(s.owner_id)),
+    ];
+    for (const attempt of attempts) {
+      const res = await attempt();
+      expect([res.status, res.body.error?.code]).toEqual([409, 'session_archived']);
+    }
+    const room = await h.client.get(`/sessions/${s.code}/stories`);
+    expect(room.body.stories.map((x: { title: string; status: string }) => [x.title, x.status])).toEqual([
+      ['A', 'voting'],
+      ['B', 'pending'],
+    ]);
+    expect((await archive('active')).status).toBe(200);
+    expect((await attempts[0]!()).status).toBe(201);
+  });
 });

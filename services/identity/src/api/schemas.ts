@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import type { RouteDoc } from '@pp/http';
 
 /**
  * The identity service's public API as zod schemas: the routes validate with them and the gateway
  * builds its OpenAPI document from them (payloads are the resource-named keys of the envelope).
  */
-const isoDate = z.iso.datetime({ offset: true });
+export const isoDate = z.iso.datetime({ offset: true });
 
 export const registerBody = z
   .object({
@@ -71,7 +70,7 @@ export const createdToken = personalToken
   })
   .meta({ id: 'CreatedToken' });
 
-const authPayload = z.object({
+export const authPayload = z.object({
   user,
   token: z.string().meta({ description: 'Access token: send it as `Authorization: Bearer <token>`' }),
   token_type: z.literal('Bearer'),
@@ -79,82 +78,3 @@ const authPayload = z.object({
 });
 
 export const provider = z.object({ id: z.string(), name: z.string() }).meta({ id: 'SignOnProvider' });
-
-type Doc = RouteDoc;
-
-/** The documentation of each public identity endpoint, keyed like the gateway's route table ("METHOD /path"). */
-export const identityApi: Record<string, Doc> = {
-  'POST /auth/register': {
-    summary: 'Create an account with email and password',
-    body: registerBody,
-    responses: {
-      201: { description: 'The account and a first access token', payload: authPayload },
-      409: { description: 'Email already used (`duplicate`)' },
-    },
-  },
-  'POST /auth/login': {
-    summary: 'Sign in with email and password',
-    body: loginBody,
-    responses: {
-      200: { description: 'A new access token', payload: authPayload },
-      401: { description: 'Bad credentials (`invalid_credentials`)' },
-    },
-  },
-  'GET /auth/me': {
-    summary: 'The signed-in user',
-    responses: { 200: { description: 'The user', payload: z.object({ user }) } },
-  },
-  'POST /auth/tokens': {
-    summary: 'Create an API or MCP token (the secret is shown once)',
-    body: createTokenBody,
-    responses: {
-      201: { description: 'The token with its secret', payload: z.object({ token: createdToken }) },
-    },
-  },
-  'GET /auth/tokens': {
-    summary: "The caller's API and MCP tokens (never the secrets)",
-    responses: {
-      200: { description: 'Tokens, newest first', payload: z.object({ tokens: z.array(personalToken) }) },
-    },
-  },
-  'DELETE /auth/tokens/{id}': {
-    summary: 'Revoke a token: it stops working at once on every gateway replica',
-    params: tokenIdParams,
-    responses: {
-      200: {
-        description: 'The revoked token',
-        payload: z.object({ token: personalToken.extend({ revoked_at: isoDate }) }),
-      },
-    },
-  },
-  'GET /auth/oauth/providers': {
-    summary: 'Social sign-on providers that are configured',
-    responses: { 200: { description: 'Providers', payload: z.object({ providers: z.array(provider) }) } },
-  },
-  'GET /auth/oauth/{provider}/start': {
-    summary: 'Begin social sign-on (OAuth 2.0 / OIDC with PKCE S256)',
-    description:
-      'Redirects (302) to the provider with a signed, single-use `state`; the body carries `authorization_url` too.',
-    params: providerParams,
-    responses: {
-      302: {
-        description: 'Redirect to the provider',
-        payload: z.object({ authorization_url: z.url() }),
-        headers: { Location: 'The provider authorization URL' },
-      },
-    },
-  },
-  'GET /auth/oauth/{provider}/callback': {
-    summary: 'Finish social sign-on',
-    description:
-      'Exchanges the code, finds or creates the account (linking by verified email) and answers with an access token; when a return URL is configured it redirects there with the token in the URL fragment.',
-    params: providerParams,
-    query: callbackQuery,
-    responses: {
-      200: { description: 'The account and an access token', payload: authPayload },
-      302: { description: 'Redirect to the configured return URL (`#token=...`)' },
-      400: { description: 'State forged, expired or already used (`invalid_oauth_state`)' },
-      401: { description: 'The provider refused (`oauth_denied`, `oauth_failed`)' },
-    },
-  },
-};

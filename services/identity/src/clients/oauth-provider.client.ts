@@ -2,8 +2,8 @@ import { createResilientClient } from '@pp/http-client';
 import type { Logger } from '@pp/logger';
 import { z } from 'zod';
 import { profileFromGithub, profileFromOidc, type SocialProfile } from '../domain/social-profile.ts';
-import { OAuthFailedError } from '../identity.errors.ts';
-import type { OAuthProvider } from '../oauth/providers.ts';
+import { OAuthFailedError } from '../errors.ts';
+import type { OAuthProvider } from './oauth-providers.ts';
 
 export interface OAuthProviderClient {
   /** Trades the authorization code (and the PKCE verifier) for the provider's access token. */

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { requireUser, send, validate } from '@pp/http';
-import { loginBody, registerBody } from '../api/schemas.ts';
+import { identityApi as api } from '../api/docs.ts';
 import { getCurrentUser } from '../use-cases/get-current-user.use-case.ts';
 import { logIn } from '../use-cases/log-in.use-case.ts';
 import { registerUser } from '../use-cases/register-user.use-case.ts';
@@ -11,13 +11,13 @@ export function authRoutes(deps: RouteDeps): Router {
   const router = Router();
   router.post(
     '/auth/register',
-    validate({ body: registerBody }, async ({ body }, _req, res) => {
+    validate(api['POST /auth/register'], async ({ body }, _req, res) => {
       send(res, 201, authView(await registerUser(deps.context(), body)));
     }),
   );
   router.post(
     '/auth/login',
-    validate({ body: loginBody }, async ({ body }, _req, res) => {
+    validate(api['POST /auth/login'], async ({ body }, _req, res) => {
       send(res, 200, authView(await logIn(deps.context(), body)));
     }),
   );

@@ -1,7 +1,7 @@
 import type { OAuthProviderClient } from '../clients/oauth-provider.client.ts';
 import type { Config } from '../config.ts';
-import type { OAuthProvider } from '../oauth/providers.ts';
-import type { IdentityContext } from '../use-cases/context.ts';
+import type { OAuthProvider } from '../clients/oauth-providers.ts';
+import type { IdentityContext } from '../use-cases/shared/context.ts';
 
 export interface RouteDeps {
   config: Config;

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { envelope, send, validate } from '@pp/http';
-import { callbackQuery, providerParams } from '../api/schemas.ts';
+import { identityApi as api } from '../api/docs.ts';
 import { completeSocialSignIn } from '../use-cases/complete-social-sign-in.use-case.ts';
 import { startSocialSignIn } from '../use-cases/start-social-sign-in.use-case.ts';
 import type { RouteDeps } from './deps.ts';
@@ -13,7 +13,7 @@ export function oauthRoutes(deps: RouteDeps): Router {
   });
   router.get(
     '/auth/oauth/:provider/start',
-    validate({ params: providerParams }, async ({ params }, _req, res) => {
+    validate(api['GET /auth/oauth/{provider}/start'], async ({ params }, _req, res) => {
       const { authorizationUrl } = await startSocialSignIn(deps.context(), deps.providers, params.provider);
       res.setHeader('Cache-Control', 'no-store');
       res
@@ -24,7 +24,7 @@ export function oauthRoutes(deps: RouteDeps): Router {
   );
   router.get(
     '/auth/oauth/:provider/callback',
-    validate({ params: providerParams, query: callbackQuery }, async ({ params, query }, _req, res) => {
+    validate(api['GET /auth/oauth/{provider}/callback'], async ({ params, query }, _req, res) => {
       const result = authView(
         await completeSocialSignIn(deps.context(), deps.oauthClients, params.provider, query),
       );

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { requireUser, send, validate } from '@pp/http';
-import { createTokenBody, tokenIdParams } from '../api/schemas.ts';
+import { identityApi as api } from '../api/docs.ts';
 import { createPersonalToken } from '../use-cases/create-personal-token.use-case.ts';
 import { listTokens } from '../use-cases/list-personal-tokens.use-case.ts';
 import { revokeToken } from '../use-cases/revoke-token.use-case.ts';
@@ -11,7 +11,7 @@ export function tokenRoutes(deps: RouteDeps): Router {
   const router = Router();
   router.post(
     '/auth/tokens',
-    validate({ body: createTokenBody }, async ({ body }, req, res) => {
+    validate(api['POST /auth/tokens'], async ({ body }, req, res) => {
       const user = requireUser(req);
       const { token, secret } = await createPersonalToken(deps.context(), user.sub, {
         name: body.name,
@@ -27,7 +27,7 @@ export function tokenRoutes(deps: RouteDeps): Router {
   });
   router.delete(
     '/auth/tokens/:id',
-    validate({ params: tokenIdParams }, async ({ params }, req, res) => {
+    validate(api['DELETE /auth/tokens/{id}'], async ({ params }, req, res) => {
       const token = await revokeToken(deps.context(), requireUser(req).sub, params.id);
       send(
         res,

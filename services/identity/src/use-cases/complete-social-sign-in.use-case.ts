@@ -1,10 +1,10 @@
 import { verifyState } from '../domain/pkce.ts';
 import { consumeOAuthState } from '../db/oauth-state.repository.ts';
 import type { OAuthProviderClient } from '../clients/oauth-provider.client.ts';
-import { InvalidOAuthStateError, OAuthFailedError, ProviderNotFoundError } from '../identity.errors.ts';
-import type { IdentityContext } from './context.ts';
-import { commitSignOn, findOrCreateSocialUser } from './find-or-create-social-user.ts';
-import { issueAccessToken } from './issue-access-token.ts';
+import { InvalidOAuthStateError, OAuthFailedError, ProviderNotFoundError } from '../errors.ts';
+import type { IdentityContext } from './shared/context.ts';
+import { commitSignOn, findOrCreateSocialUser } from './shared/find-or-create-social-user.ts';
+import { issueAccessToken } from './shared/issue-access-token.ts';
 import { redirectUriFor } from './start-social-sign-in.use-case.ts';
 
 export interface CallbackInput {

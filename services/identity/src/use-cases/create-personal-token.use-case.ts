@@ -1,6 +1,6 @@
 import { ValidationError } from '@pp/http';
 import { createToken } from '../db/token.repository.ts';
-import type { IdentityContext } from './context.ts';
+import type { IdentityContext } from './shared/context.ts';
 
 export interface CreatePersonalTokenInput {
   name: string;

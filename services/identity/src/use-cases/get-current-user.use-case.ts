@@ -1,6 +1,6 @@
 import { UnauthorizedError } from '@pp/http';
 import { findUserById } from '../db/user.repository.ts';
-import type { IdentityContext } from './context.ts';
+import type { IdentityContext } from './shared/context.ts';
 
 export async function getCurrentUser(ctx: IdentityContext, userId: string) {
   const user = await findUserById(ctx.em, userId);

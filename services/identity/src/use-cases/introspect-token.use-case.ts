@@ -1,7 +1,7 @@
 import { hashToken, isTokenActive, tokenKindOf } from '../domain/token.ts';
 import { findTokenByHash, touchToken } from '../db/token.repository.ts';
 import { findUserById } from '../db/user.repository.ts';
-import type { IdentityContext } from './context.ts';
+import type { IdentityContext } from './shared/context.ts';
 
 export type Introspection =
   | { active: false }

@@ -1,9 +1,9 @@
 import { normalizeEmail } from '../domain/email.ts';
 import { verifyPassword } from '../domain/password.ts';
 import { findUserByEmail } from '../db/user.repository.ts';
-import { InvalidCredentialsError } from '../identity.errors.ts';
-import type { IdentityContext } from './context.ts';
-import { issueAccessToken } from './issue-access-token.ts';
+import { InvalidCredentialsError } from '../errors.ts';
+import type { IdentityContext } from './shared/context.ts';
+import { issueAccessToken } from './shared/issue-access-token.ts';
 
 /** Email and password in, a fresh access token out; one answer for every kind of failure. */
 export async function logIn(ctx: IdentityContext, input: { email: string; password: string }) {

@@ -3,9 +3,9 @@ import { enqueue } from '@pp/events';
 import { normalizeEmail } from '../domain/email.ts';
 import { hashPassword } from '../domain/password.ts';
 import { createUser, findUserByEmail } from '../db/user.repository.ts';
-import { EmailTakenError } from '../identity.errors.ts';
-import { SOURCE, type IdentityContext } from './context.ts';
-import { issueAccessToken } from './issue-access-token.ts';
+import { EmailTakenError } from '../errors.ts';
+import { SOURCE, type IdentityContext } from './shared/context.ts';
+import { issueAccessToken } from './shared/issue-access-token.ts';
 
 export interface RegisterInput {
   email: string;

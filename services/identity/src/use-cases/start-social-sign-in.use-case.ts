@@ -1,8 +1,8 @@
 import { codeChallengeOf, createCodeVerifier, signState } from '../domain/pkce.ts';
 import { createOAuthState } from '../db/oauth-state.repository.ts';
-import { ProviderNotFoundError } from '../identity.errors.ts';
-import type { OAuthProvider } from '../oauth/providers.ts';
-import type { IdentityContext } from './context.ts';
+import { ProviderNotFoundError } from '../errors.ts';
+import type { OAuthProvider } from '../clients/oauth-providers.ts';
+import type { IdentityContext } from './shared/context.ts';
 
 export const redirectUriFor = (ctx: IdentityContext, providerId: string) =>
   `${ctx.config.PUBLIC_BASE_URL.replace(/\/$/, '')}/auth/oauth/${providerId}/callback`;

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@pp/db';
 import type { RoomEventType, RoomMessage } from '../domain/room-events.ts';
-import { row, rows, run } from './sql.ts';
+import { asDate, row, rows, run } from './sql.ts';
 
 /** Where an event stands in its room's order, or undefined when the room has not recorded it. */
 export async function roomPosition(em: EntityManager, sessionId: string, eventId: string) {
@@ -25,6 +25,32 @@ export async function roomMessagesAfter(
     [sessionId, seq, limit],
   );
   return found.map((r) => ({ id: r.event_id, type: r.type, sessionId, data: r.payload }));
+}
+
+/** Records a room message once (a second delivery of its event changes nothing). */
+export const recordRoomMessage = (em: EntityManager, message: RoomMessage, occurredAt: Date) =>
+  run(
+    em,
+    `insert into room_events (event_id, session_id, type, payload, occurred_at) values (?, ?, ?, ?, ?)
+     on conflict (event_id) do nothing`,
+    [message.id, message.sessionId, message.type, JSON.stringify(message.data), occurredAt],
+  );
+
+/** The room's latest messages, oldest first. */
+export async function latestRoomMessages(em: EntityManager, sessionId: string, limit: number) {
+  const found = await rows<{
+    event_id: string;
+    type: string;
+    payload: Record<string, unknown>;
+    occurred_at: Date | string;
+  }>(
+    em,
+    'select event_id, type, payload, occurred_at from room_events where session_id = ? order by seq desc limit ?',
+    [sessionId, limit],
+  );
+  return found
+    .reverse()
+    .map((r) => ({ id: r.event_id, type: r.type, occurred_at: asDate(r.occurred_at), data: r.payload }));
 }
 
 export const pruneRoomEvents = (em: EntityManager, before: Date) =>

@@ -1,10 +1,8 @@
+import { isUuid } from '@pp/contracts';
 import { preparedRows, type EntityManager, type PreparedStatement } from '@pp/db';
 import { Session, type SessionRecord } from './entities/index.ts';
 import { asDate, asDateOrNull, rows } from './sql.ts';
-import type { StoryStatus } from './story.repository.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (value: string) => UUID.test(value);
+import type { RoundStatus } from './round.repository.ts';
 
 export const findSessionByCode = (em: EntityManager, code: string) => em.findOne(Session, { code });
 export const findSessionById = (em: EntityManager, id: string) =>
@@ -12,7 +10,8 @@ export const findSessionById = (em: EntityManager, id: string) =>
 
 export interface SessionFilter {
   ownerId: string;
-  folderId?: number;
+  /** A folder, or null for sessions in none. */
+  folderId?: number | null;
   status?: string;
   sort: 'created_at' | 'updated_at' | 'name';
   order: 'asc' | 'desc';
@@ -22,12 +21,13 @@ export interface SessionFilter {
 
 const sortFields = { created_at: 'createdAt', updated_at: 'updatedAt', name: 'name' } as const;
 
-/** One page of the owner's sessions and how many there are in all. */
+/** One page of the owner's sessions and how many there are in all (not those still waiting for their stories). */
 export function listSessions(em: EntityManager, f: SessionFilter) {
   return em.findAndCount(
     Session,
     {
       ownerId: f.ownerId,
+      provisionalSince: null,
       ...(f.folderId !== undefined ? { folderId: f.folderId } : {}),
       ...(f.status !== undefined ? { status: f.status } : {}),
     },
@@ -52,10 +52,7 @@ export async function sessionFactRows(em: EntityManager, sessionIds: string[]) {
 const FACT_COLUMNS = `(select count(*)::int from participants p where p.session_id = s.id and p.removed_at is null)
          as participants_count,
        st.id as story_id, st.title as story_title, st.status as story_status, st.position as story_position`;
-const CURRENT_STORY = `left join lateral (
-       select id, title, status, position from stories
-        where session_id = s.id and status = 'voting' order by status_at desc nulls last limit 1
-     ) st on true`;
+const CURRENT_STORY = `left join rounds st on st.session_id = s.id and st.status = 'voting'`;
 
 /**
  * The lookup's statement names the entity's columns (never `s.*`): a prepared statement whose result
@@ -64,13 +61,9 @@ const CURRENT_STORY = `left join lateral (
 let sessionWithFacts: PreparedStatement | undefined;
 function sessionWithFactsStatement(em: EntityManager): PreparedStatement {
   if (!sessionWithFacts) {
-    const columns = em
-      .getMetadata(Session)
-      .props.flatMap((prop) => prop.fieldNames.map((f) => `s.${f}`))
-      .join(', ');
     sessionWithFacts = {
       name: 'sessions.session-with-facts',
-      text: `select ${columns}, ${FACT_COLUMNS} from sessions s ${CURRENT_STORY} where s.code = $1::bpchar`,
+      text: `select ${sessionColumns(em)}, ${FACT_COLUMNS} from sessions s ${CURRENT_STORY} where s.code = $1::bpchar`,
     };
   }
   return sessionWithFacts;
@@ -94,11 +87,87 @@ export async function findSessionWithFacts(em: EntityManager, code: string) {
   return { session: sessionRecordOf(em, columns), facts };
 }
 
+/** The session's columns as the entity maps them (prepared statements name them, never `s.*`). */
+const sessionColumns = (em: EntityManager) =>
+  em
+    .getMetadata(Session)
+    .props.flatMap((prop) => prop.fieldNames.map((f) => `s.${f}`))
+    .join(', ');
+
+let moveRoundStatement: PreparedStatement | undefined;
+/**
+ * A round command that moves the current round (and forgets deleted stories' rounds) in one
+ * autocommit statement: under the session's row lock, only when the command's version is above the
+ * last applied one and, for a change, the session is not archived. The old current round goes back
+ * to pending (its votes kept, after the votes in flight on it), the new one is open for votes.
+ */
+export async function moveRound(
+  em: EntityManager,
+  sessionId: string,
+  command: {
+    version: number;
+    kind: string;
+    current: { id: string; title: string; position: number } | null;
+    forget: string[];
+  },
+) {
+  moveRoundStatement ??= {
+    name: 'sessions.move-round',
+    text: `with s as (
+         select ${sessionColumns(em)}, s.round_version as previous from sessions s where s.id = $1::uuid for update),
+       ok as (select 1 from s where $2::int > s.previous and ($3::text = 'resync' or s.status <> 'archived')),
+       bump as (update sessions set round_version = $2::int where id = $1::uuid and exists (select 1 from ok)),
+       gone as (
+         delete from rounds where session_id = $1::uuid and id = any($4::uuid[]) and exists (select 1 from ok)),
+       demoted as (
+         update rounds set status = 'pending'
+          where session_id = $1::uuid and status = 'voting' and id is distinct from $5::uuid
+            and id <> all($4::uuid[]) and exists (select 1 from ok)),
+       promoted as (
+         insert into rounds (id, session_id, title, position, status)
+         select $5::uuid, $1::uuid, $6::text, $7::int, 'voting' where $5::uuid is not null and exists (select 1 from ok)
+         on conflict (id) do update set title = excluded.title, position = excluded.position, status = 'voting',
+           sealed = false, sealed_at = null
+         where rounds.session_id = excluded.session_id)
+       select s.*, exists (select 1 from ok) as applied from s`,
+  };
+  const [found] = await preparedRows<Record<string, unknown>>(em, moveRoundStatement, [
+    sessionId,
+    command.version,
+    command.kind,
+    `{${command.forget.join(',')}}`,
+    command.current?.id ?? null,
+    command.current?.title ?? null,
+    command.current?.position ?? null,
+  ]);
+  if (!found) return undefined;
+  const { previous: _previous, applied, ...columns } = found;
+  return { session: sessionRecordOf(em, columns), applied: applied as boolean };
+}
+
+/**
+ * Locks the session's row for a change of its round (FOR UPDATE: round commands of one session apply
+ * one after the other) and moves its round version up to `version` (never down). Answers the session
+ * and the round version it had before, or undefined when there is no such session.
+ */
+export async function lockForRound(tx: EntityManager, sessionId: string, version: number) {
+  const [found] = await rows<Record<string, unknown>>(
+    tx,
+    `update sessions s set round_version = greatest(s.round_version, ?)
+       from (select round_version as previous from sessions where id = ? for update) p
+      where s.id = ? returning s.*, p.previous`,
+    [version, sessionId, sessionId],
+  );
+  if (!found) return undefined;
+  const { previous, ...columns } = found;
+  return { session: sessionRecordOf(tx, columns), previousVersion: previous as number };
+}
+
 /**
  * The session of a row as plain data, without an entity in the identity map (the lookup only shows
  * it): columns renamed to properties as the entity maps them, timestamps made dates.
  */
-function sessionRecordOf(em: EntityManager, columns: Record<string, unknown>): SessionRecord {
+export function sessionRecordOf(em: EntityManager, columns: Record<string, unknown>): SessionRecord {
   const data = em.getDriver().mapResult(columns, em.getMetadata(Session)) as Record<string, unknown>;
   return {
     ...data,
@@ -112,7 +181,7 @@ interface FactRow {
   participants_count: number;
   story_id: string | null;
   story_title: string | null;
-  story_status: StoryStatus | null;
+  story_status: RoundStatus | null;
   story_position: number | null;
 }
 

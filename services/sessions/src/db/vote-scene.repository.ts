@@ -37,11 +37,7 @@ export async function readVoteScene(em: EntityManager, code: string, participant
             s.xmin::text as session_version, p.xmin::text as participant_version
        from sessions s
        left join participants p on p.id = ? and p.session_id = s.id and p.removed_at is null
-       left join lateral (
-         select id, sealed from stories
-          where session_id = s.id and status = 'voting'
-          order by status_at desc nulls last
-          limit 1) st on true
+       left join rounds st on st.session_id = s.id and st.status = 'voting'
       where s.code = ?`,
     [participantId, code],
   );

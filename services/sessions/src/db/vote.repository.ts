@@ -1,4 +1,5 @@
 import { preparedRows, type EntityManager, type PreparedStatement } from '@pp/db';
+import { insertOutboxSql } from '@pp/events';
 import { asDate, row, rows, run } from './sql.ts';
 
 export interface StoredVote {
@@ -39,7 +40,7 @@ export interface VoteToRecord {
 const RECORD_VOTE: PreparedStatement = {
   name: 'sessions.record-vote',
   text: `with open_round as (
-       select id from stories
+       select id from rounds
         where id = $1::uuid and session_id = $2::uuid and status = 'voting' and sealed = false
         for share),
      voter as (
@@ -60,10 +61,7 @@ const RECORD_VOTE: PreparedStatement = {
        select jsonb_build_object('votes_cast', votes_cast, 'total_participants', total,
                 'all_voted', total > 0 and votes_cast >= total) as stats
          from saved, counts),
-     event as (
-       insert into outbox (id, type, payload, created_at, attempts)
-       select $8::uuid, 'vote.cast', jsonb_set($9::jsonb, '{data,stats}', stats.stats), $10::timestamptz, 0
-         from stats),
+     event as (${insertOutboxSql(`select jsonb_set($9::jsonb, '{data,stats}', stats.stats) from stats`)}),
      room as (
        insert into room_events (event_id, session_id, type, payload, occurred_at)
        select $8::uuid, $2::uuid, 'vote.cast', jsonb_set($11::jsonb, '{stats}', stats.stats), $10::timestamptz
@@ -141,7 +139,7 @@ export const deleteVotesOfStory = (em: EntityManager, storyId: string) =>
 export const deleteOpenVotesOf = (em: EntityManager, participantId: number) =>
   run(
     em,
-    `delete from votes v using stories s
+    `delete from votes v using rounds s
       where v.story_id = s.id and s.sealed = false and v.participant_id = ?`,
     [participantId],
   );

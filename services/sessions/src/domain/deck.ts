@@ -1,4 +1,4 @@
-/** Decks of cards (decisions section 4): the voting system names a fixed deck, or the custom one. */
+/** Decks of cards: the voting system names a fixed deck, or the custom one. */
 export const votingSystems = ['fibonacci', 'tshirt', 'powers_of_two', 'custom'] as const;
 export type VotingSystem = (typeof votingSystems)[number];
 

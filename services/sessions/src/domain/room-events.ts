@@ -1,7 +1,7 @@
 import { storyEventTypes } from './story-events.ts';
 
 /**
- * The live room (decisions section 4): which events the room sees, and what of them. vote.cast never
+ * The live room: which events the room sees, and what of them. vote.cast never
  * carries a value, so nothing here can give a vote away before its story is revealed.
  */
 export const roomEventTypes = [

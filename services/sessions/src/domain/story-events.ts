@@ -1,4 +1,4 @@
-/** The stories service's events that sessions keeps: its view of the stories, and the live room's. */
+/** The stories unit's events that the live room shows. */
 export const storyEventTypes = [
   'story.created',
   'story.updated',

@@ -28,7 +28,7 @@ export type VoteRefusal =
   | 'no_open_story'
   | 'story_already_revealed';
 
-export const isVotingClosed = (s: VoteScene['session'], now: Date) =>
+export const isVotingClosed = (s: Pick<VoteScene['session'], 'votebyEnabled' | 'voteByAt'>, now: Date) =>
   s.votebyEnabled && s.voteByAt !== null && s.voteByAt.getTime() <= now.getTime();
 
 /**

@@ -1,32 +1,35 @@
 import { Router } from 'express';
-import { requireUser, send, validate } from '@pp/http';
-import { codeParams, joinBody, participantParams, participantRoleBody } from '../api/schemas.ts';
+import { requireUser, send, signedIn, validate } from '@pp/http';
+import { sessionsApi as api } from '../api/docs.ts';
 import { changeParticipantRole } from '../use-cases/change-participant-role.use-case.ts';
 import { joinSession } from '../use-cases/join-session.use-case.ts';
 import { listSessionParticipants } from '../use-cases/list-participants.use-case.ts';
 import { removeParticipant } from '../use-cases/remove-participant.use-case.ts';
-import { factsOf } from '../use-cases/session-facts.ts';
-import { signedIn, type RouteDeps } from './deps.ts';
+import type { RouteDeps } from './deps.ts';
 import { participantView, publicSessionView, sessionView } from './views.ts';
 
 export function participantRoutes(deps: RouteDeps): Router {
   const router = Router();
   router.post(
     '/sessions/:code/join',
-    validate({ params: codeParams, body: joinBody }, async ({ params, body }, req, res) => {
-      const ctx = deps.context();
-      const { session, participant } = await joinSession(ctx, params.code, req.identity, body);
+    validate(api['POST /sessions/{code}/join'], async ({ params, body }, req, res) => {
+      const { session, facts, participant } = await joinSession(
+        deps.context(),
+        params.code,
+        req.identity,
+        body,
+      );
       const isOwner = req.identity?.kind === 'user' && req.identity.sub === session.ownerId;
       const view = isOwner ? sessionView : publicSessionView;
       send(res, 200, {
         participant: { ...participantView(participant), token: participant.token },
-        session: view(session, await factsOf(ctx.em, session)),
+        session: view(session, facts),
       });
     }),
   );
   router.get(
     '/sessions/:code/participants',
-    validate({ params: codeParams }, async ({ params }, _req, res) => {
+    validate(api['GET /sessions/{code}/participants'], async ({ params }, _req, res) => {
       const participants = await listSessionParticipants(deps.context(), params.code);
       send(res, 200, { participants: participants.map(participantView) });
     }),
@@ -34,7 +37,7 @@ export function participantRoutes(deps: RouteDeps): Router {
   router.patch(
     '/sessions/:code/participants/:id',
     signedIn,
-    validate({ params: participantParams, body: participantRoleBody }, async ({ params, body }, req, res) => {
+    validate(api['PATCH /sessions/{code}/participants/{id}'], async ({ params, body }, req, res) => {
       const participant = await changeParticipantRole(
         deps.context(),
         params.code,
@@ -48,7 +51,7 @@ export function participantRoutes(deps: RouteDeps): Router {
   router.delete(
     '/sessions/:code/participants/:id',
     signedIn,
-    validate({ params: participantParams }, async ({ params }, req, res) => {
+    validate(api['DELETE /sessions/{code}/participants/{id}'], async ({ params }, req, res) => {
       const participant = await removeParticipant(
         deps.context(),
         params.code,

@@ -1,12 +1,11 @@
 import { Router } from 'express';
-import { pageMeta, requireUser, send, validate } from '@pp/http';
-import { codeParams, createSessionBody, listSessionsQuery, updateSessionBody } from '../api/schemas.ts';
+import { pageMeta, requireUser, send, signedIn, validate } from '@pp/http';
+import { sessionsApi as api } from '../api/docs.ts';
 import { createSession } from '../use-cases/create-session.use-case.ts';
 import { listOwnSessions } from '../use-cases/list-sessions.use-case.ts';
 import { lookUpSession } from '../use-cases/look-up-session.use-case.ts';
-import { factsOf } from '../use-cases/session-facts.ts';
 import { updateSession } from '../use-cases/update-session.use-case.ts';
-import { signedIn, type RouteDeps } from './deps.ts';
+import type { RouteDeps } from './deps.ts';
 import { publicSessionView, sessionView } from './views.ts';
 
 export function sessionRoutes(deps: RouteDeps): Router {
@@ -14,11 +13,11 @@ export function sessionRoutes(deps: RouteDeps): Router {
   router.get(
     '/sessions',
     signedIn,
-    validate({ query: listSessionsQuery }, async ({ query }, req, res) => {
+    validate(api['GET /sessions'], async ({ query }, req, res) => {
       const user = requireUser(req);
       const { sessions, total } = await listOwnSessions(deps.context(), {
         ownerId: user.sub,
-        folderId: query.folder_id,
+        folderId: query.folder_id === 'none' ? null : query.folder_id,
         status: query.status,
         sort: query.sort,
         order: query.order,
@@ -32,14 +31,14 @@ export function sessionRoutes(deps: RouteDeps): Router {
   router.post(
     '/sessions',
     signedIn,
-    validate({ body: createSessionBody }, async ({ body }, req, res) => {
+    validate(api['POST /sessions'], async ({ body }, req, res) => {
       const session = await createSession(deps.context(), requireUser(req).sub, body);
       send(res, 201, { session: sessionView(session) }, 'Session created');
     }),
   );
   router.get(
     '/sessions/:code',
-    validate({ params: codeParams }, async ({ params }, req, res) => {
+    validate(api['GET /sessions/{code}'], async ({ params }, req, res) => {
       const found = await lookUpSession(deps.context(), params.code, req.identity);
       const view = found.isOwner ? sessionView : publicSessionView;
       send(res, 200, { session: view(found.session, found.facts) });
@@ -48,10 +47,9 @@ export function sessionRoutes(deps: RouteDeps): Router {
   router.patch(
     '/sessions/:code',
     signedIn,
-    validate({ params: codeParams, body: updateSessionBody }, async ({ params, body }, req, res) => {
-      const ctx = deps.context();
-      const session = await updateSession(ctx, params.code, requireUser(req).sub, body);
-      send(res, 200, { session: sessionView(session, await factsOf(ctx.em, session)) });
+    validate(api['PATCH /sessions/{code}'], async ({ params, body }, req, res) => {
+      const { session, facts } = await updateSession(deps.context(), params.code, requireUser(req).sub, body);
+      send(res, 200, { session: sessionView(session, facts) });
     }),
   );
   return router;

@@ -1,6 +1,7 @@
-import type { Participant, SessionRecord } from '../db/entities/index.ts';
+import type { Folder, Participant, SessionRecord, Template, Workspace } from '../db/entities/index.ts';
 import { deckOf } from '../domain/deck.ts';
-import type { SessionFacts } from '../use-cases/session-facts.ts';
+import { presetView } from '../use-cases/shared/presets.ts';
+import type { SessionFacts } from '../use-cases/shared/session-facts.ts';
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 const noFacts: SessionFacts = { participantsCount: 0, currentStory: null };
@@ -39,4 +40,43 @@ export const participantView = (p: Pick<Participant, 'id' | 'name' | 'role'>) =>
   id: p.id,
   name: p.name,
   role: p.role,
+});
+
+const isoOf = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();
+
+export const folderView = (f: Folder) => ({
+  id: f.id,
+  name: f.name,
+  color: f.color,
+  created_at: isoOf(f.createdAt),
+  updated_at: isoOf(f.updatedAt),
+});
+
+export const workspaceView = (w: Workspace) => ({
+  id: w.id,
+  name: w.name,
+  defaults: presetView(w.defaults, true),
+  created_at: isoOf(w.createdAt),
+  updated_at: isoOf(w.updatedAt),
+});
+
+type TemplateFields = Pick<Template, 'id' | 'name' | 'description' | 'settings' | 'createdAt' | 'updatedAt'>;
+
+export const templateSummaryView = (t: TemplateFields, storiesCount: number) => ({
+  id: t.id,
+  name: t.name,
+  description: t.description,
+  settings: presetView(t.settings),
+  stories_count: storiesCount,
+  created_at: isoOf(t.createdAt),
+  updated_at: isoOf(t.updatedAt),
+});
+
+export const templateView = (t: Template) => ({
+  ...templateSummaryView(t, t.stories.length),
+  stories: t.stories.map((s) => ({
+    title: s.title,
+    description: s.description,
+    acceptance_criteria: s.acceptance_criteria,
+  })),
 });

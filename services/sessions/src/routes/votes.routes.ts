@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { send, validate } from '@pp/http';
-import { codeParams, voteBody } from '../api/schemas.ts';
+import { sessionsApi as api } from '../api/docs.ts';
 import { castVote } from '../use-cases/cast-vote.use-case.ts';
 import type { RouteDeps } from './deps.ts';
 
@@ -10,7 +10,7 @@ export function voteRoutes(deps: RouteDeps): Router {
   const router = Router();
   router.post(
     '/sessions/:code/vote',
-    validate({ params: codeParams, body: voteBody }, async ({ params, body }, req, res) => {
+    validate(api['POST /sessions/{code}/vote'], async ({ params, body }, req, res) => {
       const { vote, stats } = await castVote(deps.context(), params.code, {
         participantId: body.participant_id,
         value: body.vote,

@@ -5,8 +5,8 @@ import { deckOf } from '../domain/deck.ts';
 import { toRoomMessage } from '../domain/room-events.ts';
 import { normalizeCode } from '../domain/session-code.ts';
 import { voteRefusal, voteStats, type ParticipantRole, type VoteScene } from '../domain/vote-rules.ts';
-import { SessionNotFoundError, voteRefusalError } from '../sessions.errors.ts';
-import { SOURCE, type SessionsContext } from './context.ts';
+import { SessionNotFoundError, voteRefusalError } from '../errors.ts';
+import { SOURCE, type SessionsContext } from './shared/context.ts';
 
 export interface CastVoteInput {
   participantId: number;

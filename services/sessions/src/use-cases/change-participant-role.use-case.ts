@@ -1,10 +1,10 @@
 import { demoteOtherModerators, lockParticipant } from '../db/participant.repository.ts';
 import { deleteOpenVotesOf } from '../db/vote.repository.ts';
 import type { ParticipantRole } from '../domain/vote-rules.ts';
-import { ParticipantNotFoundError } from '../sessions.errors.ts';
-import type { SessionsContext } from './context.ts';
-import { findOwnedSession } from './find-session.ts';
-import { announce } from './room-history.ts';
+import { ParticipantNotFoundError } from '../errors.ts';
+import type { SessionsContext } from './shared/context.ts';
+import { findOwnedSession } from './shared/find-session.ts';
+import { announce } from './shared/room-history.ts';
 
 /**
  * The owner changes a participant's role. Making someone moderator hands the role over (the other

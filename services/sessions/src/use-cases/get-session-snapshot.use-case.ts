@@ -1,8 +1,9 @@
-import { findSessionByCode, findSessionById, isUuid } from '../db/session.repository.ts';
+import { isUuid } from '@pp/contracts';
+import { findSessionByCode, findSessionById } from '../db/session.repository.ts';
 import { normalizeCode } from '../domain/session-code.ts';
-import { SessionNotFoundError } from '../sessions.errors.ts';
-import type { SessionsContext } from './context.ts';
-import { toSnapshot } from './session-snapshot.ts';
+import { SessionNotFoundError } from '../errors.ts';
+import type { SessionsContext } from './shared/context.ts';
+import { toSnapshot } from './shared/session-snapshot.ts';
 
 /** For other units whose read model has not caught up yet: a session by id or code. */
 export async function getSessionSnapshot(ctx: SessionsContext, codeOrId: string) {

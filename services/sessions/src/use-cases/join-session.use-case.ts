@@ -2,10 +2,11 @@ import { ValidationError, type Identity } from '@pp/http';
 import { joinParticipant } from '../db/participant.repository.ts';
 import { generateParticipantToken } from '../domain/participant-token.ts';
 import type { ParticipantRole } from '../domain/vote-rules.ts';
-import { SessionNotActiveError } from '../sessions.errors.ts';
-import type { SessionsContext } from './context.ts';
-import { announce } from './room-history.ts';
-import { findSession } from './find-session.ts';
+import { SessionNotActiveError } from '../errors.ts';
+import type { SessionsContext } from './shared/context.ts';
+import { announce } from './shared/room-history.ts';
+import { findSession } from './shared/find-session.ts';
+import { factsOf } from './shared/session-facts.ts';
 
 export interface JoinInput {
   name?: string;
@@ -52,5 +53,5 @@ export async function joinSession(
     return saved;
   });
   if (joined) ctx.publish();
-  return { session, participant: { ...participant, token } };
+  return { session, facts: await factsOf(ctx.em, session), participant: { ...participant, token } };
 }

@@ -1,8 +1,8 @@
 import type { Identity } from '@pp/http';
 import { findSessionWithFacts } from '../db/session.repository.ts';
 import { normalizeCode } from '../domain/session-code.ts';
-import { SessionNotFoundError } from '../sessions.errors.ts';
-import type { SessionsContext } from './context.ts';
+import { SessionNotFoundError } from '../errors.ts';
+import type { SessionsContext } from './shared/context.ts';
 
 /** A session by code for anyone: the room's facts, and whether the caller owns it (the full record). */
 export async function lookUpSession(ctx: SessionsContext, rawCode: string, identity: Identity | undefined) {

@@ -1,10 +1,10 @@
 import { lockParticipant } from '../db/participant.repository.ts';
 import { deleteOpenVotesOf } from '../db/vote.repository.ts';
-import { ParticipantNotFoundError } from '../sessions.errors.ts';
+import { ParticipantNotFoundError } from '../errors.ts';
 import type { ParticipantRole } from '../domain/vote-rules.ts';
-import type { SessionsContext } from './context.ts';
-import { findOwnedSession } from './find-session.ts';
-import { announce } from './room-history.ts';
+import type { SessionsContext } from './shared/context.ts';
+import { findOwnedSession } from './shared/find-session.ts';
+import { announce } from './shared/room-history.ts';
 
 /**
  * The owner removes someone from the room: its votes on rounds not sealed yet go with it. The row

@@ -1,8 +1,9 @@
 import { ValidationError } from '@pp/http';
 import { settingsProblems, type SessionSettings } from '../domain/session-settings.ts';
-import type { SessionsContext } from './context.ts';
-import { announce } from './room-history.ts';
-import { findOwnedSession } from './find-session.ts';
+import type { SessionsContext } from './shared/context.ts';
+import { announce } from './shared/room-history.ts';
+import { findOwnedSession } from './shared/find-session.ts';
+import { checkLinks, withLinks } from './shared/links.ts';
 import {
   entityValues,
   sameValue,
@@ -10,12 +11,14 @@ import {
   settingsIn,
   settingsOf,
   type SessionFieldsInput,
-} from './session-fields.ts';
-import { toSnapshot } from './session-snapshot.ts';
+} from './shared/session-fields.ts';
+import { factsOf } from './shared/session-facts.ts';
+import { toSnapshot } from './shared/session-snapshot.ts';
 
 /**
  * The owner changes any settable field. What really changed is announced as session.updated, and an
- * archive or unarchive as session.archived / session.unarchived, in the same commit.
+ * archive or unarchive as session.archived / session.unarchived, in the same commit. A folder or
+ * workspace must be the owner's (404 otherwise).
  */
 export async function updateSession(
   ctx: SessionsContext,
@@ -33,6 +36,7 @@ export async function updateSession(
     now,
   );
   if (Object.keys(problems).length > 0) throw new ValidationError(problems);
+  await checkLinks(ctx.em, userId, patch);
 
   const wasArchived = session.status === 'archived';
   const changed: string[] = [];
@@ -41,7 +45,7 @@ export async function updateSession(
     Object.assign(session, { [prop]: values.get(prop) });
     changed.push(field);
   }
-  if (changed.length === 0) return session;
+  if (changed.length === 0) return { session, facts: await factsOf(ctx.em, session) };
 
   session.updatedAt = now;
   const snapshot = toSnapshot(session);
@@ -50,7 +54,7 @@ export async function updateSession(
   if (isArchived !== wasArchived) {
     announce(ctx.em, isArchived ? 'session.archived' : 'session.unarchived', { session: snapshot });
   }
-  await ctx.em.flush();
+  await withLinks(() => ctx.em.flush());
   ctx.publish();
-  return session;
+  return { session, facts: await factsOf(ctx.em, session) };
 }

@@ -7,7 +7,7 @@ import { startService, type StartedService } from '@pp/runtime';
 import { api, createTestDatabase, testNatsUrl, uniqueName } from '@pp/testing';
 import { readConfig } from '../../src/config.ts';
 import type { AppOptions } from '../../src/app.ts';
-import { sessionsService } from '../../src/service.ts';
+import { definition } from '../../src/app.ts';
 
 export const INTERNAL_KEY = 'internal-signing-key-for-tests-0123456789';
 
@@ -22,7 +22,7 @@ export const asService = () => ({
  * The sessions service in process, started the way main.ts starts it: its own fresh database, the
  * shared test NATS with an event prefix of its own, the outbox relay and the story consumer running.
  */
-export async function startSessions(options: AppOptions = {}) {
+export async function startSessions(options: AppOptions = {}, env: Record<string, string> = {}) {
   const logger = createLogger({ name: 'sessions-test', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const testDb = await createTestDatabase('sessions');
   const config = readConfig({
@@ -31,9 +31,14 @@ export async function startSessions(options: AppOptions = {}) {
     INTERNAL_SIGNING_KEY: INTERNAL_KEY,
     EVENTS_PREFIX: uniqueName('t').toLowerCase(),
     PORT: '0',
+    // No stories unit beside it: a template's stories cannot be added (tests that need them run the
+    // whole platform).
+    STORIES_URL: 'http://127.0.0.1:9',
+    STORIES_TIMEOUT_MS: '500',
+    ...env,
   });
   const service: StartedService = await startService(
-    { ...sessionsService(config, options), host: '127.0.0.1' },
+    { ...definition(config, options), host: '127.0.0.1' },
     logger,
   );
   const { runtime } = service;

@@ -1,141 +1,182 @@
 import { z } from 'zod';
-import type { RouteDoc } from '@pp/http';
-import {
-  analytics,
-  codeParams,
-  createStoryBody,
-  exportedStory,
-  exportQuery,
-  exportSession,
-  revealedStory,
-  roomStory,
-  story,
-  storyParams,
-  storySummary,
-  updateStoryBody,
-} from './shapes.ts';
+
+/** Request and response shapes of the stories API (payloads are the resource-named keys of the envelope). */
+const isoDate = z.iso.datetime({ offset: true });
+
+export const codeParams = z.object({
+  code: z.string().max(64).meta({ description: 'The 6-character session code (case-insensitive)' }),
+});
+export const storyParams = z.object({ story: z.string().max(64).meta({ description: 'Story id (UUID)' }) });
+
+const title = z.string().trim().min(1).max(200);
+const longText = z.string().max(10_000);
+
+export const createStoryBody = z
+  .object({
+    title,
+    description: longText.optional(),
+    acceptance_criteria: longText.optional().meta({ description: 'Free text, may contain line breaks' }),
+  })
+  .meta({ id: 'CreateStoryRequest' });
+
+export const updateStoryBody = z
+  .object({
+    title: title.optional(),
+    description: longText.optional(),
+    acceptance_criteria: longText.optional(),
+    position: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(100_000)
+      .optional()
+      .meta({ description: 'New place in the queue (1 = first); the other stories close up around it' }),
+  })
+  .meta({
+    id: 'UpdateStoryRequest',
+    description: 'Any of the fields. `status` is not settable: reveal, reset and activate change it.',
+  });
+
+/** The session of an internal command, by id. */
+export const internalSessionParams = z.object({ sessionId: z.uuid() });
 
 /**
- * The stories service's public API: the request and response schemas (validated by the routes) and,
- * per endpoint, their documentation for the gateway's OpenAPI document.
+ * A batch of stories another unit adds to a session, in order (an import, a template): the ids are the
+ * caller's, so a retried batch adds only what is not there yet and answers the same stories.
  */
-export * from './shapes.ts';
+export const addStoriesBody = z.strictObject({
+  stories: z
+    .array(
+      z.strictObject({
+        id: z.uuid(),
+        title,
+        description: longText.optional(),
+        acceptance_criteria: longText.optional(),
+      }),
+    )
+    .min(1)
+    .max(100),
+});
 
-type Doc = RouteDoc;
+export const exportQuery = z.object({
+  format: z.enum(['csv', 'json']).default('csv'),
+});
 
-const OWNER = { 403: { description: 'Not the owner of the session (`forbidden`)' } };
-const STORY_404 = { 404: { description: 'Unknown story (`story_not_found`)' } };
-const SESSION_404 = { 404: { description: 'Unknown session code (`session_not_found`)' } };
-const ALREADY_REVEALED = { 409: { description: 'The story is already revealed (`story_already_revealed`)' } };
-const SESSIONS_DOWN = {
-  503: { description: 'The sessions service did not answer (`sessions_unavailable`)' },
-};
+const storyStatus = z
+  .enum(['pending', 'voting', 'revealed'])
+  .meta({ description: '`voting` is the current story; `pending` ones wait in position order' });
 
-/** The documentation of each public stories endpoint, keyed like the gateway's route table ("METHOD /path"). */
-export const storiesApi: Record<string, Doc> = {
-  'POST /sessions/{code}/stories': {
-    summary: 'Add a story (owner)',
-    description:
-      'The first story (or one added while none is current) becomes `voting`; later ones are `pending`.',
-    params: codeParams,
-    body: createStoryBody,
-    responses: { 201: { description: 'The story', payload: z.object({ story }) }, ...OWNER, ...SESSION_404 },
-  },
-  'GET /sessions/{code}/stories': {
-    summary: "The room's view of the stories (public)",
-    params: codeParams,
-    responses: {
-      200: { description: 'Stories in queue order', payload: z.object({ stories: z.array(roomStory) }) },
-      ...SESSION_404,
-    },
-  },
-  'GET /stories/{story}': {
-    summary: 'A story (owner)',
-    params: storyParams,
-    responses: { 200: { description: 'The story', payload: z.object({ story }) }, ...OWNER, ...STORY_404 },
-  },
-  'PATCH /stories/{story}': {
-    summary: 'Edit a story or move it in the queue (owner)',
-    params: storyParams,
-    body: updateStoryBody,
-    responses: { 200: { description: 'The story', payload: z.object({ story }) }, ...OWNER, ...STORY_404 },
-  },
-  'DELETE /stories/{story}': {
-    summary: 'Delete a story (owner)',
-    description: 'When it was the current story, the next pending one becomes current (`next_story`).',
-    params: storyParams,
-    responses: {
-      200: {
-        description: 'The deleted story',
-        payload: z.object({ story: storySummary, next_story: storySummary.nullable() }),
-      },
-      ...OWNER,
-      ...STORY_404,
-    },
-  },
-  'POST /stories/{story}/reveal': {
-    summary: 'Reveal the votes and compute the consensus (owner)',
-    description:
-      'Seals the round (a vote cast at the same moment is either included or refused), computes the final estimate ' +
-      '(decisions section 5) and makes the next pending story current (`next_story`).',
-    params: storyParams,
-    responses: {
-      200: {
-        description: 'The revealed story',
-        payload: z.object({ story: revealedStory, next_story: storySummary.nullable() }),
-      },
-      ...OWNER,
-      ...STORY_404,
-      ...ALREADY_REVEALED,
-      ...SESSIONS_DOWN,
-    },
-  },
-  'POST /stories/{story}/reset': {
-    summary: 'Clear the votes and vote again (owner)',
-    description:
-      'Also after a reveal (a re-vote): the final estimate goes back to null and the story becomes current.',
-    params: storyParams,
-    responses: {
-      200: { description: 'The story, open for voting', payload: z.object({ story }) },
-      ...OWNER,
-      ...STORY_404,
-      ...SESSIONS_DOWN,
-    },
-  },
-  'POST /stories/{story}/activate': {
-    summary: 'Make this the current story (owner)',
-    description: 'The previous current story goes back to `pending` with its votes kept.',
-    params: storyParams,
-    responses: {
-      200: { description: 'The story, now current', payload: z.object({ story }) },
-      ...OWNER,
-      ...STORY_404,
-      ...ALREADY_REVEALED,
-    },
-  },
-  'GET /sessions/{code}/analytics': {
-    summary: 'Estimate distribution, outliers and history (owner)',
-    params: codeParams,
-    responses: {
-      200: { description: 'The analytics of the session', payload: z.object({ analytics }) },
-      ...OWNER,
-      ...SESSION_404,
-    },
-  },
-  'GET /sessions/{code}/export': {
-    summary: 'Export every story with status, final estimate and votes (owner)',
-    description:
-      '`format=csv` (default): text/csv attachment, one row per story. `format=json`: the envelope.',
-    params: codeParams,
-    query: exportQuery,
-    responses: {
-      200: {
-        description: 'The stories',
-        payload: z.object({ session: exportSession, stories: z.array(exportedStory) }),
-        headers: { 'Content-Disposition': 'attachment; filename="session-<code>-stories.csv" (csv only)' },
-      },
-      ...OWNER,
-      ...SESSION_404,
-    },
-  },
-};
+export const vote = z
+  .object({
+    participant: z.object({
+      id: z.number().int().nullable(),
+      name: z.string().nullable().meta({ description: "null unless the session's record_vote_names is on" }),
+    }),
+    value: z.string(),
+  })
+  .meta({ id: 'RevealedVote' });
+
+export const namedVote = z
+  .object({ participant: z.object({ id: z.number().int(), name: z.string() }), value: z.string() })
+  .meta({ id: 'NamedVote' });
+
+export const story = z
+  .object({
+    id: z.uuid(),
+    session_id: z.uuid(),
+    title: z.string(),
+    description: z.string(),
+    acceptance_criteria: z.string(),
+    status: storyStatus,
+    position: z.number().int(),
+    final_estimate: z
+      .string()
+      .nullable()
+      .meta({ description: 'Consensus computed at reveal (mode or median)' }),
+    votes: z.array(vote).nullable().meta({ description: 'Only once revealed; null before' }),
+    revealed_at: isoDate.nullable(),
+    created_at: isoDate,
+    updated_at: isoDate,
+  })
+  .meta({ id: 'Story' });
+
+export const revealedStory = story
+  .extend({ votes: z.array(namedVote).meta({ description: "The room's view: voters always named" }) })
+  .meta({ id: 'RevealedStory' });
+
+export const roomStory = z
+  .object({
+    id: z.uuid(),
+    title: z.string(),
+    status: storyStatus,
+    position: z.number().int(),
+    final_estimate: z.string().nullable(),
+    votes: z
+      .array(vote)
+      .nullable()
+      .meta({ description: 'Only of revealed stories, named per record_vote_names' }),
+  })
+  .meta({ id: 'RoomStory' });
+
+export const storySummary = z
+  .object({ id: z.uuid(), title: z.string(), status: storyStatus, position: z.number().int() })
+  .meta({ id: 'StorySummary' });
+
+export const exportedStory = z
+  .object({
+    id: z.uuid(),
+    position: z.number().int(),
+    title: z.string(),
+    description: z.string(),
+    acceptance_criteria: z.string(),
+    status: storyStatus,
+    final_estimate: z.string().nullable(),
+    revealed_at: isoDate.nullable(),
+    votes: z.array(vote),
+  })
+  .meta({ id: 'ExportedStory' });
+
+export const exportSession = z.object({ id: z.uuid(), code: z.string(), name: z.string() });
+
+const valueCount = z.object({ value: z.string(), count: z.number().int() });
+const historyVote = z.object({ participant: z.object({ name: z.string().nullable() }), value: z.string() });
+
+export const analytics = z
+  .object({
+    distribution: z
+      .array(valueCount)
+      .meta({ description: 'Final estimates of revealed stories, in deck order' }),
+    vote_distribution: z.array(valueCount).meta({ description: 'Every counted vote (not ? or coffee)' }),
+    outliers: z
+      .array(
+        z.object({
+          story_id: z.uuid(),
+          title: z.string(),
+          participant: z.object({ name: z.string().nullable() }),
+          value: z.string(),
+          final_estimate: z.string().nullable(),
+          distance: z.number().int().meta({ description: 'Deck positions from the final estimate (>= 2)' }),
+        }),
+      )
+      .meta({ description: 'Votes two or more deck positions away from the final estimate' }),
+    history: z
+      .array(
+        z.object({
+          story_id: z.uuid(),
+          title: z.string(),
+          final_estimate: z.string().nullable(),
+          revealed_at: isoDate,
+          votes: z.array(historyVote),
+          agreement: z.number().nullable().meta({
+            description: 'Share (0..1) of counted votes equal to the final estimate; null without any',
+          }),
+        }),
+      )
+      .meta({ description: 'Revealed stories in reveal order; names per record_vote_names' }),
+    totals: z.object({
+      stories: z.number().int(),
+      revealed: z.number().int(),
+      points: z.number().meta({ description: 'Sum of the numeric final estimates' }),
+    }),
+  })
+  .meta({ id: 'SessionAnalytics' });

@@ -1,27 +1,23 @@
-import { sessionSnapshot, type SessionSnapshot } from '@pp/contracts';
+import {
+  roundAnswer,
+  sessionSnapshot,
+  type RoundAnswer,
+  type RoundCommand,
+  type SessionSnapshot,
+} from '@pp/contracts';
 import { AppError } from '@pp/http';
 import { createServiceClient } from '@pp/http-client';
 import type { Logger } from '@pp/logger';
 import { z } from 'zod';
-import type { RoomVote } from '../domain/vote-names.ts';
-
-/** What the sessions service answers when it seals a round: every vote, named (the room's view). */
-const sealedRound = z.object({
-  votes: z.array(
-    z.object({
-      participant: z.object({ id: z.number().int(), name: z.string() }).loose(),
-      value: z.string(),
-    }),
-  ),
-});
 
 export interface SessionsClient {
   /** The session by code or id, or null when sessions does not know it. */
   lookup(codeOrId: string): Promise<SessionSnapshot | null>;
-  /** Seals the story's round (no vote after it) and returns its votes; sealing twice returns the same votes. */
-  seal(sessionId: string, storyId: string): Promise<RoomVote[]>;
-  /** Deletes the story's votes and opens its round again. */
-  reset(sessionId: string, storyId: string): Promise<void>;
+  /**
+   * Changes the session's voting round (idempotent by the command's version, so it is retried).
+   * Throws the sessions unit's refusal (404, 409 session_archived, 409 reveal_not_due) as an AppError.
+   */
+  applyRound(sessionId: string, command: RoundCommand): Promise<RoundAnswer>;
   /** The round's counts as committed now. */
   stats(
     sessionId: string,
@@ -61,35 +57,27 @@ export function createSessionsClient(options: {
     logger: options.logger,
     timeoutMs: options.timeoutMs,
   });
-  const round = (sessionId: string, storyId: string, action: 'seal' | 'reset' | 'stats') =>
-    `/internal/sessions/${encodeURIComponent(sessionId)}/stories/${encodeURIComponent(storyId)}/${action}`;
+  const session = (sessionId: string) => `/internal/sessions/${encodeURIComponent(sessionId)}`;
 
   return {
     async lookup(codeOrId) {
-      const response = await client.call<{ session?: unknown }>({
-        url: `/internal/sessions/${encodeURIComponent(codeOrId)}`,
-      });
+      const response = await client.call<{ session?: unknown }>({ url: session(codeOrId) });
       if (response.status === 404) return null;
       if (response.status !== 200) throw upstreamError(response.status, response.data);
       return sessionSnapshot.parse(response.data.session);
     },
-    async seal(sessionId, storyId) {
-      // Sealing is idempotent, so a lost answer may be retried.
+    async applyRound(sessionId, command) {
       const body = await client.callOk({
-        url: round(sessionId, storyId, 'seal'),
-        method: 'POST',
+        url: `${session(sessionId)}/round`,
+        method: 'PUT',
+        data: command,
         idempotent: true,
       });
-      return sealedRound.parse(body).votes.map((v) => ({
-        participant: { id: v.participant.id, name: v.participant.name },
-        value: v.value,
-      }));
-    },
-    async reset(sessionId, storyId) {
-      await client.callOk({ url: round(sessionId, storyId, 'reset'), method: 'POST', idempotent: true });
+      return roundAnswer.parse(body);
     },
     async stats(sessionId, storyId) {
-      return roundStats.parse(await client.callOk({ url: round(sessionId, storyId, 'stats') })).stats;
+      const url = `${session(sessionId)}/stories/${encodeURIComponent(storyId)}/stats`;
+      return roundStats.parse(await client.callOk({ url })).stats;
     },
   };
 }

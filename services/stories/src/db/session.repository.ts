@@ -1,9 +1,7 @@
+import { isUuid } from '@pp/contracts';
 import type { EntityManager } from '@pp/db';
 import type { SessionSnapshot } from '@pp/contracts';
 import { SessionView } from './entities/index.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (value: string) => UUID.test(value);
 
 /**
  * Keeps a snapshot in the read model unless a newer one is there already (events may arrive out of
@@ -59,6 +57,18 @@ export async function lockSession(em: EntityManager, sessionId: string): Promise
       'select id from sessions where id = ? for update',
       [sessionId],
       'all',
+      em.getTransactionContext(),
+    );
+}
+
+/** A session that never came to be (discarded by the sessions unit): its stories and its record go. */
+export async function forgetSession(em: EntityManager, sessionId: string): Promise<void> {
+  await em
+    .getConnection()
+    .execute(
+      `with gone as (delete from stories where session_id = ?) delete from sessions where id = ?`,
+      [sessionId, sessionId],
+      'run',
       em.getTransactionContext(),
     );
 }

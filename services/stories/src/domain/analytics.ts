@@ -19,7 +19,7 @@ const counts = (values: string[], rank: (v: string) => number) => {
 };
 
 /**
- * Analytics of a session (decisions section 7) over its deck: distribution of final estimates and of
+ * Analytics of a session over its deck: distribution of final estimates and of
  * counted votes (deck order), outliers (votes two or more deck positions from the final estimate),
  * the reveal history with each round's agreement, and totals.
  */

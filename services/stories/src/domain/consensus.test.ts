@@ -5,7 +5,7 @@ const FIBONACCI = ['0', '0.5', '1', '2', '3', '5', '8', '13', '20', '40', '100',
 const TSHIRT = ['XS', 'S', 'M', 'L', 'XL', 'XXL', '?', 'coffee'];
 const POWERS_OF_TWO = ['0', '1', '2', '4', '8', '16', '32', '64', '?', 'coffee'];
 
-describe('consensus (decisions section 5)', () => {
+describe('consensus: the unique most frequent card, else the median in deck order', () => {
   it.each([
     [['1', '1', '2', '13', '13'], '2'],
     [['3', '5', '5'], '5'],

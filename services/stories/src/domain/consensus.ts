@@ -1,4 +1,4 @@
-/** Cards that say "no estimate": they never count towards the consensus (decisions section 5). */
+/** Cards that say "no estimate": they never count towards the consensus. */
 export const NON_COUNTING_CARDS: ReadonlySet<string> = new Set(['?', 'coffee']);
 
 /**

@@ -1,13 +1,13 @@
 import { Router } from 'express';
-import { send, validate } from '@pp/http';
-import { codeParams, createStoryBody, exportQuery } from '../api/schemas.ts';
+import { send, signedIn, validate } from '@pp/http';
+import { storiesApi as api } from '../api/docs.ts';
 import { toCsv } from '../domain/csv.ts';
 import { exportRows } from '../domain/export-rows.ts';
 import { addStory } from '../use-cases/add-story.use-case.ts';
 import { exportSession } from '../use-cases/export-session.use-case.ts';
 import { listSessionStories } from '../use-cases/list-session-stories.use-case.ts';
 import { sessionAnalytics } from '../use-cases/session-analytics.use-case.ts';
-import { authenticated, userActor, type RouteDeps } from './deps.ts';
+import { userActor, type RouteDeps } from './deps.ts';
 import { roomStoryView, storyView } from './views.ts';
 
 /** Paths under a session code: its stories (the room's view and adding one), the export and analytics. */
@@ -15,23 +15,23 @@ export function sessionStoriesRoutes(deps: RouteDeps): Router {
   const router = Router();
   router.post(
     '/sessions/:code/stories',
-    authenticated,
-    validate({ params: codeParams, body: createStoryBody }, async ({ params, body }, req, res) => {
+    signedIn,
+    validate(api['POST /sessions/{code}/stories'], async ({ params, body }, req, res) => {
       const { story, session } = await addStory(deps.context(), userActor(req), params.code, body);
       send(res, 201, { story: storyView(story, session) });
     }),
   );
   router.get(
     '/sessions/:code/stories',
-    validate({ params: codeParams }, async ({ params }, _req, res) => {
+    validate(api['GET /sessions/{code}/stories'], async ({ params }, _req, res) => {
       const { session, stories } = await listSessionStories(deps.context(), params.code);
       send(res, 200, { stories: stories.map((s) => roomStoryView(s, session)) });
     }),
   );
   router.get(
     '/sessions/:code/export',
-    authenticated,
-    validate({ params: codeParams, query: exportQuery }, async ({ params, query }, req, res) => {
+    signedIn,
+    validate(api['GET /sessions/{code}/export'], async ({ params, query }, req, res) => {
       const result = await exportSession(deps.context(), userActor(req), params.code);
       if (query.format === 'json') return send(res, 200, result);
       res.setHeader('Content-Type', 'text/csv; charset=utf-8');
@@ -45,8 +45,8 @@ export function sessionStoriesRoutes(deps: RouteDeps): Router {
   );
   router.get(
     '/sessions/:code/analytics',
-    authenticated,
-    validate({ params: codeParams }, async ({ params }, req, res) => {
+    signedIn,
+    validate(api['GET /sessions/{code}/analytics'], async ({ params }, req, res) => {
       send(res, 200, { analytics: await sessionAnalytics(deps.context(), userActor(req), params.code) });
     }),
   );

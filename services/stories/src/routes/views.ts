@@ -1,13 +1,13 @@
-import type { SessionView, Story } from '../db/entities/index.ts';
+import type { SessionRecord, StoryRecord } from '../db/entities/index.ts';
 import { votesToShow, type RoomVote } from '../domain/vote-names.ts';
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
 /** Kept votes of a revealed story, named per the session's record_vote_names; null before the reveal. */
-const keptVotes = (story: Story, session: SessionView) =>
+const keptVotes = (story: StoryRecord, session: SessionRecord) =>
   story.status === 'revealed' ? votesToShow(story.votes ?? [], session.recordVoteNames) : null;
 
-export const storyView = (story: Story, session: SessionView) => ({
+export const storyView = (story: StoryRecord, session: SessionRecord) => ({
   id: story.id,
   session_id: story.sessionId,
   title: story.title,
@@ -23,7 +23,7 @@ export const storyView = (story: Story, session: SessionView) => ({
 });
 
 /** The reveal's answer: the room's view, voters always named. */
-export const revealedView = (story: Story, session: SessionView, votes: RoomVote[]) => ({
+export const revealedView = (story: StoryRecord, session: SessionRecord, votes: RoomVote[]) => ({
   ...storyView(story, session),
   votes: votes.map((v) => ({
     participant: { id: v.participant.id, name: v.participant.name },
@@ -31,7 +31,7 @@ export const revealedView = (story: Story, session: SessionView, votes: RoomVote
   })),
 });
 
-export const roomStoryView = (story: Story, session: SessionView) => ({
+export const roomStoryView = (story: StoryRecord, session: SessionRecord) => ({
   id: story.id,
   title: story.title,
   status: story.status,

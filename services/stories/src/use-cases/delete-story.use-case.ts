@@ -1,52 +1,39 @@
-import { enqueue } from '@pp/events';
 import { makeCurrent, nextPending, positionsWithout } from '../domain/story-queue.ts';
-import { changeQueue } from './change-queue.ts';
-import { SOURCE, type Actor, type StoriesContext } from './context.ts';
-import { sessionRef, storySummary } from './summaries.ts';
+import { changeQueue } from './shared/change-queue.ts';
+import type { Actor, StoriesContext } from './shared/context.ts';
+import { sessionRef, storySummary } from './shared/summaries.ts';
 
 /**
- * Deletes a story; the ones behind it move up. When it was the current story, the next pending one
- * becomes current (story.deleted names it, and story.activated announces it like any other change
- * of the current story).
+ * Deletes a story (its round and votes go too); the ones behind it move up. When it was the current
+ * story, the next pending one becomes current (story.deleted names it, and story.activated announces
+ * it like any other change of the current story).
  */
 export async function deleteStory(ctx: StoriesContext, actor: Actor, storyId: string) {
   const { result, session } = await changeQueue(
     ctx,
     actor,
-    storyId,
-    async ({ tx, session, stories, target }) => {
-      const now = ctx.now();
-      const next = target.status === 'voting' ? nextPending(stories, target.id) : undefined;
-      const positions = positionsWithout(stories, target.id);
-      for (const s of stories) {
-        if (s === target) continue;
+    { storyId },
+    ({ queue, session, target, now, effects, announce }) => {
+      const story = target!;
+      effects.forget.push(story.id);
+      const next = story.status === 'voting' ? nextPending(queue.stories, story.id) : undefined;
+      const positions = positionsWithout(queue.stories, story.id);
+      const deleted = storySummary(story);
+      queue.remove(story);
+      for (const s of queue.stories) {
         const position = positions.get(s.id)!;
-        if (s.position !== position) {
-          s.position = position;
-          s.updatedAt = now;
-        }
+        if (s.position === position) continue;
+        s.position = position;
+        s.updatedAt = now;
       }
-      if (next)
-        makeCurrent(
-          stories.filter((s) => s !== target),
-          next,
-          now,
-        );
-      const deleted = storySummary(target);
-      tx.remove(target);
-      enqueue(
-        tx,
-        'story.deleted',
-        { ...sessionRef(session), story: deleted, next_story_id: next?.id ?? null },
-        { source: SOURCE },
-      );
+      if (next) makeCurrent(queue.stories, next, now);
+      announce('story.deleted', { ...sessionRef(session), story: deleted, next_story_id: next?.id ?? null });
       if (next) {
-        enqueue(
-          tx,
-          'story.activated',
-          { ...sessionRef(session), story: storySummary(next), previous_story_id: null },
-          { source: SOURCE },
-        );
+        announce('story.activated', {
+          ...sessionRef(session),
+          story: storySummary(next),
+          previous_story_id: null,
+        });
       }
       return { deleted, next: next ?? null };
     },

@@ -1,14 +1,15 @@
 import type { ExportedStory } from '../domain/export-rows.ts';
 import { votesToShow } from '../domain/vote-names.ts';
 import { storiesOf } from '../db/story.repository.ts';
-import type { Actor, StoriesContext } from './context.ts';
-import { assertOwner, loadSession } from './load-session.ts';
+import type { Actor, StoriesContext } from './shared/context.ts';
+import { assertOwner, loadSession, withCurrentNames } from './shared/load-session.ts';
 
 /** Every story of the session with its status, final estimate and votes (named per record_vote_names). */
 export async function exportSession(ctx: StoriesContext, actor: Actor, code: string) {
-  const session = await loadSession(ctx, code);
-  assertOwner(actor, session);
-  const stories = await storiesOf(ctx.em, session.id);
+  const known = await loadSession(ctx, code);
+  assertOwner(actor, known);
+  const stories = await storiesOf(ctx.em, known.id);
+  const session = await withCurrentNames(ctx, known, stories);
   const exported: ExportedStory[] = stories.map((s) => ({
     id: s.id,
     position: s.position,

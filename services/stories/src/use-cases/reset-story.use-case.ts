@@ -1,35 +1,34 @@
 import { makeCurrent } from '../domain/story-queue.ts';
-import { enqueue } from '@pp/events';
-import { changeQueue } from './change-queue.ts';
-import { SOURCE, type Actor, type StoriesContext } from './context.ts';
-import { sessionRef, storySummary } from './summaries.ts';
+import { changeQueue } from './shared/change-queue.ts';
+import type { Actor, StoriesContext } from './shared/context.ts';
+import { sessionRef, storySummary } from './shared/summaries.ts';
 
 /**
- * Clears a story's votes (through the sessions service, which also unseals the round) and opens it
- * for voting again as the current story; after a reveal this is a re-vote and the final estimate goes.
- * Another current story goes back to `pending` (story.activated says so).
+ * Clears a story's votes and opens it for voting again as the current story (the sessions unit
+ * deletes the votes and reopens the round); after a reveal this is a re-vote and the final estimate
+ * goes. Another current story goes back to `pending` (story.activated says so).
  */
 export async function resetStory(ctx: StoriesContext, actor: Actor, storyId: string) {
   const { result: story, session } = await changeQueue(
     ctx,
     actor,
-    storyId,
-    async ({ tx, session, stories, target }) => {
-      await ctx.sessions.reset(session.id, target.id);
-      const previous = makeCurrent(stories, target, ctx.now());
-      target.finalEstimate = null;
-      target.votes = null;
-      target.revealedAt = null;
-      enqueue(tx, 'story.reset', { ...sessionRef(session), story: storySummary(target) }, { source: SOURCE });
+    { storyId },
+    ({ queue, session, target, now, effects, announce }) => {
+      const story = target!;
+      effects.reset.push(story.id);
+      const previous = makeCurrent(queue.stories, story, now);
+      story.finalEstimate = null;
+      story.votes = null;
+      story.revealedAt = null;
+      announce('story.reset', { ...sessionRef(session), story: storySummary(story) });
       if (previous) {
-        enqueue(
-          tx,
-          'story.activated',
-          { ...sessionRef(session), story: storySummary(target), previous_story_id: previous.id },
-          { source: SOURCE },
-        );
+        announce('story.activated', {
+          ...sessionRef(session),
+          story: storySummary(story),
+          previous_story_id: previous.id,
+        });
       }
-      return target;
+      return story;
     },
   );
   return { story, session };

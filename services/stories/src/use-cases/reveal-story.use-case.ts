@@ -1,18 +1,21 @@
-import { enqueue } from '@pp/events';
+import type { SealCondition } from '@pp/contracts';
 import { consensus } from '../domain/consensus.ts';
 import { makeCurrent, nextPending } from '../domain/story-queue.ts';
 import { votesToKeep, type RoomVote } from '../domain/vote-names.ts';
-import { StoryAlreadyRevealedError } from '../stories.errors.ts';
-import { changeQueue } from './change-queue.ts';
-import { SOURCE, type Actor, type StoriesContext } from './context.ts';
-import { sessionRef, storySummary } from './summaries.ts';
+import { StoryAlreadyRevealedError } from '../errors.ts';
+import { changeQueue } from './shared/change-queue.ts';
+import type { Actor, StoriesContext } from './shared/context.ts';
+import { sessionRef, storySummary } from './shared/summaries.ts';
+
+const conditionOf = (actor: Actor): SealCondition =>
+  actor.kind === 'user' ? 'always' : actor.reason === 'auto_reveal' ? 'all_voted' : 'deadline_passed';
 
 /**
- * Reveals a story: the sessions service seals its round (a vote racing the reveal is either in the
- * sealed votes or refused there, never lost), the consensus is computed over the session's deck,
- * the votes are kept (named only when the session records names), the next pending story becomes
- * current, and story.revealed is published, all in one transaction under the session's lock, so of
- * two reveals at once one succeeds and the other gets 409.
+ * Reveals a story: the sessions unit seals its round (a vote racing the reveal is either among the
+ * sealed votes or refused there, never lost) and hands the votes over with the session's current
+ * deck and settings; the consensus is computed over that deck, the votes are kept (named only when
+ * the session records names), the next pending story becomes current, and story.revealed is
+ * published. An automatic reveal happens only if the sessions unit finds its reason still holds.
  *
  * The answer names the voters: it is the room's view.
  */
@@ -20,40 +23,38 @@ export async function revealStory(ctx: StoriesContext, actor: Actor, storyId: st
   const { result, session } = await changeQueue(
     ctx,
     actor,
-    storyId,
-    async ({ tx, session, stories, target: story }) => {
+    { storyId },
+    ({ queue, session, target, now, effects, answer, announce }) => {
+      const story = target!;
       if (story.status === 'revealed') throw new StoryAlreadyRevealedError();
-
-      const votes: RoomVote[] = await ctx.sessions.seal(session.id, story.id);
-      const now = ctx.now();
+      effects.seal = { story_id: story.id, when: conditionOf(actor) };
+      const votes: RoomVote[] = answer?.votes ?? [];
+      const settings = answer?.session;
       const wasCurrent = story.status === 'voting';
       story.status = 'revealed';
-      story.finalEstimate = consensus(
-        session.deck,
-        votes.map((v) => v.value),
-      );
-      story.votes = votesToKeep(votes, session.recordVoteNames);
+      story.finalEstimate = settings
+        ? consensus(
+            settings.deck,
+            votes.map((v) => v.value),
+          )
+        : null;
+      story.votes = votesToKeep(votes, settings?.record_vote_names ?? false);
       story.revealedAt = now;
       story.updatedAt = now;
 
-      const next = wasCurrent ? nextPending(stories, story.id) : undefined;
-      if (next) makeCurrent(stories, next, now);
-      enqueue(
-        tx,
-        'story.revealed',
-        {
-          ...sessionRef(session),
-          story: {
-            ...storySummary(story),
-            final_estimate: story.finalEstimate,
-            revealed_at: now.toISOString(),
-            votes,
-          },
-          next_story_id: next?.id ?? null,
-          record_vote_names: session.recordVoteNames,
+      const next = wasCurrent ? nextPending(queue.stories, story.id) : undefined;
+      if (next) makeCurrent(queue.stories, next, now);
+      announce('story.revealed', {
+        ...sessionRef(session),
+        story: {
+          ...storySummary(story),
+          final_estimate: story.finalEstimate,
+          revealed_at: now.toISOString(),
+          votes,
         },
-        { source: SOURCE },
-      );
+        next_story_id: next?.id ?? null,
+        record_vote_names: settings?.record_vote_names ?? false,
+      });
       return { story, votes, next: next ?? null };
     },
   );

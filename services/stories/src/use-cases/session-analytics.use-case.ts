@@ -1,14 +1,15 @@
 import { analyse } from '../domain/analytics.ts';
 import { votesToShow } from '../domain/vote-names.ts';
 import { storiesOf } from '../db/story.repository.ts';
-import type { Actor, StoriesContext } from './context.ts';
-import { assertOwner, loadSession } from './load-session.ts';
+import type { Actor, StoriesContext } from './shared/context.ts';
+import { assertOwner, loadSession, withCurrentNames } from './shared/load-session.ts';
 
 /** Estimate distribution, outliers, history and totals of a session, for its owner. */
 export async function sessionAnalytics(ctx: StoriesContext, actor: Actor, code: string) {
-  const session = await loadSession(ctx, code);
-  assertOwner(actor, session);
-  const stories = await storiesOf(ctx.em, session.id);
+  const known = await loadSession(ctx, code);
+  assertOwner(actor, known);
+  const stories = await storiesOf(ctx.em, known.id);
+  const session = await withCurrentNames(ctx, known, stories);
   return analyse(
     session.deck,
     stories.map((s) => ({

@@ -1,8 +1,7 @@
-import { enqueue } from '@pp/events';
 import { reorder } from '../domain/story-queue.ts';
-import { changeQueue } from './change-queue.ts';
-import { SOURCE, type Actor, type StoriesContext } from './context.ts';
-import { sessionRef, storySummary } from './summaries.ts';
+import { changeQueue } from './shared/change-queue.ts';
+import type { Actor, StoriesContext } from './shared/context.ts';
+import { sessionRef, storySummary } from './shared/summaries.ts';
 
 export interface UpdateStoryInput {
   title?: string;
@@ -12,7 +11,16 @@ export interface UpdateStoryInput {
   position?: number;
 }
 
-/** Edits a story's text or moves it in the queue; its status is changed only by reveal, reset and activate. */
+const TEXT_FIELDS = [
+  ['title', 'title'],
+  ['description', 'description'],
+  ['acceptanceCriteria', 'acceptance_criteria'],
+] as const;
+
+/**
+ * Edits a story's text or moves it in the queue; its status is changed only by reveal, reset and
+ * activate. A new title or position of the current story is in the session lookup once this answers.
+ */
 export async function updateStory(
   ctx: StoriesContext,
   actor: Actor,
@@ -22,41 +30,30 @@ export async function updateStory(
   const { result: story, session } = await changeQueue(
     ctx,
     actor,
-    storyId,
-    async ({ tx, session, stories, target }) => {
+    { storyId },
+    ({ queue, session, target, now, announce }) => {
+      const story = target!;
       const changed: string[] = [];
-      const now = ctx.now();
-      const set = <K extends 'title' | 'description' | 'acceptanceCriteria'>(
-        key: K,
-        name: string,
-        value?: string,
-      ) => {
-        if (value === undefined || target[key] === value) return;
-        target[key] = value;
+      for (const [key, name] of TEXT_FIELDS) {
+        const value = input[name];
+        if (value === undefined || story[key] === value) continue;
+        story[key] = value;
         changed.push(name);
-      };
-      set('title', 'title', input.title);
-      set('description', 'description', input.description);
-      set('acceptanceCriteria', 'acceptance_criteria', input.acceptance_criteria);
+      }
       if (input.position !== undefined) {
-        const positions = reorder(stories, target.id, input.position);
-        for (const s of stories) {
+        const positions = reorder(queue.stories, story.id, input.position);
+        for (const s of queue.stories) {
           const position = positions.get(s.id)!;
           if (s.position === position) continue;
           s.position = position;
           s.updatedAt = now;
-          if (s.id === target.id) changed.push('position');
+          if (s === story) changed.push('position');
         }
       }
-      if (changed.length === 0) return target;
-      target.updatedAt = now;
-      enqueue(
-        tx,
-        'story.updated',
-        { ...sessionRef(session), story: storySummary(target), changed },
-        { source: SOURCE },
-      );
-      return target;
+      if (changed.length === 0) return story;
+      story.updatedAt = now;
+      announce('story.updated', { ...sessionRef(session), story: storySummary(story), changed });
+      return story;
     },
   );
   return { story, session };

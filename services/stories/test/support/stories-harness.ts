@@ -1,3 +1,11 @@
+/**
+ * The stories service in process (libs/runtime, like main.ts) on a fresh database and an event
+ * prefix of its own, with the REAL sessions service beside it: the owner of the voting round, which
+ * every change of the stories goes through. The stories service reaches it through a TCP proxy a
+ * test can cut or mute, and an HTTP proxy that records each call. (Only tests put two units
+ * together like this: production code never imports another unit.)
+ */
+import { randomUUID } from 'node:crypto';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import {
   makeEvent,
@@ -6,14 +14,26 @@ import {
   type EventType,
   type SessionSnapshot,
 } from '@pp/contracts';
-import { connectNats, subjectFor, type NatsConnection } from '@pp/events';
+import { subjectFor } from '@pp/events';
 import { IDENTITY_HEADER, signIdentity } from '@pp/http';
 import { createLogger } from '@pp/logger';
 import { startService, type StartedService } from '@pp/runtime';
-import { api, createTestDatabase, testNatsUrl, uniqueName, type TestDatabase } from '@pp/testing';
-import { definition, type StoriesOptions } from '../../src/app.ts';
+import {
+  api,
+  createTestDatabase,
+  startRoundRobinProxy,
+  startTcpProxy,
+  testNatsUrl,
+  uniqueName,
+  until,
+  type TestDatabase,
+} from '@pp/testing';
+import { definition as sessionsDefinition } from '../../../sessions/src/app.ts';
+import { readConfig as readSessionsConfig } from '../../../sessions/src/config.ts';
+import { definition, type AppOptions } from '../../src/app.ts';
 import { readConfig, type Config } from '../../src/config.ts';
-import { startFakeSessions, type FakeSessions } from './fake-sessions.ts';
+
+export { until };
 
 export const KEY = 'internal-signing-key-for-stories-tests-0123456789';
 export const logger = createLogger({ name: 'stories-test', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
@@ -23,76 +43,160 @@ export const as = (userId: string, name = 'Owner') => ({
   headers: { [IDENTITY_HEADER]: signIdentity(KEY, { sub: userId, kind: 'user', name }) },
 });
 
-import { until } from '@pp/testing';
+export interface TestSession {
+  id: string;
+  code: string;
+  owner_id: string;
+  name: string;
+}
 
-export { until };
-
-/**
- * The stories service in process (libs/runtime, like main.ts) on a fresh database and its own event
- * prefix, with a stand-in sessions service, a publisher of session events and a log of what it publishes.
- */
-export async function startStories(env: Record<string, string> = {}, options: StoriesOptions = {}) {
-  const testDb: TestDatabase = await createTestDatabase('stories');
+export async function startStories(
+  env: Record<string, string> = {},
+  options: AppOptions & { natsUrl?: string } = {},
+) {
   const prefix = uniqueName('st').toLowerCase();
-  const fake: FakeSessions = await startFakeSessions(KEY, logger);
-  const config: Config = readConfig({
-    DATABASE_URL: testDb.url,
-    NATS_URL: testNatsUrl(),
+  const dbs: TestDatabase[] = await Promise.all([
+    createTestDatabase('st_sessions'),
+    createTestDatabase('stories'),
+  ]);
+  const [sessionsDb, storiesDb] = dbs as [TestDatabase, TestDatabase];
+  const common = {
+    NATS_URL: options.natsUrl ?? testNatsUrl(),
     INTERNAL_SIGNING_KEY: KEY,
     EVENTS_PREFIX: prefix,
-    SESSIONS_URL: fake.url,
-    VOTE_BY_POLL_MS: '100',
     PORT: '0',
+  };
+  const sessions: StartedService = await startService(
+    {
+      ...sessionsDefinition(readSessionsConfig({ ...common, DATABASE_URL: sessionsDb.url })),
+      host: '127.0.0.1',
+    },
+    logger,
+  );
+  const recorder = await startRoundRobinProxy([sessions.server.url]);
+  const betweenUnits = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(recorder.url).port) });
+  const config: Config = readConfig({
+    ...common,
+    DATABASE_URL: storiesDb.url,
+    SESSIONS_URL: betweenUnits.url,
+    VOTE_BY_POLL_MS: '100',
     ...env,
   });
   const def = { ...definition(config, options), host: '127.0.0.1' };
   let service: StartedService = await startService(def, logger);
-  const nc: NatsConnection = await connectNats({ url: config.NATS_URL, name: 'stories-test', logger });
-  const js = jetstream(nc);
+  const { nc, bus } = sessions.runtime;
   const published: EventEnvelope[] = [];
   const sub = nc.subscribe(`${prefix}.story.>`, {
     callback: (_err, msg) => {
       published.push(msg.json<EventEnvelope>());
     },
   });
+  const sessionsApi = api(sessions.server.url);
+  const client = api(() => service.server.url);
 
-  async function publish<T extends EventType>(type: T, data: EventData<T>) {
-    const event = makeEvent(type, data, { source: 'sessions' });
-    await js.publish(subjectFor(service.runtime.bus, type), JSON.stringify(event), { msgID: event.id });
-    return event;
-  }
+  const readModel = async (sessionId: string) => {
+    const found = (await service.runtime.db
+      .fork()
+      .getConnection()
+      .execute('select * from sessions where id = ?', [sessionId])) as Array<Record<string, unknown>>;
+    return found[0];
+  };
+  const join = async (code: string, name: string) => {
+    const res = await sessionsApi.post(`/sessions/${code}/join`, { body: { name } });
+    if (res.status !== 200) throw new Error(`join answered ${res.status}: ${res.text}`);
+    return res.body.participant.id as number;
+  };
+  const vote = (code: string, participantId: number, value: string) =>
+    sessionsApi.post(`/sessions/${code}/vote`, { body: { participant_id: participantId, vote: value } });
 
   const harness = {
     config,
-    fake,
-    published,
     prefix,
+    /** The stories service's events, as published. */
+    published,
+    client,
+    sessionsApi,
+    betweenUnits,
     get service() {
       return service;
     },
-    client: api(() => service.server.url),
-    publish,
-    /** A session known to the stand-in, announced by session.created and consumed by stories. */
-    async session(overrides: Partial<SessionSnapshot> = {}) {
-      const session = fake.addSession(overrides);
-      await publish('session.created', { session });
-      await until(() => harness.readModel(session.id));
+    sessionsRuntime: sessions.runtime,
+    /**
+     * A session created in the sessions service by a new owner, with these settings; resolves once
+     * the stories service's read model has it (unless `announced` is false: created, not waited for).
+     */
+    async session(settings: Record<string, unknown> = {}, announced = true): Promise<TestSession> {
+      const owner = randomUUID();
+      const res = await sessionsApi.post('/sessions', {
+        body: { name: 'Sprint 42', ...settings },
+        ...as(owner),
+      });
+      if (res.status !== 201) throw new Error(`create session answered ${res.status}: ${res.text}`);
+      const session = { ...res.body.session, owner_id: owner } as TestSession;
+      if (announced) await until(() => readModel(session.id));
       return session;
     },
-    async readModel(sessionId: string) {
-      const rows = (await service.runtime.db
-        .fork()
-        .getConnection()
-        .execute('select * from sessions where id = ?', [sessionId])) as Array<Record<string, unknown>>;
-      return rows[0];
+    /** Adds stories in order (the first one current); their ids. */
+    async stories(session: TestSession, titles: string[]) {
+      const ids: string[] = [];
+      for (const title of titles) {
+        const res = await client.post(`/sessions/${session.code}/stories`, {
+          body: { title },
+          ...as(session.owner_id),
+        });
+        if (res.status !== 201) throw new Error(`add story answered ${res.status}: ${res.text}`);
+        ids.push(res.body.story.id);
+      }
+      return ids;
     },
-    /** Waits for an event the service published. */
+    join,
+    vote,
+    /** Voters named `Voter 1`, `Voter 2`… join and vote these cards on the current story; their ids. */
+    async castVotes(session: TestSession, values: string[], names = values.map((_, i) => `Voter ${i + 1}`)) {
+      const ids: number[] = [];
+      for (const [i, value] of values.entries()) {
+        const id = await join(session.code, names[i]!);
+        const res = await vote(session.code, id, value);
+        if (res.status !== 200) throw new Error(`vote answered ${res.status}: ${res.text}`);
+        ids.push(id);
+      }
+      return ids;
+    },
+    /** The id of the current story in the public session lookup, as the sessions service shows it. */
+    currentStory: async (code: string) =>
+      ((await sessionsApi.get(`/sessions/${code}`)).body.session?.current_story?.id ?? null) as string | null,
+    /** The whole current story of the public session lookup (id, title, status, position), or null. */
+    lookupCurrent: async (code: string) =>
+      (await sessionsApi.get(`/sessions/${code}`)).body.session?.current_story,
+    /** How many calls the stories service made to the sessions service, of those matching. */
+    sessionsCalls: (pattern: RegExp) => recorder.seen.filter((r) => pattern.test(r)).length,
+    readModel,
+    /** The session as the sessions service describes it to other units (what session.* events carry). */
+    async snapshot(sessionId: string): Promise<SessionSnapshot> {
+      const res = await sessionsApi.get(`/internal/sessions/${sessionId}`, {
+        headers: { [IDENTITY_HEADER]: signIdentity(KEY, { sub: 'stories', kind: 'service' }) },
+      });
+      return res.body.session;
+    },
+    /** Publishes an event on this harness's prefix, as another unit would. */
+    async publish<T extends EventType>(type: T, data: EventData<T>) {
+      const event = makeEvent(type, data, { source: 'sessions' });
+      await jetstream(nc).publish(subjectFor(bus, type), JSON.stringify(event), { msgID: event.id });
+      return event;
+    },
+    /** Waits for an event the stories service published. */
     event: <T extends EventType>(type: T, match: (data: EventData<T>) => boolean = () => true) =>
       until(
         async () =>
           published.find((e) => e.type === type && match(e.data as EventData<T>)) as
             EventEnvelope<EventData<T>> | undefined,
       ),
+    async stopStories() {
+      await service.stop();
+    },
+    async startStories() {
+      service = await startService(def, logger);
+    },
     async restart() {
       await service.stop();
       service = await startService(def, logger);
@@ -100,13 +204,13 @@ export async function startStories(env: Record<string, string> = {}, options: St
     async stop() {
       sub.unsubscribe();
       await service.stop();
-      await fake.close();
+      await betweenUnits.close();
+      await recorder.close();
       const jsm = await jetstreamManager(nc);
-      const bus = service.runtime.bus;
       for (const stream of [bus.stream, bus.deadLetterStream])
         await jsm.streams.delete(stream).catch(() => undefined);
-      await nc.close();
-      await testDb.drop();
+      await sessions.stop();
+      await Promise.all(dbs.map((d) => d.drop()));
     },
   };
   return harness;

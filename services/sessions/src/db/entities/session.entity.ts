@@ -20,6 +20,10 @@ const SessionSchema = defineEntity({
     voteByAt: p.datetime().nullable(),
     autoReveal: p.boolean(),
     requireParticipantToken: p.boolean(),
+    /** The version of the last round command applied (commands not above it change nothing). */
+    roundVersion: p.integer().default(0),
+    /** Set while a session made from a template waits for its stories: not listed, discarded if left so. */
+    provisionalSince: p.datetime().nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },

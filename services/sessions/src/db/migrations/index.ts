@@ -1,9 +1,15 @@
 import { eventsMigrations } from '@pp/events';
 import { SessionsMigration } from './0001-sessions.migration.ts';
 import { RoomEventsMigration } from './0002-room-events.migration.ts';
+import { RoundsMigration } from './0003-rounds.migration.ts';
+import { OrganisingMigration } from './0004-organising.migration.ts';
+import { OneCurrentRoundMigration } from './0004-one-current-round.migration.ts';
 
 export const migrations = [
   ...eventsMigrations,
   { name: '0001-sessions', class: SessionsMigration },
   { name: '0002-room-events', class: RoomEventsMigration },
+  { name: '0003-rounds', class: RoundsMigration },
+  { name: '0004-organising', class: OrganisingMigration },
+  { name: '0004-one-current-round', class: OneCurrentRoundMigration },
 ];

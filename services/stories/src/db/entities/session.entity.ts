@@ -26,3 +26,6 @@ const SessionViewSchema = defineEntity({
 });
 export class SessionView extends SessionViewSchema.class {}
 SessionViewSchema.setClass(SessionView);
+
+/** The read model's fields as plain data: an entity, a row mapped by hand, or a fresh snapshot. */
+export type SessionRecord = Pick<SessionView, keyof (typeof SessionViewSchema)['meta']['properties']>;

@@ -30,3 +30,6 @@ const StorySchema = defineEntity({
 });
 export class Story extends StorySchema.class {}
 StorySchema.setClass(Story);
+
+/** A story's fields as plain data (what views and changes read): an entity, or a row mapped by hand. */
+export type StoryRecord = Pick<Story, keyof (typeof StorySchema)['meta']['properties']>;

@@ -1,0 +1,55 @@
+/** What a closed-loop measurement found: operations per second and latency percentiles (ms). */
+export interface LatencyResult {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  count: number;
+  failed: number;
+}
+
+/**
+ * Closed-loop load for operations that are more than one request (a reveal followed by a reset, say)
+ * or need a different target per client: `connections` workers, each starting its next step as soon
+ * as the previous one finished, for `durationSeconds`. A step times the part it measures with `time`
+ * and may do unmeasured work around it; a step that throws counts as failed.
+ */
+export async function closedLoop(
+  name: string,
+  connections: number,
+  durationSeconds: number,
+  step: (worker: number, time: <T>(work: () => Promise<T>) => Promise<T>) => Promise<void>,
+): Promise<LatencyResult> {
+  const samples: number[] = [];
+  let failed = 0;
+  const time = async <T>(work: () => Promise<T>) => {
+    const started = process.hrtime.bigint();
+    const result = await work();
+    samples.push(Number(process.hrtime.bigint() - started) / 1e6);
+    return result;
+  };
+  const started = Date.now();
+  const deadline = started + durationSeconds * 1000;
+  await Promise.all(
+    Array.from({ length: connections }, async (_, worker) => {
+      while (Date.now() < deadline) {
+        try {
+          await step(worker, time);
+        } catch {
+          failed++;
+        }
+      }
+    }),
+  );
+  const elapsed = (Date.now() - started) / 1000;
+  samples.sort((a, b) => a - b);
+  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))] ?? NaN;
+  return {
+    name,
+    rps: samples.length / elapsed,
+    p50: Math.round(at(0.5)),
+    p99: Math.round(at(0.99)),
+    count: samples.length,
+    failed,
+  };
+}

@@ -1,0 +1,246 @@
+/**
+ * The estimation loop under load, on the whole system as `npm start` runs it (every unit its own
+ * process, rate limit raised): votes of 32 clients spread over the participants of one session and
+ * the public lookup, both through the gateway; adding, activating and revealing stories (32 owners'
+ * clients, a session each); then the machine's baseline: a minimal express service doing one INSERT
+ * and one JetStream publish behind a bare http-proxy-middleware gateway.
+ * Run alone with `node deploy/bench/estimation.bench.ts`; exits 0 when every target is met.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  BARE_PROXY_SCRIPT,
+  HEADER,
+  closedLoop,
+  formatRow,
+  load,
+  spawnServer,
+  type LatencyResult,
+  type LoadResult,
+} from '@pp/bench';
+import { withDatabaseName, ensureDatabase, dropDatabase } from '@pp/db';
+import { createLauncherLog } from '../src/launcher/log.ts';
+import { createSystem } from '../src/launcher/system.ts';
+
+const BASELINE = fileURLToPath(new URL('./baseline-service.ts', import.meta.url));
+const PARTICIPANTS = 64;
+const CONNECTIONS = 32;
+
+async function json(method: string, url: string, body?: unknown, token?: string) {
+  const res = await fetch(url, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const data = (await res.json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(data)}`);
+  return data;
+}
+
+async function register(gateway: string) {
+  const { token } = await json('POST', `${gateway}/auth/register`, {
+    email: `bench-${Date.now()}-${Math.random().toString(36).slice(2)}@example.test`,
+    password: 'bench-password',
+    name: 'Bench',
+  });
+  return token as string;
+}
+
+/** A session with participants and an open story, made through the gateway like any client would. */
+async function prepareRoom(gateway: string, token: string) {
+  const { session } = await json('POST', `${gateway}/sessions`, { name: 'Benchmark room' }, token);
+  const ids: number[] = [];
+  for (let i = 0; i < PARTICIPANTS; i++) {
+    ids.push(
+      (await json('POST', `${gateway}/sessions/${session.code}/join`, { name: `Voter ${i}` })).participant.id,
+    );
+  }
+  await json('POST', `${gateway}/sessions/${session.code}/stories`, { title: 'Benchmark story' }, token);
+  return { code: session.code as string, ids };
+}
+
+/**
+ * Adding, activating and revealing stories: each of 32 clients works on a session of its own (a
+ * moderator does one thing at a time), with a voter in it. Each of these changes tells the sessions
+ * unit the new round before it answers. A reveal is followed by a reset (not measured) so that there
+ * is always a story to reveal, with one vote in it.
+ */
+async function storyChanges(gateway: string, token: string, duration: number): Promise<LatencyResult[]> {
+  const sessions = async (stories: number) =>
+    Promise.all(
+      Array.from({ length: CONNECTIONS }, async (_, i) => {
+        const { session } = await json('POST', `${gateway}/sessions`, { name: `Changes ${i}` }, token);
+        const ids: string[] = [];
+        for (let n = 0; n < stories; n++)
+          ids.push(
+            (await json('POST', `${gateway}/sessions/${session.code}/stories`, { title: `S${n}` }, token))
+              .story.id,
+          );
+        const voter = (await json('POST', `${gateway}/sessions/${session.code}/join`, { name: 'Voter' }))
+          .participant.id;
+        return { code: session.code as string, ids, voter: voter as number, turn: 0 };
+      }),
+    );
+  const adding = await sessions(0);
+  const add = await closedLoop('add a story', CONNECTIONS, duration, async (w, time) => {
+    const s = adding[w]!;
+    await time(() =>
+      json('POST', `${gateway}/sessions/${s.code}/stories`, { title: `Story ${s.turn++}` }, token),
+    );
+  });
+  const activating = await sessions(2);
+  const activate = await closedLoop('activate a story', CONNECTIONS, duration, async (w, time) => {
+    const s = activating[w]!;
+    await time(() => json('POST', `${gateway}/stories/${s.ids[++s.turn % 2]}/activate`, undefined, token));
+  });
+  const revealing = await sessions(1);
+  const reveal = await closedLoop('reveal a story', CONNECTIONS, duration, async (w, time) => {
+    const s = revealing[w]!;
+    await json('POST', `${gateway}/sessions/${s.code}/vote`, { participant_id: s.voter, vote: '5' });
+    await time(() => json('POST', `${gateway}/stories/${s.ids[0]}/reveal`, undefined, token));
+    await json('POST', `${gateway}/stories/${s.ids[0]}/reset`, undefined, token);
+  });
+  return [add, activate, reveal];
+}
+
+export interface EstimationBenchResult {
+  vote: LoadResult;
+  lookup: LoadResult;
+  baseline: LoadResult;
+  changes: LatencyResult[];
+  meetsVote: boolean;
+  meetsLookup: boolean;
+  meetsChanges: boolean;
+}
+
+export async function run(
+  options: { durationSeconds?: number; log?: (line: string) => void } = {},
+): Promise<EstimationBenchResult> {
+  const duration = options.durationSeconds ?? 5;
+  const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const server = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+  const dataDir = mkdtempSync(join(tmpdir(), 'pp-bench-'));
+  const system = createSystem({
+    env: {
+      ...process.env,
+      DATABASE_URL: server,
+      NATS_URL: natsUrl,
+      PORT: '',
+      RATE_LIMIT_PER_MINUTE: '100000000',
+      LOG_LEVEL: 'warn',
+    },
+    dataDir,
+    log: createLauncherLog(['bench']),
+    readyTimeoutMs: 90_000,
+  });
+  const baselineDb = withDatabaseName(server, 'pp_bench_baseline');
+  const children: Array<{ child: ChildProcess }> = [];
+  try {
+    const gateway = await system.start();
+    const token = await register(gateway);
+    const room = await prepareRoom(gateway, token);
+    // The lookup first: after the votes, the consumers still work through the vote.cast backlog.
+    const lookupUrl = `${gateway}/sessions/${room.code}`;
+    await load({ name: 'warm-up', url: lookupUrl, connections: 32, durationSeconds: 1 });
+    const lookup = await load({
+      name: 'public lookup through the gateway',
+      url: lookupUrl,
+      connections: 32,
+      durationSeconds: duration,
+    });
+    let n = 0;
+    const vote = () =>
+      JSON.stringify({ participant_id: room.ids[n++ % room.ids.length], vote: ['3', '5', '8'][n % 3] });
+    await load({
+      name: 'warm-up',
+      url: `${gateway}/sessions/${room.code}/vote`,
+      connections: 32,
+      durationSeconds: 1,
+      method: 'POST',
+      body: vote,
+    });
+    const voteResult = await load({
+      name: 'vote through the gateway',
+      url: `${gateway}/sessions/${room.code}/vote`,
+      connections: 32,
+      durationSeconds: duration,
+      method: 'POST',
+      body: vote,
+    });
+    const changes = await storyChanges(gateway, token, duration);
+    await system.stop();
+
+    await dropDatabase(baselineDb);
+    await ensureDatabase(baselineDb);
+    const service = await spawnServer(BASELINE, ['0', baselineDb, natsUrl]);
+    children.push(service);
+    const proxy = await spawnServer(BARE_PROXY_SCRIPT, [], { TARGET_URL: service.url });
+    children.push(proxy);
+    await load({
+      name: 'warm-up',
+      url: `${proxy.url}/vote`,
+      connections: 32,
+      durationSeconds: 1,
+      method: 'POST',
+      body: vote,
+    });
+    const baseline = await load({
+      name: 'baseline: INSERT + publish, bare proxy',
+      url: `${proxy.url}/vote`,
+      connections: 32,
+      durationSeconds: duration,
+      method: 'POST',
+      body: vote,
+    });
+
+    const result: EstimationBenchResult = {
+      vote: voteResult,
+      lookup,
+      baseline,
+      changes,
+      meetsVote: voteResult.rps >= 0.5 * baseline.rps && voteResult.p99 < 50,
+      meetsLookup: lookup.rps >= baseline.rps,
+      meetsChanges: changes.every((c) => c.p99 < 50 && c.failed === 0),
+    };
+    log(
+      `estimation loop benchmark: 32 connections, ${duration} s each, ${PARTICIPANTS} participants in one session`,
+    );
+    log(HEADER);
+    for (const r of [voteResult, lookup, baseline]) log(formatRow(r));
+    const pct = (a: number, b: number) => ((a / b) * 100).toFixed(1);
+    log(
+      `vote path: ${pct(voteResult.rps, baseline.rps)}% of the baseline's req/s (target >= 50%), p99 ${voteResult.p99} ms (target < 50 ms): ${result.meetsVote ? 'yes' : 'NO'}`,
+    );
+    log(
+      `public lookup: ${pct(lookup.rps, baseline.rps)}% of the baseline's req/s (target >= 100%): ${result.meetsLookup ? 'yes' : 'NO'}`,
+    );
+    log('');
+    log(`story changes: ${CONNECTIONS} connections, a session each, ${duration} s each`);
+    log(HEADER);
+    for (const c of changes) log(formatRow({ ...c, non2xx: c.failed, errors: 0 }));
+    log(`story changes: p99 under 50 ms each, none failed: ${result.meetsChanges ? 'yes' : 'NO'}`);
+    return result;
+  } finally {
+    await Promise.all(
+      children.map(async ({ child }) => {
+        if (child.exitCode !== null) return;
+        const exited = once(child, 'exit');
+        child.kill('SIGTERM');
+        await exited;
+      }),
+    );
+    await system.stop();
+    await dropDatabase(baselineDb).catch(() => undefined);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.main) {
+  const result = await run({ durationSeconds: Number(process.env.BENCH_SECONDS ?? 5) });
+  process.exitCode = result.meetsVote && result.meetsLookup && result.meetsChanges ? 0 : 1;
+}

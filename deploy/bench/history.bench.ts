@@ -1,0 +1,202 @@
+/**
+ * A long history, on the whole system as `npm start` runs it (every unit its own process, rate limit
+ * raised): a session of 500 revealed stories with 20 votes each (named votes, so each read asks the
+ * sessions unit for the current record_vote_names; seeded as seedHistory says) and an owner with
+ * 1,000 sessions (seeded through the gateway). Then, through the gateway: the session's analytics (target: p99 under 100 ms) and the first
+ * page of the owner's list of sessions (target: p99 under 50 ms), each by one client after another
+ * (an owner at the dashboard) and by 4 at once.
+ * Run alone with `node deploy/bench/history.bench.ts`; exits 0 when every target is met.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HEADER, closedLoop, formatRow, type LatencyResult } from '@pp/bench';
+import { runStatement, withDatabaseName } from '@pp/db';
+import { createLauncherLog } from '../src/launcher/log.ts';
+import { createSystem } from '../src/launcher/system.ts';
+
+const STORIES = 500;
+const VOTERS = 20;
+const SESSIONS = 1_000;
+const ANALYTICS_P99_MS = 100;
+const LIST_P99_MS = 50;
+/** Fibonacci cards around a story's "true" size, so that there are ties, agreement and outliers. */
+const CARDS = ['1', '2', '3', '5', '8', '13', '20'];
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+async function json(method: string, url: string, body?: unknown, token?: string): Promise<Json> {
+  const res = await fetch(url, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const data = (await res.json()) as Json;
+  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(data)}`);
+  return data;
+}
+
+async function register(gateway: string, name: string) {
+  const { token } = await json('POST', `${gateway}/auth/register`, {
+    email: `bench-${Date.now()}-${Math.random().toString(36).slice(2)}@example.test`,
+    password: 'bench-password',
+    name,
+  });
+  return token as string;
+}
+
+/** Runs `work` for 0..count-1, `concurrency` at a time. */
+async function pool(count: number, concurrency: number, work: (i: number) => Promise<unknown>) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) await work(next++);
+    }),
+  );
+}
+
+/** The card each voter gives story `n`: mostly its size, some one or two cards off, so there are outliers. */
+function cardOf(n: number, voter: number) {
+  const size = 1 + (n % (CARDS.length - 2));
+  const spread = voter % 7 === 0 ? 2 : voter % 3 === 0 ? 1 : 0;
+  return CARDS[Math.max(0, Math.min(CARDS.length - 1, size + (voter % 2 === 0 ? spread : -spread)))]!;
+}
+
+/**
+ * A session of STORIES revealed stories with VOTERS named votes each. The session, its voters and the
+ * first story (votes and reveal) go through the API; the other stories are written into the stories
+ * unit's database as a reveal stores them, since through the API each change of a long session rereads
+ * its whole queue (about half a second a story at 500, so the seeding alone would take minutes).
+ */
+async function seedHistory(gateway: string, token: string, storiesDb: string) {
+  const { session } = await json(
+    'POST',
+    `${gateway}/sessions`,
+    { name: 'A long history', record_vote_names: true },
+    token,
+  );
+  const code = session.code as string;
+  const voters: Array<{ id: number; name: string }> = [];
+  for (let i = 0; i < VOTERS; i++)
+    voters.push((await json('POST', `${gateway}/sessions/${code}/join`, { name: `Voter ${i}` })).participant);
+  const { story } = await json('POST', `${gateway}/sessions/${code}/stories`, { title: 'Story 0' }, token);
+  await Promise.all(
+    voters.map((p, v) =>
+      json('POST', `${gateway}/sessions/${code}/vote`, { participant_id: p.id, vote: cardOf(0, v) }),
+    ),
+  );
+  const { story: revealed } = await json('POST', `${gateway}/stories/${story.id}/reveal`, undefined, token);
+  const rows = Array.from({ length: STORIES - 1 }, (_, i) => {
+    const n = i + 1;
+    const votes = voters.map((p, v) => ({ participant: { id: p.id, name: p.name }, value: cardOf(n, v) }));
+    return { n, final_estimate: CARDS[1 + (n % (CARDS.length - 2))], votes };
+  });
+  await runStatement(
+    storiesDb,
+    `insert into stories (id, session_id, title, description, acceptance_criteria, status, position, final_estimate,
+                          votes, revealed_at, voting_started_at, created_at, updated_at)
+     select gen_random_uuid(), $1::uuid, 'Story ' || r.n, '', '', 'revealed', r.n + 1, r.final_estimate, r.votes,
+            $2::timestamptz + r.n * interval '1 second', $2::timestamptz, $2::timestamptz, $2::timestamptz
+       from jsonb_to_recordset($3::jsonb) as r(n int, final_estimate text, votes jsonb)`,
+    [session.id, revealed.revealed_at, JSON.stringify(rows)],
+  );
+  return code;
+}
+
+/** SESSIONS sessions of one owner. */
+async function seedSessions(gateway: string, token: string) {
+  await pool(SESSIONS, 16, (i) => json('POST', `${gateway}/sessions`, { name: `Session ${i}` }, token));
+}
+
+/** GETs of one URL by `connections` clients, each sending its next as soon as the previous answered. */
+async function measure(name: string, url: string, token: string, connections: number, seconds: number) {
+  return closedLoop(name, connections, seconds, async (_worker, time) => {
+    await time(async () => {
+      const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
+    });
+  });
+}
+
+export interface HistoryBenchResult {
+  analytics: LatencyResult[];
+  list: LatencyResult[];
+  meetsAnalytics: boolean;
+  meetsList: boolean;
+}
+
+export async function run(
+  options: { durationSeconds?: number; log?: (line: string) => void } = {},
+): Promise<HistoryBenchResult> {
+  const duration = options.durationSeconds ?? 5;
+  const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const dataDir = mkdtempSync(join(tmpdir(), 'pp-bench-'));
+  const server = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const system = createSystem({
+    env: {
+      ...process.env,
+      DATABASE_URL: server,
+      NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+      PORT: '',
+      RATE_LIMIT_PER_MINUTE: '100000000',
+      LOG_LEVEL: 'warn',
+    },
+    dataDir,
+    log: createLauncherLog(['bench']),
+    readyTimeoutMs: 90_000,
+  });
+  try {
+    const gateway = await system.start();
+    const historian = await register(gateway, 'Historian');
+    const busy = await register(gateway, 'Busy owner');
+    let started = Date.now();
+    const code = await seedHistory(gateway, historian, withDatabaseName(server, 'pp_stories'));
+    log(`seeded: ${STORIES} revealed stories x ${VOTERS} votes in ${(Date.now() - started) / 1000} s`);
+    started = Date.now();
+    await seedSessions(gateway, busy);
+    log(`seeded through the API: ${SESSIONS} sessions of one owner in ${(Date.now() - started) / 1000} s`);
+
+    const analyticsUrl = `${gateway}/sessions/${code}/analytics`;
+    const check = await json('GET', analyticsUrl, undefined, historian);
+    if (check.analytics.totals.revealed !== STORIES) throw new Error('the analytics miss revealed stories');
+    const listUrl = `${gateway}/sessions`;
+    const page = await json('GET', listUrl, undefined, busy);
+    if (page.meta.total !== SESSIONS) throw new Error(`the owner's list counts ${page.meta.total} sessions`);
+
+    await measure('warm-up', analyticsUrl, historian, 4, 1);
+    const analytics = [
+      await measure('analytics, 1 client', analyticsUrl, historian, 1, duration),
+      await measure('analytics, 4 clients', analyticsUrl, historian, 4, duration),
+    ];
+    await measure('warm-up', listUrl, busy, 4, 1);
+    const list = [
+      await measure("owner's list, 1 client", listUrl, busy, 1, duration),
+      await measure("owner's list, 4 clients", listUrl, busy, 4, duration),
+    ];
+    const result: HistoryBenchResult = {
+      analytics,
+      list,
+      meetsAnalytics: analytics.every((r) => r.p99 < ANALYTICS_P99_MS && r.failed === 0),
+      meetsList: list.every((r) => r.p99 < LIST_P99_MS && r.failed === 0),
+    };
+    log('');
+    log(
+      `a long history: ${STORIES} revealed stories x ${VOTERS} votes (${JSON.stringify(check).length} bytes of analytics); ${SESSIONS} sessions of one owner (first page of ${page.meta.per_page}); ${duration} s each`,
+    );
+    log(HEADER);
+    for (const r of [...analytics, ...list]) log(formatRow({ ...r, non2xx: r.failed, errors: 0 }));
+    log(
+      `analytics: p99 under ${ANALYTICS_P99_MS} ms: ${result.meetsAnalytics ? 'yes' : 'NO'}; owner's list: p99 under ${LIST_P99_MS} ms: ${result.meetsList ? 'yes' : 'NO'}`,
+    );
+    return result;
+  } finally {
+    await system.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.main) {
+  const result = await run({ durationSeconds: Number(process.env.BENCH_SECONDS ?? 5) });
+  process.exitCode = result.meetsAnalytics && result.meetsList ? 0 : 1;
+}

@@ -1,0 +1,106 @@
+/**
+ * The API's document as a client gets it from the gateway in front of the real units: every public
+ * path, each unit's parameters and bodies as the unit itself describes them (from the zod schemas its
+ * routes validate with), no write operation that validates a body without documenting it, and no
+ * description pointing at a document outside the product.
+ */
+import { randomUUID } from 'node:crypto';
+import { unitOpenApi } from '@pp/http';
+import { until } from '@pp/testing';
+import type { OpenApiJson } from '../gateway/src/openapi/document.ts';
+import { routeTable } from '../gateway/src/routes.ts';
+import { identityApi } from '../services/identity/src/api/docs.ts';
+import { integrationsApi } from '../services/integrations/src/api/docs.ts';
+import { sessionsApi } from '../services/sessions/src/api/docs.ts';
+import { storiesApi } from '../services/stories/src/api/docs.ts';
+import { startPlatform, type Platform } from './support/platform.ts';
+
+const units = {
+  identity: identityApi,
+  sessions: sessionsApi,
+  stories: storiesApi,
+  integrations: integrationsApi,
+};
+const WRITES = new Set(['POST', 'PUT', 'PATCH']);
+
+describe('the OpenAPI document of the whole API', () => {
+  let p: Platform;
+  let doc: OpenApiJson;
+  beforeAll(async () => {
+    p = await startPlatform({ integrationsEnv: {} });
+    // The gateway asks each unit for its description as it starts.
+    doc = await until(async () => {
+      const got = (await p.client.get('/openapi.json')).body as OpenApiJson;
+      const described = Object.values(units).every((docs) =>
+        Object.keys(docs).every((key) => {
+          const [method, path] = key.split(' ') as [string, string];
+          return got.paths?.[path]?.[method.toLowerCase()]?.responses !== undefined;
+        }),
+      );
+      return described && got.paths?.['/sessions']?.post?.requestBody ? got : undefined;
+    });
+  });
+  afterAll(() => p.stop());
+
+  const op = (method: string, path: string) => doc.paths?.[path]?.[method.toLowerCase()];
+
+  it('lists every public path of the route table', () => {
+    const missing = routeTable.filter((r) => !op(r.method, r.path)).map((r) => `${r.method} ${r.path}`);
+    expect(missing).toEqual([]);
+  });
+
+  it('gives each operation the parameters and body its unit describes, with the schemas they name', () => {
+    for (const [unit, docs] of Object.entries(units)) {
+      const own = unitOpenApi(unit, docs) as unknown as OpenApiJson;
+      for (const [path, item] of Object.entries(own.paths ?? {}))
+        for (const [method, described] of Object.entries(item)) {
+          const merged = op(method, path)!;
+          expect({ key: `${method} ${path}`, body: merged.requestBody, params: merged.parameters }).toEqual({
+            key: `${method} ${path}`,
+            body: described.requestBody,
+            params: described.parameters,
+          });
+        }
+      for (const [name, schema] of Object.entries(own.components?.schemas ?? {}))
+        expect(doc.components?.schemas?.[name]).toEqual(schema);
+    }
+  });
+
+  it('documents the body of every write operation whose route validates one', async () => {
+    const token = await p.signUp('Checker');
+    const placeholders: Record<string, string> = { code: 'ABCDEF', story: randomUUID(), id: '1' };
+    const validated: string[] = [];
+    for (const route of routeTable.filter((r) => WRITES.has(r.method))) {
+      const path = route.path.replace(/\{(\w+)\}/g, (_m, name: string) => placeholders[name] ?? 'x');
+      const res = await p.client[route.method.toLowerCase() as 'post' | 'patch' | 'put'](path, {
+        body: [],
+        token,
+      });
+      // A route that validates a body answers a JSON array with 422 naming the body as a whole.
+      if (res.status !== 422 || !res.body.errors?._body) continue;
+      validated.push(`${route.method} ${route.path}`);
+      expect({
+        route: `${route.method} ${route.path}`,
+        body: op(route.method, route.path)?.requestBody,
+      }).toEqual({
+        route: `${route.method} ${route.path}`,
+        body: expect.objectContaining({ content: expect.anything() }),
+      });
+    }
+    expect(validated).toEqual(
+      expect.arrayContaining(['POST /sessions', 'POST /sessions/{code}/vote', 'PATCH /stories/{story}']),
+    );
+  });
+
+  it('names no document outside the product in any description', () => {
+    const texts: string[] = [];
+    const walk = (value: unknown) => {
+      if (typeof value === 'string') texts.push(value);
+      else if (value && typeof value === 'object') Object.values(value).forEach(walk);
+    };
+    walk(doc);
+    expect(texts.filter((t) => /decisions|api-spec|\.\.\/shared|spec section|section \d/i.test(t))).toEqual(
+      [],
+    );
+  });
+});

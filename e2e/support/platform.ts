@@ -1,0 +1,246 @@
+/**
+ * The platform in this process for end-to-end tests: identity, sessions and stories (one or more
+ * replicas each, behind a round-robin proxy as their URL), and the real gateway in front, on fresh
+ * databases and an event prefix of their own. Only tests put units together like this.
+ */
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connectNats, eventBus } from '@pp/events';
+import { createLogger } from '@pp/logger';
+import { startService, type ServiceDefinition, type StartedService } from '@pp/runtime';
+import {
+  api,
+  createTestDatabase,
+  openStream,
+  startApp,
+  startRoundRobinProxy,
+  startTcpProxy,
+  testNatsUrl,
+  uniqueName,
+  type TcpProxy,
+  type TestDatabase,
+} from '@pp/testing';
+import { createApp as createGateway } from '../../gateway/src/app.ts';
+import { TokenCache } from '../../gateway/src/auth/token-cache.ts';
+import { readConfig as readGatewayConfig } from '../../gateway/src/config.ts';
+import { definition as ai } from '../../services/ai/src/app.ts';
+import { readConfig as readAiConfig } from '../../services/ai/src/config.ts';
+import { definition as identity } from '../../services/identity/src/app.ts';
+import { definition as integrations } from '../../services/integrations/src/app.ts';
+import { readConfig as readIntegrationsConfig } from '../../services/integrations/src/config.ts';
+import { readConfig as readIdentityConfig } from '../../services/identity/src/config.ts';
+import { definition as sessions } from '../../services/sessions/src/app.ts';
+import { readConfig as readSessionsConfig } from '../../services/sessions/src/config.ts';
+import { definition as stories } from '../../services/stories/src/app.ts';
+import { readConfig as readStoriesConfig } from '../../services/stories/src/config.ts';
+
+/** The internal signing key of the units started here (for a unit a test starts beside them). */
+export const KEY = 'internal-signing-key-for-platform-tests-0123456789';
+const logger = createLogger({ name: 'platform-test', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+
+export interface PlatformOptions {
+  /** Replicas of the sessions and the stories units (1 by default). */
+  replicas?: number;
+  /** Extra settings of the stories unit (timeouts of its calls, the round sync's pace). */
+  storiesEnv?: Record<string, string>;
+  /** Extra settings of the sessions unit (the timeout of its calls to the stories unit, ...). */
+  sessionsEnv?: Record<string, string>;
+  /** A TCP proxy between the stories unit and the sessions unit, to cut or mute in a test. */
+  proxyBetweenUnits?: boolean;
+  /** Extra settings of the gateway (where more units listen, e.g. MCP_URL). */
+  gatewayEnv?: Record<string, string>;
+  /** Start the integrations unit too, with these extra settings (private tracker addresses allowed, for local fakes). */
+  integrationsEnv?: Record<string, string>;
+  /** Start the ai unit too (the built-in engine unless these settings name a model). */
+  aiEnv?: Record<string, string>;
+}
+
+async function replicas(count: number, def: ServiceDefinition) {
+  const started: StartedService[] = [];
+  for (let i = 0; i < count; i++) started.push(await startService({ ...def, host: '127.0.0.1' }, logger));
+  const proxy = count > 1 ? await startRoundRobinProxy(started.map((s) => s.server.url)) : undefined;
+  return { started, url: proxy?.url ?? started[0]!.server.url, proxy };
+}
+
+export async function startPlatform(options: PlatformOptions = {}) {
+  const count = options.replicas ?? 1;
+  const prefix = uniqueName('pf').toLowerCase();
+  const dbs: TestDatabase[] = await Promise.all(
+    ['pf_identity', 'pf_sessions', 'pf_stories'].map((name) => createTestDatabase(name)),
+  );
+  const [identityDb, sessionsDb, storiesDb] = dbs as [TestDatabase, TestDatabase, TestDatabase];
+  const common = { NATS_URL: testNatsUrl(), INTERNAL_SIGNING_KEY: KEY, EVENTS_PREFIX: prefix, PORT: '0' };
+
+  const identityUnit = await replicas(
+    1,
+    identity(
+      readIdentityConfig({
+        ...common,
+        DATABASE_URL: identityDb.url,
+        TOKEN_SIGNING_KEY: 'token-signing-key-for-platform-tests-0123456789',
+      }),
+    ),
+  );
+  // The sessions unit calls the stories unit (a template's stories), which starts after it: through a
+  // TCP proxy pointed at it once it listens, which a test can also cut.
+  const toStories = await startTcpProxy({ host: '127.0.0.1', port: 1 });
+  const sessionsUnit = await replicas(
+    count,
+    sessions(
+      readSessionsConfig({
+        ...common,
+        DATABASE_URL: sessionsDb.url,
+        STORIES_URL: toStories.url,
+        ...options.sessionsEnv,
+      }),
+    ),
+  );
+  let betweenUnits: TcpProxy | undefined;
+  if (options.proxyBetweenUnits) {
+    const target = new URL(sessionsUnit.url);
+    betweenUnits = await startTcpProxy({ host: target.hostname, port: Number(target.port) });
+  }
+  const storiesUnit = await replicas(
+    count,
+    stories(
+      readStoriesConfig({
+        ...common,
+        DATABASE_URL: storiesDb.url,
+        SESSIONS_URL: betweenUnits?.url ?? sessionsUnit.url,
+        ...options.storiesEnv,
+      }),
+    ),
+  );
+  toStories.retarget({ host: '127.0.0.1', port: Number(new URL(storiesUnit.url).port) });
+  const integrationsUnit = options.integrationsEnv
+    ? await startIntegrations(common, sessionsUnit.url, storiesUnit.url, options.integrationsEnv, dbs)
+    : undefined;
+  const aiUnit = options.aiEnv
+    ? await startAi(common, sessionsUnit.url, storiesUnit.url, options.aiEnv, dbs)
+    : undefined;
+  const gatewayConfig = readGatewayConfig({
+    INTERNAL_SIGNING_KEY: KEY,
+    NATS_URL: testNatsUrl(),
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    IDENTITY_URL: identityUnit.url,
+    SESSIONS_URL: sessionsUnit.url,
+    STORIES_URL: storiesUnit.url,
+    ...(integrationsUnit ? { INTEGRATIONS_URL: integrationsUnit.url } : {}),
+    ...(aiUnit ? { AI_URL: aiUnit.url } : {}),
+    ...options.gatewayEnv,
+  });
+  const gateway = await startApp(
+    createGateway({
+      config: gatewayConfig,
+      logger,
+      tokenCache: new TokenCache({ positiveTtlMs: 30_000, negativeTtlMs: 5_000 }),
+    }),
+  );
+  const client = api(gateway.url);
+  const units = [
+    identityUnit,
+    sessionsUnit,
+    storiesUnit,
+    ...(integrationsUnit ? [integrationsUnit] : []),
+    ...(aiUnit ? [aiUnit] : []),
+  ];
+
+  let users = 0;
+  return {
+    url: gateway.url,
+    /** The event bus's subject prefix of this platform (`<prefix>.<type>`). */
+    prefix,
+    client,
+    /** Where each unit started here listens (for a unit a test starts beside them). */
+    unitUrls: {
+      identity: identityUnit.url,
+      sessions: sessionsUnit.url,
+      stories: storiesUnit.url,
+      integrations: integrationsUnit?.url,
+      ai: aiUnit?.url,
+    },
+    /** The connection the stories unit calls the sessions unit through (with proxyBetweenUnits). */
+    betweenUnits,
+    /** The connection the sessions unit calls the stories unit through. */
+    toStories,
+    /** A new account; its access token. */
+    async signUp(name = `User ${++users}`) {
+      const res = await client.post('/auth/register', {
+        body: {
+          email: `${uniqueName('u').toLowerCase()}@example.com`,
+          password: 'correct horse battery',
+          name,
+        },
+      });
+      if (res.status !== 201) throw new Error(`register answered ${res.status}: ${res.text}`);
+      return res.body.token as string;
+    },
+    /** The live room of a session, through the gateway. */
+    room: (code: string) => openStream(`${gateway.url}/sessions/${code}/events`),
+    async stop() {
+      gateway.server.closeAllConnections();
+      await gateway.close();
+      for (const unit of [...units].reverse()) {
+        for (const s of unit.started) await s.stop();
+        await unit.proxy?.close();
+      }
+      await betweenUnits?.close();
+      await toStories.close();
+      await dropStreams(prefix);
+      await Promise.all(dbs.map((d) => d.drop()));
+    },
+  };
+}
+
+/** The integrations unit on the platform's bus, calling its sessions and stories units. */
+async function startIntegrations(
+  common: Record<string, string>,
+  sessionsUrl: string,
+  storiesUrl: string,
+  env: Record<string, string>,
+  dbs: TestDatabase[],
+) {
+  const db = await createTestDatabase('pf_integrations');
+  dbs.push(db);
+  const config = readIntegrationsConfig({
+    ...common,
+    DATABASE_URL: db.url,
+    SESSIONS_URL: sessionsUrl,
+    STORIES_URL: storiesUrl,
+    CREDENTIALS_ENCRYPTION_KEY: 'credentials-key-for-platform-tests-0123456789',
+    OUTBOUND_ALLOW_PRIVATE: 'true',
+    ...env,
+  });
+  return replicas(1, integrations(config));
+}
+
+/** The ai unit on the platform's bus, reading from its sessions and stories units. */
+async function startAi(
+  common: Record<string, string>,
+  sessionsUrl: string,
+  storiesUrl: string,
+  env: Record<string, string>,
+  dbs: TestDatabase[],
+) {
+  const db = await createTestDatabase('pf_ai');
+  dbs.push(db);
+  const config = readAiConfig({
+    ...common,
+    DATABASE_URL: db.url,
+    SESSIONS_URL: sessionsUrl,
+    STORIES_URL: storiesUrl,
+    ...env,
+  });
+  return replicas(1, ai(config));
+}
+
+/** The event streams of a platform's prefix go with it. */
+async function dropStreams(prefix: string) {
+  const nc = await connectNats({ url: testNatsUrl(), name: 'platform-cleanup', logger });
+  const jsm = await jetstreamManager(nc);
+  const bus = eventBus(prefix);
+  for (const stream of [bus.stream, bus.deadLetterStream])
+    await jsm.streams.delete(stream).catch(() => undefined);
+  await nc.close();
+}
+
+export type Platform = Awaited<ReturnType<typeof startPlatform>>;

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+
+export const rateLimitHeaders = z.object({
+  'X-RateLimit-Limit': z.int().meta({
+    description: 'Requests allowed per minute from this address (60 by default)',
+    header: { id: 'X-RateLimit-Limit' },
+  }),
+  'X-RateLimit-Remaining': z
+    .int()
+    .meta({ description: 'Requests left in the current window', header: { id: 'X-RateLimit-Remaining' } }),
+  'X-RateLimit-Reset': z.int().meta({
+    description: 'When the window resets, in Unix epoch seconds',
+    header: { id: 'X-RateLimit-Reset' },
+  }),
+  RateLimit: z.string().meta({
+    description: 'IETF draft: `"ip"; r=<remaining>; t=<seconds to reset>`',
+    header: { id: 'RateLimit' },
+  }),
+  'RateLimit-Policy': z
+    .string()
+    .meta({ description: 'IETF draft: `"ip"; q=<limit>; w=60`', header: { id: 'RateLimit-Policy' } }),
+  'X-Request-Id': z
+    .string()
+    .meta({ description: 'Id of this request, set by the gateway', header: { id: 'X-Request-Id' } }),
+});
+
+export const retryAfterHeaders = rateLimitHeaders.extend({
+  'Retry-After': z
+    .int()
+    .meta({ description: 'Seconds to wait before trying again', header: { id: 'Retry-After' } }),
+});
+
+export const API_DESCRIPTION = `
+Planning poker: estimate stories together over a JSON HTTP API.
+
+**Authentication.** Send \`Authorization: Bearer <token>\`. Tokens: access tokens from \`POST /auth/register\`,
+\`POST /auth/login\` or social sign-on (valid 24 h), and API / MCP tokens from \`POST /auth/tokens\` (valid until
+revoked or their optional \`expires_at\`). A missing, malformed, expired or revoked token on an authenticated
+endpoint gives 401 with \`WWW-Authenticate: Bearer\`. Public endpoints accept a token too: when it is valid the
+request is made as that user, otherwise anonymously. A revoked token stops working at once on every gateway.
+
+**Envelope.** Every JSON response has \`success\`. A success carries its payload under resource-named keys
+(\`session\`, \`participants\`, \`token\`, ...) at the top level and again under \`data\`, plus an optional
+\`message\`. An error is \`{ success: false, message, error: { code } }\`, with \`errors\` (messages by field path)
+on 422 only. Responses never contain stack traces, SQL or internal host names.
+
+**Status codes.** 400 malformed request (body not valid JSON, wrong query value type);
+401 authentication; 403 not the owner; 404 unknown resource or path; 405 method not allowed on a known path;
+409 conflict (\`duplicate\` or a state-specific code); 413 body over the limit (1 MB by default); 415 a body
+that is not JSON; 422 validation, including JSON of the wrong type (\`null\`, an array) and a body nested deeper
+than 64 levels or holding over 10,000 keys and array elements (under \`errors._body\`); 429 rate limited;
+503 a dependency is down (\`service_unavailable\`, with \`Retry-After\`); 504 a service did not answer in time.
+
+**Rate limiting.** Per client IP address, 60 requests per minute by default, across every API path and shared
+by all gateway replicas; \`/healthz\`, \`/readyz\`, \`/metrics\`, \`/openapi.json\` and \`/docs\` are never counted
+or limited. Every API response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\`,
+\`X-RateLimit-Reset\` (Unix epoch seconds) and the IETF draft \`RateLimit\` / \`RateLimit-Policy\` headers.
+Over the limit: 429 with \`Retry-After\` (seconds) and the error envelope. The live room stream counts once,
+when it is opened.
+
+**Session codes** are 6 characters and case-insensitive in paths. Every response carries \`X-Request-Id\`.
+`.trim();

@@ -1,1 +1,0 @@
-export type { RouteDoc, UnitDocs } from '@pp/http';

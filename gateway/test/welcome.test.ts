@@ -1,0 +1,47 @@
+import { api } from '@pp/testing';
+import { startGateway, startStubUnits, type GatewayHarness } from './support/gateway-harness.ts';
+
+describe('gateway: GET /', () => {
+  let units: Awaited<ReturnType<typeof startStubUnits>>;
+  let gateway: GatewayHarness;
+  beforeAll(async () => {
+    units = await startStubUnits();
+    gateway = await startGateway({ env: { ...units.env, RATE_LIMIT_PER_MINUTE: '3' } });
+  });
+  afterAll(async () => {
+    await gateway.stop();
+    await units.stop();
+  });
+
+  it('welcomes in the envelope of the API with where to go next: the docs, the OpenAPI document, the probe', async () => {
+    const res = await api(gateway.url).get('/');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    const links = { docs: '/docs', openapi: '/openapi.json', health: '/healthz' };
+    expect(res.body).toEqual({ success: true, message: 'Planning poker API', ...links, data: links });
+    for (const path of Object.values(links))
+      expect((await fetch(gateway.url + path, { headers: { 'x-forwarded-for': '10.3.0.9' } })).status).toBe(
+        200,
+      );
+  });
+
+  it('is never counted nor limited: a flood of it leaves the API budget untouched', async () => {
+    const me = { 'x-forwarded-for': '10.3.0.1' };
+    const flood = await Promise.all(
+      Array.from({ length: 20 }, () => fetch(`${gateway.url}/`, { headers: me })),
+    );
+    expect(flood.map((r) => r.status)).toEqual(Array.from({ length: 20 }, () => 200));
+    expect(flood[0]!.headers.get('x-ratelimit-remaining')).toBeNull();
+    const first = await api(gateway.url).get('/sessions/ABCDEF', { headers: me });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('x-ratelimit-remaining')).toBe('2');
+  });
+
+  it('answers only GET and HEAD of the root itself: other methods and near misses are still 404', async () => {
+    const client = api(gateway.url);
+    expect((await fetch(`${gateway.url}/`, { method: 'HEAD' })).status).toBe(200);
+    expect((await client.post('/', { body: {} })).status).toBe(404);
+    for (const path of ['/welcome', '/x', '//'])
+      expect((await client.get(path, { headers: { 'x-forwarded-for': '10.3.0.2' } })).status).toBe(404);
+  });
+});

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+/**
+ * What the stories unit tells another unit (the assistant) of a session's stories: each story's own
+ * text, its place and status and, once revealed, its final estimate and the values voted (never who
+ * voted what: no reader of this needs names). `ids` narrows it to some stories of the session.
+ */
+export const storiesForUnitsQuery = z.strictObject({
+  ids: z
+    .string()
+    .max(200 * 37)
+    .transform((value) => value.split(',').filter(Boolean))
+    .pipe(z.array(z.uuid()).max(200))
+    .optional(),
+});
+
+export const storyForUnits = z.object({
+  id: z.uuid(),
+  title: z.string(),
+  description: z.string(),
+  acceptance_criteria: z.string(),
+  status: z.enum(['pending', 'voting', 'revealed']),
+  position: z.number().int(),
+  final_estimate: z.string().nullable(),
+  revealed_at: z.iso.datetime({ offset: true }).nullable(),
+  /** The values of the revealed votes, in the order they were kept; empty before the reveal. */
+  votes: z.array(z.string()),
+});
+export type StoryForUnits = z.infer<typeof storyForUnits>;
+
+export const storiesForUnits = z.object({ stories: z.array(storyForUnits) });

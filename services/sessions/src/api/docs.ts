@@ -1,0 +1,203 @@
+import { z } from 'zod';
+import type { UnitDocs } from '@pp/http';
+import { organisingApi } from './organising.docs.ts';
+import {
+  codeParams,
+  createSessionBody,
+  joinBody,
+  joinedParticipant,
+  listSessionsQuery,
+  pageMeta,
+  participant,
+  participantParams,
+  participantRoleBody,
+  publicSession,
+  session,
+  updateSessionBody,
+  vote,
+  voteBody,
+  voteStats,
+} from './schemas.ts';
+
+const sessionPayload = z.object({ session });
+const notFound = { description: 'Unknown session code (`session_not_found`)' };
+const linkNotFound = {
+  description:
+    "A folder_id or workspace_id that is not the caller's (`folder_not_found`, `workspace_not_found`)",
+};
+const notOwner = { description: 'Not the owner of the session (`forbidden`)' };
+
+/** The documentation of each public sessions endpoint, keyed like the gateway's route table ("METHOD /path"). */
+export const sessionsApi = {
+  'GET /sessions': {
+    summary: "The caller's sessions, paginated",
+    query: listSessionsQuery,
+    responses: {
+      200: {
+        description: 'A page of sessions',
+        payload: z.object({ sessions: z.array(session), meta: pageMeta }),
+      },
+      404: { description: 'folder_id is not a folder of the caller (`folder_not_found`)' },
+      400: { description: 'A query value of the wrong type, e.g. per_page=abc (`invalid_query`)' },
+      422: { description: 'A query value out of range, e.g. per_page=0 or 101' },
+    },
+  },
+  'POST /sessions': {
+    summary: 'Create a session (status active, a fresh 6-character code)',
+    description:
+      "In the caller's workspace. Each setting not given comes from the workspace defaults (GET /workspace), else the built-in ones: the fibonacci deck, every option off. With voteby_enabled and no vote_by_at, the deadline is the defaults' vote_by_minutes after creation.",
+    body: createSessionBody,
+    responses: {
+      201: { description: 'The session (full record)', payload: sessionPayload },
+      404: linkNotFound,
+      422: { description: 'Invalid fields, unknown fields, or a custom deck without cards' },
+    },
+  },
+  'GET /sessions/{code}': {
+    summary: 'Look a session up by code',
+    description: 'Everyone gets the public fields; the owner gets the full record.',
+    params: codeParams,
+    responses: {
+      200: {
+        description: 'The session (PublicSession, or Session for the owner)',
+        payload: z.object({ session: publicSession }),
+      },
+      404: notFound,
+    },
+  },
+  'PATCH /sessions/{code}': {
+    summary: 'Update, archive or unarchive a session (owner)',
+    description:
+      'Any settable field; `status` may be active, paused, completed or archived. Fields that cannot be set (id, code, owner_id, ...) are refused with 422.',
+    params: codeParams,
+    body: updateSessionBody,
+    responses: {
+      200: { description: 'The session (full record)', payload: sessionPayload },
+      403: notOwner,
+      404: { description: `${notFound.description}; ${linkNotFound.description}` },
+      422: {
+        description: 'Invalid or unknown fields; vote_by_at in the past; custom deck missing or invalid',
+      },
+    },
+  },
+  'POST /sessions/{code}/join': {
+    summary: 'Join a session',
+    description:
+      'With a bearer token: the profile name, the owner as moderator, the same participant when joining again (with a fresh token). Without: `name` is required.',
+    params: codeParams,
+    body: joinBody,
+    responses: {
+      200: {
+        description: 'The participant with its token, and the session',
+        payload: z.object({ participant: joinedParticipant, session: publicSession }),
+      },
+      404: notFound,
+      409: { description: 'The session is not active (`session_not_active`)' },
+      422: { description: 'No name without a bearer token, or an invalid role' },
+    },
+  },
+  'POST /sessions/{code}/vote': {
+    summary: 'Cast (or replace) a vote on the current story',
+    description:
+      "The X-Participant-Token header, when sent, must be the participant's token; with the session setting require_participant_token it is required (403 `participant_token_required`). The value stays secret until reveal.",
+    params: codeParams,
+    body: voteBody,
+    responses: {
+      200: {
+        description: 'The vote and the round statistics',
+        payload: z.object({ vote, stats: voteStats }),
+      },
+      403: {
+        description: '`invalid_participant_token`, `participant_token_required` or `observer_cannot_vote`',
+      },
+      404: {
+        description: '`session_not_found`, or `participant_not_found` (not a participant of this session)',
+      },
+      409: {
+        description: '`session_not_active`, `voting_closed`, `no_open_story` or `story_already_revealed`',
+      },
+      422: { description: "The vote is not one of the session's cards (errors.vote)" },
+    },
+  },
+  'GET /sessions/{code}/participants': {
+    summary: 'Participants of a session',
+    params: codeParams,
+    responses: {
+      200: {
+        description: 'Participants, in joining order',
+        payload: z.object({ participants: z.array(participant) }),
+      },
+      404: notFound,
+    },
+  },
+  'GET /sessions/{code}/events': {
+    summary: 'Live room: a Server-Sent Events stream of the session',
+    description:
+      'Events (SSE `event:` = type, `id:` = event id, `data:` = JSON): participant.joined, participant.left (removed by the owner), participant.updated (role changed, with previous_role), vote.cast (who voted and the new stats, never the value), story.created, story.updated, story.activated, story.reset, story.revealed (with votes and final_estimate), story.deleted, session.updated. A client that reconnects with Last-Event-ID gets what it missed (up to a day back); comments every 15 s keep an idle stream open.',
+    params: codeParams,
+    responses: {
+      200: { description: 'text/event-stream', headers: { 'Content-Type': 'text/event-stream' } },
+      404: notFound,
+    },
+  },
+  'GET /sessions/{code}/activity': {
+    summary: 'Recent events of a session (owner)',
+    description:
+      'What the live room showed lately, oldest first: joins, departures and role changes, votes (who voted and the ' +
+      'counts, never the value), stories added, changed, activated, reset, revealed (with the votes and the final ' +
+      'estimate) and deleted, and session updates. Kept for a day.',
+    params: codeParams,
+    query: z.object({
+      limit: z.coerce
+        .number()
+        .int()
+        .min(1)
+        .max(200)
+        .default(50)
+        .meta({ description: 'How many of the latest events' }),
+    }),
+    responses: {
+      200: {
+        description: 'The events, oldest first',
+        payload: z.object({
+          activity: z.array(
+            z
+              .object({
+                id: z.uuid().meta({ description: "The event's id (the live room's `id:`)" }),
+                type: z.string(),
+                occurred_at: z.iso.datetime({ offset: true }),
+                data: z
+                  .record(z.string(), z.unknown())
+                  .meta({ description: 'What the live room showed of it' }),
+              })
+              .meta({ id: 'ActivityEvent' }),
+          ),
+        }),
+      },
+      403: notOwner,
+      404: notFound,
+    },
+  },
+  'PATCH /sessions/{code}/participants/{id}': {
+    summary: "Change a participant's role (owner)",
+    description:
+      'moderator hands the role over (other moderators become participants); an observer loses its open votes.',
+    params: participantParams,
+    body: participantRoleBody,
+    responses: {
+      200: { description: 'The participant', payload: z.object({ participant }) },
+      403: notOwner,
+      404: { description: '`session_not_found` or `participant_not_found`' },
+    },
+  },
+  'DELETE /sessions/{code}/participants/{id}': {
+    summary: 'Remove a participant (owner); its votes on unrevealed stories go too',
+    params: participantParams,
+    responses: {
+      200: { description: 'The removed participant', payload: z.object({ participant }) },
+      403: notOwner,
+      404: { description: '`session_not_found` or `participant_not_found`' },
+    },
+  },
+  ...organisingApi,
+} satisfies UnitDocs;

@@ -1,0 +1,20 @@
+import type { EventHandler, EventHandlers } from '@pp/events';
+import { storyEventTypes, type StoryEventType } from '../domain/story-events.ts';
+import { keepDeliveredForRoom } from '../use-cases/shared/room-history.ts';
+
+/** The round itself changes by the stories unit's commands; its events are what the live room shows. */
+const handle: EventHandler<StoryEventType> = (event, em) => keepDeliveredForRoom(em, event);
+
+/**
+ * One durable consumer for the story.* events, one at a time: they come in order, and each is kept
+ * for the live room once (idempotent by the event id, so no processed-events row is needed).
+ */
+export function storyEventsConsumer(prefix: string) {
+  return {
+    durable: 'sessions-stories',
+    filterSubject: `${prefix}.story.>`,
+    concurrency: 1,
+    idempotent: true,
+    handlers: Object.fromEntries(storyEventTypes.map((t) => [t, handle])) as EventHandlers,
+  };
+}

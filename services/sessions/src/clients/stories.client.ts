@@ -1,0 +1,61 @@
+import { createServiceClient } from '@pp/http-client';
+import type { Logger } from '@pp/logger';
+import { z } from 'zod';
+
+/** A story of a batch: the id is the caller's. */
+export interface BatchStory {
+  id: string;
+  title: string;
+  description?: string;
+  acceptance_criteria?: string;
+}
+
+const addedStories = z.object({
+  stories: z.array(
+    z.object({
+      id: z.uuid(),
+      title: z.string(),
+      status: z.enum(['pending', 'voting', 'revealed']),
+      position: z.number().int(),
+    }),
+  ),
+});
+export type AddedStory = z.infer<typeof addedStories>['stories'][number];
+
+export interface StoriesClient {
+  /**
+   * Adds the stories, in order, to a session of this unit: one change there, so all of them or none,
+   * and the round is told here before it answers. The ids are ours, so the call is retried, and a
+   * retry finds them there. Throws the stories unit's refusal as an AppError, a 503 when it cannot be
+   * reached.
+   */
+  addStories(sessionId: string, stories: BatchStory[]): Promise<AddedStory[]>;
+}
+
+/** The internal endpoints of the stories service, called as the sessions service (signed identity). */
+export function createStoriesClient(options: {
+  baseURL: string;
+  signingKey: string;
+  logger: Logger;
+  timeoutMs?: number;
+}): StoriesClient {
+  const client = createServiceClient({
+    target: 'stories',
+    caller: 'sessions',
+    baseURL: options.baseURL,
+    signingKey: options.signingKey,
+    logger: options.logger,
+    timeoutMs: options.timeoutMs,
+  });
+  return {
+    async addStories(sessionId, stories) {
+      const body = await client.callOk({
+        url: `/internal/sessions/${encodeURIComponent(sessionId)}/stories`,
+        method: 'POST',
+        data: { stories },
+        idempotent: true,
+      });
+      return addedStories.parse(body).stories;
+    },
+  };
+}

@@ -1,0 +1,93 @@
+import type { AppError } from '@pp/http';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '@pp/http';
+import type { VoteRefusal } from './domain/vote-rules.ts';
+
+export class SessionNotFoundError extends NotFoundError {
+  constructor() {
+    super('Session not found', 'session_not_found');
+  }
+}
+
+export class NotSessionOwnerError extends ForbiddenError {
+  constructor() {
+    super('Only the owner of this session can do this', 'forbidden');
+  }
+}
+
+export class SessionNotActiveError extends ConflictError {
+  constructor() {
+    super('The session is not active', 'session_not_active');
+  }
+}
+
+export class ParticipantNotFoundError extends NotFoundError {
+  constructor() {
+    super('Participant not found in this session', 'participant_not_found');
+  }
+}
+
+export class StoryNotFoundError extends NotFoundError {
+  constructor() {
+    super('Story not found in this session', 'story_not_found');
+  }
+}
+
+const refusals: Record<Exclude<VoteRefusal, 'invalid_vote'>, () => AppError> = {
+  participant_not_found: () => new ParticipantNotFoundError(),
+  // 403 rather than 401: a 401 would tell the client its bearer token is bad, which it is not.
+  participant_token_required: () =>
+    new ForbiddenError('This session requires the X-Participant-Token header', 'participant_token_required'),
+  invalid_participant_token: () =>
+    new ForbiddenError('The participant token does not match', 'invalid_participant_token'),
+  observer_cannot_vote: () => new ForbiddenError('Observers do not vote', 'observer_cannot_vote'),
+  session_not_active: () => new SessionNotActiveError(),
+  voting_closed: () => new ConflictError('The vote-by deadline has passed', 'voting_closed'),
+  no_open_story: () => new ConflictError('No story is open for voting', 'no_open_story'),
+  story_already_revealed: () =>
+    new ConflictError('The votes of this story are already revealed', 'story_already_revealed'),
+};
+
+export function voteRefusalError(refusal: VoteRefusal, deck: readonly string[]): AppError {
+  if (refusal === 'invalid_vote') {
+    return new ValidationError({ vote: [`must be one of the session's cards: ${deck.join(', ')}`] });
+  }
+  return refusals[refusal]();
+}
+
+export class SessionArchivedError extends ConflictError {
+  constructor() {
+    super('The session is archived: unarchive it to change its stories', 'session_archived');
+  }
+}
+
+/** An automatic reveal whose condition no longer holds (a setting changed, or not everyone voted). */
+export class RevealNotDueError extends ConflictError {
+  constructor(reason: string) {
+    super(`The story is not due for an automatic reveal: ${reason}`, 'reveal_not_due');
+  }
+}
+
+export class FolderNotFoundError extends NotFoundError {
+  constructor() {
+    super('Folder not found', 'folder_not_found');
+  }
+}
+
+export class WorkspaceNotFoundError extends NotFoundError {
+  constructor() {
+    super('Workspace not found: a session can only be in the workspace of its owner', 'workspace_not_found');
+  }
+}
+
+export class TemplateNotFoundError extends NotFoundError {
+  constructor() {
+    super('Template not found', 'template_not_found');
+  }
+}
+
+/** A folder or template name the owner uses already (names are compared in any case). */
+export class DuplicateNameError extends ConflictError {
+  constructor(what: 'folder' | 'template') {
+    super(`You already have a ${what} with this name`, 'duplicate');
+  }
+}

@@ -1,0 +1,101 @@
+import { isUuid } from '@pp/contracts';
+import type { ParsedRoundCommand, RoundAnswer } from '@pp/contracts';
+import type { EntityManager } from '@pp/db';
+import type { SessionRecord } from '../db/entities/index.ts';
+import {
+  forgetRounds,
+  isSealed,
+  lockRound,
+  reopenRound,
+  sealRound,
+  setCurrentRound,
+} from '../db/round.repository.ts';
+import { lockForRound, moveRound } from '../db/session.repository.ts';
+import { deleteVotesOfStory, roundCounts, votesOfStory } from '../db/vote.repository.ts';
+import { isVotingClosed } from '../domain/vote-rules.ts';
+import {
+  RevealNotDueError,
+  SessionArchivedError,
+  SessionNotFoundError,
+  StoryNotFoundError,
+} from '../errors.ts';
+import type { SessionsContext } from './shared/context.ts';
+import { toSnapshot } from './shared/session-snapshot.ts';
+
+type Seal = NonNullable<ParsedRoundCommand['seal']>;
+
+/**
+ * An automatic reveal happens only while its reason holds, by this unit's own current data. A round
+ * sealed already is a reveal decided already (one whose change the stories unit is still making):
+ * sealing it again is due, whatever has changed since.
+ */
+async function assertSealDue(tx: EntityManager, session: SessionRecord, seal: Seal, now: Date) {
+  const round = await lockRound(tx, session.id, seal.story_id, 'pending');
+  if (!round) throw new StoryNotFoundError();
+  if (round.sealed) return;
+  if (round.status !== 'voting') throw new RevealNotDueError('it is not the open story');
+  if (seal.when === 'all_voted') {
+    if (!session.autoReveal) throw new RevealNotDueError('the session does not reveal by itself');
+    const counts = await roundCounts(tx, session.id, round.id);
+    if (counts.totalParticipants === 0 || counts.votesCast < counts.totalParticipants)
+      throw new RevealNotDueError('not everyone has voted');
+  }
+  const deadline = { votebyEnabled: session.votebyEnabled, voteByAt: session.voteByAt ?? null };
+  if (seal.when === 'deadline_passed' && !isVotingClosed(deadline, now))
+    throw new RevealNotDueError('the vote-by deadline has not passed');
+}
+
+/** The sealed round's votes with their voters (the room's view), or null while the round is open. */
+async function sealedVotes(tx: EntityManager, sessionId: string, storyId: string) {
+  if (!(await isSealed(tx, sessionId, storyId))) return null;
+  const votes = await votesOfStory(tx, storyId);
+  return votes.map((v) => ({ participant: { id: v.participant_id, name: v.name }, value: v.value }));
+}
+
+/**
+ * The stories unit changes the session's round: deleted stories' rounds go, a reset story's votes
+ * go, a revealed story's round is sealed, and the current story is the one named. All of it under
+ * the session's row lock and each round's lock (votes in flight commit first; later ones see the
+ * change), and only when the command is newer than the last applied one. Sealing answers the sealed
+ * votes every time, so a retried reveal gets them too. Commands that change the stories are refused
+ * while the session is archived: it is read-only.
+ */
+export async function applyRoundCommand(
+  ctx: SessionsContext,
+  sessionId: string,
+  command: ParsedRoundCommand,
+): Promise<RoundAnswer> {
+  if (!isUuid(sessionId)) throw new SessionNotFoundError();
+  const now = ctx.now();
+  if (!command.seal && command.reset.length === 0) {
+    // Most changes only move the current round: one statement, like a vote.
+    const moved = await moveRound(ctx.em, sessionId, command);
+    if (!moved) throw new SessionNotFoundError();
+    if (command.kind === 'change' && moved.session.status === 'archived') throw new SessionArchivedError();
+    return { applied: moved.applied, session: toSnapshot(moved.session), votes: null };
+  }
+  return ctx.em.transactional(async (tx) => {
+    const locked = await lockForRound(tx, sessionId, command.version);
+    if (!locked) throw new SessionNotFoundError();
+    const { session, previousVersion } = locked;
+    if (command.kind === 'change' && session.status === 'archived') throw new SessionArchivedError();
+    const { seal } = command;
+    const applied = command.version > previousVersion;
+    if (applied) {
+      if (seal && seal.when !== 'always') await assertSealDue(tx, session, seal, now);
+      await forgetRounds(tx, session.id, command.forget);
+      for (const storyId of command.reset) {
+        if (!(await lockRound(tx, session.id, storyId, 'pending'))) throw new StoryNotFoundError();
+        await deleteVotesOfStory(tx, storyId);
+        await reopenRound(tx, storyId);
+      }
+      if (seal) {
+        if (!(await lockRound(tx, session.id, seal.story_id, 'revealed'))) throw new StoryNotFoundError();
+        await sealRound(tx, seal.story_id, now);
+      }
+      await setCurrentRound(tx, session.id, command.current);
+    }
+    const votes = seal ? await sealedVotes(tx, session.id, seal.story_id) : null;
+    return { applied, session: toSnapshot(session), votes };
+  });
+}

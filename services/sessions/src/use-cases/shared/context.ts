@@ -1,0 +1,19 @@
+import type { EntityManager } from '@pp/db';
+import type { StoriesClient } from '../../clients/stories.client.ts';
+import type { VoteScenes } from './vote-scenes.ts';
+
+/** What a use case works with: the request's entity manager, the outbox relay, a clock, the stories unit. */
+export interface SessionsContext {
+  em: EntityManager;
+  /** Publishes what the outbox holds right away (call after a commit). */
+  publish: () => void;
+  now: () => Date;
+  /** A candidate session code (random; creation retries when it is taken). */
+  newCode: () => string;
+  /** The scenes of recent votes (one per process): a voter's next vote skips the read. */
+  voteScenes: VoteScenes;
+  /** The stories unit: where a session made from a template gets its stories. */
+  stories: StoriesClient;
+}
+
+export const SOURCE = 'sessions';

@@ -1,0 +1,46 @@
+import type { EventData, EventEnvelope, EventType } from '@pp/contracts';
+import type { EntityManager } from '@pp/db';
+import { enqueue } from '@pp/events';
+import { RoomEvent } from '../../db/entities/index.ts';
+import { pruneRoomEvents, recordRoomMessage, vacuumRoomEvents } from '../../db/room-event.repository.ts';
+import { toRoomMessage } from '../../domain/room-events.ts';
+import { SOURCE } from './context.ts';
+
+/**
+ * Keeps what the live room shows of an event, written with the change itself (the event's own
+ * transaction, or the one that applies another service's event), so a reconnecting client can catch
+ * up with everything that was published. Nothing is kept of events the room does not show.
+ */
+export function keepForRoom(em: EntityManager, event: EventEnvelope): void {
+  const message = toRoomMessage(event);
+  if (!message) return;
+  em.persist(
+    em.create(RoomEvent, {
+      eventId: message.id,
+      sessionId: message.sessionId,
+      type: message.type,
+      payload: message.data,
+      occurredAt: new Date(event.occurred_at),
+    }),
+  );
+}
+
+/** Another unit's event (the stories unit's): kept for the room once, however often it is delivered. */
+export async function keepDeliveredForRoom(em: EntityManager, event: EventEnvelope): Promise<void> {
+  const message = toRoomMessage(event);
+  if (message) await recordRoomMessage(em, message, new Date(event.occurred_at));
+}
+
+/** An event of this service: to the outbox and, when the room shows it, to the room's history. */
+export function announce<T extends EventType>(em: EntityManager, type: T, data: EventData<T>) {
+  const event = enqueue(em, type, data, { source: SOURCE });
+  keepForRoom(em, event);
+  return event;
+}
+
+/** Catching up is for short drops: older room history is let go (and its space reclaimed). */
+export async function forgetOldRoomEvents(em: EntityManager, now: Date, keepMs: number): Promise<number> {
+  const forgotten = await pruneRoomEvents(em, new Date(now.getTime() - keepMs));
+  if (forgotten > 0) await vacuumRoomEvents(em);
+  return forgotten;
+}

@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import type { UnitDocs } from '@pp/http';
+import {
+  analytics,
+  codeParams,
+  createStoryBody,
+  exportedStory,
+  exportQuery,
+  exportSession,
+  revealedStory,
+  roomStory,
+  story,
+  storyParams,
+  storySummary,
+  updateStoryBody,
+} from './schemas.ts';
+
+const OWNER = { 403: { description: 'Not the owner of the session (`forbidden`)' } };
+const STORY_404 = { 404: { description: 'Unknown story (`story_not_found`)' } };
+const SESSION_404 = { 404: { description: 'Unknown session code (`session_not_found`)' } };
+const ALREADY_REVEALED = { 409: { description: 'The story is already revealed (`story_already_revealed`)' } };
+const SESSIONS_DOWN = {
+  503: { description: 'The sessions service did not answer (`sessions_unavailable`)' },
+};
+
+/** The documentation of each public stories endpoint, keyed like the gateway's route table ("METHOD /path"). */
+export const storiesApi = {
+  'POST /sessions/{code}/stories': {
+    summary: 'Add a story (owner)',
+    description:
+      'The first story (or one added while none is current) becomes `voting`; later ones are `pending`.',
+    params: codeParams,
+    body: createStoryBody,
+    responses: { 201: { description: 'The story', payload: z.object({ story }) }, ...OWNER, ...SESSION_404 },
+  },
+  'GET /sessions/{code}/stories': {
+    summary: "The room's view of the stories (public)",
+    params: codeParams,
+    responses: {
+      200: { description: 'Stories in queue order', payload: z.object({ stories: z.array(roomStory) }) },
+      ...SESSION_404,
+    },
+  },
+  'GET /stories/{story}': {
+    summary: 'A story (owner)',
+    params: storyParams,
+    responses: { 200: { description: 'The story', payload: z.object({ story }) }, ...OWNER, ...STORY_404 },
+  },
+  'PATCH /stories/{story}': {
+    summary: 'Edit a story or move it in the queue (owner)',
+    params: storyParams,
+    body: updateStoryBody,
+    responses: { 200: { description: 'The story', payload: z.object({ story }) }, ...OWNER, ...STORY_404 },
+  },
+  'DELETE /stories/{story}': {
+    summary: 'Delete a story (owner)',
+    description: 'When it was the current story, the next pending one becomes current (`next_story`).',
+    params: storyParams,
+    responses: {
+      200: {
+        description: 'The deleted story',
+        payload: z.object({ story: storySummary, next_story: storySummary.nullable() }),
+      },
+      ...OWNER,
+      ...STORY_404,
+    },
+  },
+  'POST /stories/{story}/reveal': {
+    summary: 'Reveal the votes and compute the consensus (owner)',
+    description:
+      'Seals the round (a vote cast at the same moment is either included or refused), computes the final estimate ' +
+      'and makes the next pending story current (`next_story`). The final estimate is the consensus over the ' +
+      "session's deck: `?` and `coffee` do not count; the one most frequent card wins; on a tie, the median of the " +
+      'counted votes in deck order (the upper of the two middle ones for an even count); null when no vote counts.',
+    params: storyParams,
+    responses: {
+      200: {
+        description: 'The revealed story',
+        payload: z.object({ story: revealedStory, next_story: storySummary.nullable() }),
+      },
+      ...OWNER,
+      ...STORY_404,
+      ...ALREADY_REVEALED,
+      ...SESSIONS_DOWN,
+    },
+  },
+  'POST /stories/{story}/reset': {
+    summary: 'Clear the votes and vote again (owner)',
+    description:
+      'Also after a reveal (a re-vote): the final estimate goes back to null and the story becomes current.',
+    params: storyParams,
+    responses: {
+      200: { description: 'The story, open for voting', payload: z.object({ story }) },
+      ...OWNER,
+      ...STORY_404,
+      ...SESSIONS_DOWN,
+    },
+  },
+  'POST /stories/{story}/activate': {
+    summary: 'Make this the current story (owner)',
+    description: 'The previous current story goes back to `pending` with its votes kept.',
+    params: storyParams,
+    responses: {
+      200: { description: 'The story, now current', payload: z.object({ story }) },
+      ...OWNER,
+      ...STORY_404,
+      ...ALREADY_REVEALED,
+    },
+  },
+  'GET /sessions/{code}/analytics': {
+    summary: 'Estimate distribution, outliers and history (owner)',
+    params: codeParams,
+    responses: {
+      200: { description: 'The analytics of the session', payload: z.object({ analytics }) },
+      ...OWNER,
+      ...SESSION_404,
+    },
+  },
+  'GET /sessions/{code}/export': {
+    summary: 'Export every story with status, final estimate and votes (owner)',
+    description:
+      '`format=csv` (default): text/csv attachment, one row per story. `format=json`: the envelope.',
+    params: codeParams,
+    query: exportQuery,
+    responses: {
+      200: {
+        description: 'The stories',
+        payload: z.object({ session: exportSession, stories: z.array(exportedStory) }),
+        headers: { 'Content-Disposition': 'attachment; filename="session-<code>-stories.csv" (csv only)' },
+      },
+      ...OWNER,
+      ...SESSION_404,
+    },
+  },
+} satisfies UnitDocs;

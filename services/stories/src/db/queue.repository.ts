@@ -1,0 +1,184 @@
+import type { EventEnvelope } from '@pp/contracts';
+import { preparedRows, type EntityManager, type PreparedStatement } from '@pp/db';
+import { insertOutboxSql } from '@pp/events';
+import type { SessionRecord, StoryRecord } from './entities/index.ts';
+
+/**
+ * The write path of a change of a session's stories, in two prepared statements (one round trip
+ * each, outside transactions): the plan's read, which also takes the next round version, and the
+ * commit, which writes the change only if nothing else was planned or committed since the read.
+ */
+
+export interface PlannedQueue {
+  session: SessionRecord;
+  /** The session's stories in queue order, as of the read. */
+  stories: StoryRecord[];
+  /** Changes committed to the queue: the commit checks it is still the one read. */
+  queueVersion: number;
+  /** The round version taken for this change; undefined when the caller is not the session's owner. */
+  roundVersion?: number;
+  /** Whether the round was settled before this change took its version. */
+  wasSettled?: boolean;
+}
+
+/** Where the change happens: the session of a story, the session of a code, or a session by id. */
+export type QueueTarget = { storyId: string } | { code: string } | { sessionId: string };
+
+const PLAN: PreparedStatement = {
+  name: 'stories.plan-queue',
+  text: `with target as (
+       select coalesce($1::uuid,
+                       (select session_id from stories where id = $2::uuid),
+                       (select id from sessions where code = $3::text order by updated_at desc limit 1)) as id),
+     snap as (select s.* from sessions s join target t on t.id = s.id),
+     bump as (
+       update sessions s set round_version = s.round_version + 1,
+              round_unsettled_since = coalesce(s.round_unsettled_since, now())
+         from target t
+        where s.id = t.id and ($4::text is null or s.owner_id = $4::text)
+        -- unsettled since now() (the statement's time) is unsettled by this very change
+        returning s.round_version, s.round_unsettled_since = now() as was_settled)
+     select row_to_json(snap) as session, snap.queue_version,
+            (select round_version from bump) as round_version, (select was_settled from bump) as was_settled,
+            coalesce((select json_agg(st order by st.position) from stories st where st.session_id = snap.id), '[]')
+              as stories
+       from snap`,
+};
+
+const date = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string));
+
+function sessionOf(row: Record<string, unknown>): SessionRecord {
+  return {
+    id: row.id as string,
+    code: row.code as string,
+    ownerId: row.owner_id as string,
+    name: row.name as string,
+    status: row.status as string,
+    votingSystem: row.voting_system as string,
+    deck: row.deck as string[],
+    recordVoteNames: row.record_vote_names as boolean,
+    autoReveal: row.auto_reveal as boolean,
+    votebyEnabled: row.voteby_enabled as boolean,
+    voteByAt: date(row.vote_by_at),
+    updatedAt: date(row.updated_at)!,
+  };
+}
+
+function storyOf(row: Record<string, unknown>): StoryRecord {
+  return {
+    id: row.id as string,
+    sessionId: row.session_id as string,
+    title: row.title as string,
+    description: row.description as string,
+    acceptanceCriteria: row.acceptance_criteria as string,
+    status: row.status as StoryRecord['status'],
+    position: row.position as number,
+    finalEstimate: (row.final_estimate as string | null) ?? null,
+    votes: (row.votes as StoryRecord['votes']) ?? null,
+    revealedAt: date(row.revealed_at),
+    votingStartedAt: date(row.voting_started_at),
+    createdAt: date(row.created_at)!,
+    updatedAt: date(row.updated_at)!,
+  };
+}
+
+/**
+ * The session and its stories as they are, and the next round version, taken (and the round marked
+ * unsettled) only when `ownerId` owns the session or is null (the service itself). Undefined when
+ * the read model knows no such session or story.
+ */
+export async function planQueue(
+  em: EntityManager,
+  target: QueueTarget,
+  ownerId: string | null,
+): Promise<PlannedQueue | undefined> {
+  const [found] = await preparedRows<Record<string, unknown>>(em, PLAN, [
+    'sessionId' in target ? target.sessionId : null,
+    'storyId' in target ? target.storyId : null,
+    'code' in target ? target.code : null,
+    ownerId,
+  ]);
+  if (!found) return undefined;
+  return {
+    session: sessionOf(found.session as Record<string, unknown>),
+    stories: (found.stories as Array<Record<string, unknown>>).map(storyOf),
+    queueVersion: found.queue_version as number,
+    roundVersion: (found.round_version as number | null) ?? undefined,
+    wasSettled: (found.was_settled as boolean | null) ?? undefined,
+  };
+}
+
+const STORY_COLUMNS = `id uuid, title text, description text, acceptance_criteria text, status text, position int,
+  final_estimate text, votes jsonb, revealed_at timestamptz, voting_started_at timestamptz,
+  created_at timestamptz, updated_at timestamptz`;
+
+const COMMIT: PreparedStatement = {
+  name: 'stories.commit-queue',
+  text: `with ok as (
+       select id from sessions where id = $1::uuid and round_version = $2::int and queue_version = $3::int
+          for update),
+     changed as (
+       update stories st set title = c.title, description = c.description,
+              acceptance_criteria = c.acceptance_criteria, status = c.status, position = c.position,
+              final_estimate = c.final_estimate, votes = c.votes, revealed_at = c.revealed_at,
+              voting_started_at = c.voting_started_at, updated_at = c.updated_at
+         from jsonb_to_recordset($4::jsonb) as c(${STORY_COLUMNS})
+        where st.id = c.id and st.session_id = $1::uuid and exists (select 1 from ok)),
+     created as (
+       insert into stories (id, session_id, title, description, acceptance_criteria, status, position,
+                            final_estimate, votes, revealed_at, voting_started_at, created_at, updated_at)
+       select c.id, $1::uuid, c.title, c.description, c.acceptance_criteria, c.status, c.position,
+              c.final_estimate, c.votes, c.revealed_at, c.voting_started_at, c.created_at, c.updated_at
+         from jsonb_to_recordset($5::jsonb) as c(${STORY_COLUMNS})
+        where exists (select 1 from ok)),
+     deleted as (
+       delete from stories where session_id = $1::uuid and id = any($6::uuid[]) and exists (select 1 from ok)),
+     events as (${insertOutboxSql(`select e from jsonb_array_elements($7::jsonb) e where exists (select 1 from ok)`)}),
+     done as (
+       update sessions set queue_version = queue_version + 1, round_unsettled_since = null
+        where id = $1::uuid and exists (select 1 from ok))
+     select count(*)::int as committed from ok`,
+};
+
+export interface QueueWrite {
+  sessionId: string;
+  roundVersion: number;
+  queueVersion: number;
+  changed: StoryRecord[];
+  created: StoryRecord[];
+  deleted: string[];
+  events: EventEnvelope[];
+}
+
+const rowOf = (s: StoryRecord) => ({
+  id: s.id,
+  title: s.title,
+  description: s.description,
+  acceptance_criteria: s.acceptanceCriteria,
+  status: s.status,
+  position: s.position,
+  final_estimate: s.finalEstimate ?? null,
+  votes: s.votes ?? null,
+  revealed_at: s.revealedAt ?? null,
+  voting_started_at: s.votingStartedAt ?? null,
+  created_at: s.createdAt,
+  updated_at: s.updatedAt,
+});
+
+/**
+ * Writes a change of the stories with its events, and marks the round settled, in one autocommit
+ * statement: only if the session's round version and queue are still those the change was planned
+ * on (under the session's row lock). Resolves with whether it wrote.
+ */
+export async function commitQueue(em: EntityManager, write: QueueWrite): Promise<boolean> {
+  const [result] = await preparedRows<{ committed: number }>(em, COMMIT, [
+    write.sessionId,
+    write.roundVersion,
+    write.queueVersion,
+    JSON.stringify(write.changed.map(rowOf)),
+    JSON.stringify(write.created.map(rowOf)),
+    `{${write.deleted.join(',')}}`,
+    JSON.stringify(write.events),
+  ]);
+  return result?.committed === 1;
+}

@@ -1,0 +1,18 @@
+import { Router } from 'express';
+import { requireService, send, validate } from '@pp/http';
+import { addStoriesBody, internalSessionParams } from '../api/schemas.ts';
+import { addStories } from '../use-cases/add-stories.use-case.ts';
+import type { RouteDeps } from './deps.ts';
+
+/** Endpoints for other units only: never proxied, refused without a signed service identity. */
+export function internalRoutes(deps: RouteDeps): Router {
+  const router = Router();
+  router.use('/internal', requireService);
+  router.post(
+    '/internal/sessions/:sessionId/stories',
+    validate({ params: internalSessionParams, body: addStoriesBody }, async ({ params, body }, _req, res) => {
+      send(res, 200, { stories: await addStories(deps.context(), params.sessionId, body.stories) });
+    }),
+  );
+  return router;
+}

@@ -1,0 +1,45 @@
+import { statusOfNewStory } from '../domain/story-queue.ts';
+import { changeQueue } from './shared/change-queue.ts';
+import type { StoriesContext } from './shared/context.ts';
+import { sessionRef, storySummary } from './shared/summaries.ts';
+
+export interface BatchStory {
+  id: string;
+  title: string;
+  description?: string;
+  acceptance_criteria?: string;
+}
+
+/**
+ * Adds stories at the end of a session's queue, in the given order, as one change of the queue (one
+ * round command): all of them or none. For another unit, which has checked the caller owns the session.
+ * A story whose id the session already has is left as it is, so a retried batch adds nothing twice;
+ * the answer is every story of the batch as the queue now has it.
+ */
+export async function addStories(ctx: StoriesContext, sessionId: string, batch: BatchStory[]) {
+  const { result } = await changeQueue(
+    ctx,
+    { kind: 'system', reason: 'batch' },
+    { sessionId },
+    ({ queue, session, announce }) => {
+      const known = new Map(queue.stories.map((s) => [s.id, s]));
+      return batch.map((input) => {
+        const existing = known.get(input.id.toLowerCase());
+        if (existing) return existing;
+        const created = queue.create({
+          id: input.id.toLowerCase(),
+          sessionId: session.id,
+          title: input.title,
+          description: input.description ?? '',
+          acceptanceCriteria: input.acceptance_criteria ?? '',
+          status: statusOfNewStory(queue.stories),
+          position: queue.stories.length + 1,
+        });
+        known.set(created.id, created);
+        announce('story.created', { ...sessionRef(session), story: storySummary(created) });
+        return created;
+      });
+    },
+  );
+  return result.map(storySummary);
+}

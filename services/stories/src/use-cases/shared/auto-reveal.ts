@@ -1,0 +1,41 @@
+import { AppError } from '@pp/http';
+import type { Story } from '../../db/entities/index.ts';
+import { ConcurrentChangeError } from '../../errors.ts';
+import type { StoriesContext } from './context.ts';
+import { revealStory } from '../reveal-story.use-case.ts';
+
+/**
+ * An automatic reveal that is not (or no longer) due: the story was revealed or deleted meanwhile,
+ * the session is archived, or the sessions unit found its reason gone (409 reveal_not_due). A reveal
+ * that lost to changes made at the same time is tried again (the event is handed back).
+ */
+export const notDue = (err: unknown) =>
+  err instanceof AppError &&
+  (err.status === 404 || err.status === 409) &&
+  !(err instanceof ConcurrentChangeError);
+
+/**
+ * When the story is still the current one and every voting participant has voted, reveal it (the
+ * same reveal as the owner's, sealed only if the sessions unit finds auto-reveal on and everyone
+ * voted). Returns whether it did.
+ */
+export async function revealIfEveryoneVoted(
+  ctx: StoriesContext,
+  sessionId: string,
+  findCurrent: () => Promise<Story | null | undefined>,
+  saidAllVoted = false,
+): Promise<boolean> {
+  try {
+    const story = await findCurrent();
+    if (!story || story.status !== 'voting' || story.sessionId !== sessionId) return false;
+    // Votes commit side by side, so the count an event carries may miss one committed at the same
+    // moment; every event comes after its commit, so asking now sees the last vote too.
+    const allVoted = saidAllVoted || (await ctx.sessions.stats(sessionId, story.id)).all_voted;
+    if (!allVoted) return false;
+    await revealStory(ctx, { kind: 'system', reason: 'auto_reveal' }, story.id);
+    return true;
+  } catch (err) {
+    if (notDue(err)) return false;
+    throw err;
+  }
+}

@@ -1,0 +1,188 @@
+import { isUuid } from '@pp/contracts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { EventData, EventEnvelope, EventType, RoundAnswer } from '@pp/contracts';
+import { outboxEvent } from '@pp/events';
+import { AppError } from '@pp/http';
+import type { SessionRecord, StoryRecord } from '../../db/entities/index.ts';
+import { commitQueue, planQueue, type PlannedQueue, type QueueTarget } from '../../db/queue.repository.ts';
+import { settleRound } from '../../db/round-version.repository.ts';
+import { newStory, type NewStory } from '../../db/story.repository.ts';
+import { noEffects, roundOf, sameRound, type RoundEffects, type RoundPlan } from '../../domain/round-plan.ts';
+import {
+  ConcurrentChangeError,
+  NotSessionOwnerError,
+  SessionNotFoundError,
+  StoryNotFoundError,
+} from '../../errors.ts';
+import { SOURCE, type Actor, type StoriesContext } from './context.ts';
+import { loadSession } from './load-session.ts';
+import { sessionOfSnapshot } from './summaries.ts';
+
+/** A session's stories in queue order, with what a change adds and takes away. */
+export interface Queue {
+  readonly stories: StoryRecord[];
+  create(data: NewStory): StoryRecord;
+  remove(story: StoryRecord): void;
+}
+
+/**
+ * What a change of the stories works with. It runs twice on the same stories: to plan what it makes
+ * of the round, then, with the sessions unit's answer, to make the change itself.
+ */
+export interface QueueChange {
+  queue: Queue;
+  session: SessionRecord;
+  /** The story the change is about (changes by story id). */
+  target: StoryRecord | undefined;
+  now: Date;
+  /** What the change asks of the round beside the current story (the change fills it in). */
+  effects: RoundEffects;
+  /** The sessions unit's answer (the session's current settings, sealed votes): only the second time. */
+  answer: RoundAnswer | undefined;
+  /** An event of the change: recorded only the second time. */
+  announce<T extends EventType>(type: T, data: EventData<T>): void;
+}
+
+export type ChangeKind = 'change' | 'resync';
+type Change<T> = (c: QueueChange) => T;
+
+const MAX_ATTEMPTS = 8;
+
+/** Runs the change on copies of the planned stories: what it makes of the queue, the round, its events. */
+function runChange<T>(
+  planned: PlannedQueue,
+  target: QueueTarget,
+  change: Change<T>,
+  now: Date,
+  answer?: RoundAnswer,
+) {
+  const stories = structuredClone(planned.stories);
+  const events: EventEnvelope[] = [];
+  const effects = noEffects();
+  const queue: Queue = {
+    stories,
+    create(data) {
+      const story = newStory(data, now);
+      stories.push(story);
+      return story;
+    },
+    remove(story) {
+      stories.splice(stories.indexOf(story), 1);
+    },
+  };
+  let story: StoryRecord | undefined;
+  if ('storyId' in target) {
+    story = stories.find((s) => s.id === target.storyId);
+    if (!story) throw new StoryNotFoundError();
+  }
+  const result = change({
+    queue,
+    session: planned.session,
+    target: story,
+    now,
+    effects,
+    answer,
+    announce: (type, data) => {
+      if (answer) events.push(outboxEvent(type, data, { source: SOURCE }));
+    },
+  });
+  return { result, stories, events, round: roundOf(stories, effects) };
+}
+
+/** The stories written by a change: those it changed, made, and took away. */
+function differences(before: StoryRecord[], after: StoryRecord[]) {
+  const old = new Map(before.map((s) => [s.id, JSON.stringify(s)]));
+  const kept = new Set(after.map((s) => s.id));
+  return {
+    changed: after.filter((s) => old.has(s.id) && old.get(s.id) !== JSON.stringify(s)),
+    created: after.filter((s) => !old.has(s.id)),
+    deleted: before.filter((s) => !kept.has(s.id)).map((s) => s.id),
+  };
+}
+
+const CODE = /^[A-Za-z0-9]{6}$/;
+
+/** The target as the read model spells it; undefined when it cannot name anything. */
+function normalized(target: QueueTarget): QueueTarget | undefined {
+  if ('storyId' in target)
+    return isUuid(target.storyId) ? { storyId: target.storyId.toLowerCase() } : undefined;
+  if ('code' in target) return CODE.test(target.code) ? { code: target.code.toUpperCase() } : undefined;
+  return isUuid(target.sessionId) ? { sessionId: target.sessionId.toLowerCase() } : undefined;
+}
+
+/** The queue of the change's session, and the next round version (the read model filled in first if need be). */
+async function plan(ctx: StoriesContext, actor: Actor, given: QueueTarget): Promise<PlannedQueue> {
+  const target = normalized(given);
+  if (!target) throw 'storyId' in given ? new StoryNotFoundError() : new SessionNotFoundError();
+  const owner = actor.kind === 'user' ? actor.userId : null;
+  let planned = await planQueue(ctx.em, target, owner);
+  if (!planned && !('storyId' in target)) {
+    // The session.created event may not have arrived yet: the sessions unit tells.
+    await loadSession(ctx, 'code' in target ? target.code : target.sessionId);
+    planned = await planQueue(ctx.em, target, owner);
+  }
+  if (!planned) throw 'storyId' in target ? new StoryNotFoundError() : new SessionNotFoundError();
+  if (planned.roundVersion === undefined) throw new NotSessionOwnerError();
+  return planned;
+}
+
+/**
+ * One change of a session's stories (by its owner, or by this service itself), made in step with the
+ * sessions unit, which owns the voting round, and without holding a lock or a transaction while it
+ * is called:
+ *
+ * 1. plan: one read of the session's stories, which also takes the next round version (and marks
+ *    the round unsettled); the change runs on them to learn what it makes of the round (the current
+ *    story, a seal, a reset, a deletion); refusals (403, 404, 409, 422) end it here;
+ * 2. the sessions unit is told the round with that version (idempotent: retried on a lost answer; a
+ *    refusal such as 409 session_archived ends it with nothing changed);
+ * 3. commit: the change runs again with the answer (the session's current deck and settings, the
+ *    sealed votes) and is written with its events in one statement, only if no change was planned or
+ *    committed since the read; else it is planned again.
+ *
+ * So after a 2xx, the sessions unit already shows what the change made of the round. If the sessions
+ * unit cannot be reached, the answer is 503 and nothing has changed here; if it changed the round but
+ * this service could not commit (a crash, a lost answer, the database), the round stays unsettled and
+ * the round sync task states it again within seconds.
+ */
+export async function changeQueue<T>(
+  ctx: StoriesContext,
+  actor: Actor,
+  target: QueueTarget,
+  change: Change<T>,
+  kind: ChangeKind = 'change',
+): Promise<{ result: T; session: SessionRecord }> {
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+    const planned = await plan(ctx, actor, target);
+    const version = planned.roundVersion!;
+    const now = ctx.now();
+    let round: RoundPlan;
+    let answer: RoundAnswer;
+    try {
+      round = runChange(planned, target, change, now).round;
+      answer = await ctx.sessions.applyRound(planned.session.id, { version, kind, ...round });
+    } catch (err) {
+      // A refusal changed nothing anywhere: the round is as settled as it was (if another change was
+      // in flight, it may not be, and the round sync states it again).
+      const refused = err instanceof AppError && err.status < 500;
+      if (refused && planned.wasSettled) await settleRound(ctx.em, planned.session.id, version);
+      throw err;
+    }
+    if (round.seal && answer.votes === null) continue; // a newer command overtook this one there
+    const made = runChange(planned, target, change, now, answer);
+    if (!sameRound(made.round, round)) throw new Error('a change must make the same round both times');
+    const written = await commitQueue(ctx.em, {
+      sessionId: planned.session.id,
+      roundVersion: version,
+      queueVersion: planned.queueVersion,
+      ...differences(planned.stories, made.stories),
+      events: made.events,
+    });
+    if (written) {
+      ctx.publish();
+      return { result: made.result, session: sessionOfSnapshot(answer.session) };
+    }
+    await sleep(Math.random() * 10 * attempt);
+  }
+  throw new ConcurrentChangeError();
+}

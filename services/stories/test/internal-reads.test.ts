@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import { IDENTITY_HEADER, signIdentity } from '@pp/http';
+import { as, KEY, startStories, type StoriesHarness } from './support/stories-harness.ts';
+
+const asService = {
+  headers: { [IDENTITY_HEADER]: signIdentity(KEY, { sub: 'ai', kind: 'service' }) },
+};
+
+describe("reading a session's stories for another unit", () => {
+  let h: StoriesHarness;
+  beforeAll(async () => {
+    h = await startStories();
+  });
+  afterAll(() => h.stop());
+
+  it('gives each story its text in queue order, and the vote values (never names) of revealed ones only', async () => {
+    const s = await h.session({ record_vote_names: true });
+    const [first, second] = await h.stories(s, ['Checkout', 'Refunds']);
+    await h.client.patch(`/stories/${first}`, {
+      body: { description: 'As a buyer I want to pay', acceptance_criteria: 'Given a cart' },
+      ...as(s.owner_id),
+    });
+    await h.castVotes(s, ['5', '8']);
+    expect((await h.client.post(`/stories/${first}/reveal`, as(s.owner_id))).status).toBe(200);
+
+    const res = await h.client.get(`/internal/sessions/${s.id}/stories`, asService);
+    expect(res.status).toBe(200);
+    expect(res.body.stories).toEqual([
+      expect.objectContaining({
+        id: first,
+        title: 'Checkout',
+        description: 'As a buyer I want to pay',
+        acceptance_criteria: 'Given a cart',
+        status: 'revealed',
+        final_estimate: expect.any(String),
+        votes: expect.arrayContaining(['5', '8']),
+      }),
+      expect.objectContaining({ id: second, status: 'voting', final_estimate: null, votes: [] }),
+    ]);
+    expect(JSON.stringify(res.body)).not.toContain('Voter 1');
+
+    const one = await h.client.get(`/internal/sessions/${s.id}/stories?ids=${second}`, asService);
+    expect(one.body.stories.map((x: { id: string }) => x.id)).toEqual([second]);
+  });
+
+  it('answers an empty list for a session without stories, and refuses users (403) and bad ids (422)', async () => {
+    const empty = await h.client.get(`/internal/sessions/${randomUUID()}/stories`, asService);
+    expect(empty.status).toBe(200);
+    expect(empty.body.stories).toEqual([]);
+    const s = await h.session();
+    expect((await h.client.get(`/internal/sessions/${s.id}/stories`, as(s.owner_id))).status).toBe(403);
+    expect((await h.client.get(`/internal/sessions/${s.id}/stories?ids=nope`, asService)).status).toBe(422);
+    expect((await h.client.get(`/internal/sessions/not-a-uuid/stories`, asService)).status).toBe(422);
+  });
+});

@@ -1,0 +1,75 @@
+/**
+ * The two units agree on the round when the connection between them fails: a change that cannot
+ * reach the sessions unit answers 503 and changes nothing, and one whose answer is lost on the way
+ * (the sessions unit changed the round, this unit could not know) is stated again within seconds.
+ */
+import { as, startStories, until, type StoriesHarness, type TestSession } from './support/stories-harness.ts';
+
+describe('the round when the units cannot talk', () => {
+  // A service each: the failures of one test must not leave the next one a circuit breaker open.
+  let h: StoriesHarness;
+  beforeEach(async () => {
+    h = await startStories({
+      SESSIONS_TIMEOUT_MS: '200',
+      ROUND_SYNC_INTERVAL_MS: '100',
+      ROUND_SYNC_GRACE_MS: '2000',
+    });
+  });
+  afterEach(() => h.stop());
+
+  const add = (s: TestSession, title: string) =>
+    h.client.post(`/sessions/${s.code}/stories`, { body: { title }, ...as(s.owner_id) });
+  const roomView = async (s: TestSession) =>
+    (await h.client.get(`/sessions/${s.code}/stories`)).body.stories.map(
+      (x: { id: string; status: string }) => [x.id, x.status],
+    );
+
+  it('adding a story while the sessions unit cannot be reached: 503, nothing added anywhere, and a retry adds it', async () => {
+    const s = await h.session();
+    h.betweenUnits.cut();
+    const refused = await add(s, 'First');
+    expect(refused.status).toBe(503);
+    expect(await roomView(s)).toEqual([]);
+    expect(await h.currentStory(s.code)).toBeNull();
+
+    h.betweenUnits.restore();
+    const retried = await add(s, 'First');
+    expect(retried.status).toBe(201);
+    expect(await h.currentStory(s.code)).toBe(retried.body.story.id);
+    expect(await roomView(s)).toEqual([[retried.body.story.id, 'voting']]);
+  });
+
+  it('activating a story while the sessions unit cannot be reached: 503, the old story stays current in both, and a retry moves it', async () => {
+    const s = await h.session();
+    const [a, b] = await h.stories(s, ['A', 'B']);
+    h.betweenUnits.cut();
+    expect((await h.client.post(`/stories/${b}/activate`, as(s.owner_id))).status).toBe(503);
+    expect(await roomView(s)).toEqual([
+      [a, 'voting'],
+      [b, 'pending'],
+    ]);
+    expect(await h.currentStory(s.code)).toBe(a);
+
+    h.betweenUnits.restore();
+    expect((await h.client.post(`/stories/${b}/activate`, as(s.owner_id))).status).toBe(200);
+    expect(await h.currentStory(s.code)).toBe(b);
+  });
+
+  it('a change whose answer is lost: the sessions unit has moved on, and within seconds both agree again', async () => {
+    const s = await h.session();
+    h.betweenUnits.mute();
+    const lost = await add(s, 'First');
+    expect(lost.status).toBe(503);
+    // The sessions unit took the round command (its answer never came back): a story it alone knows.
+    expect(await h.currentStory(s.code)).not.toBeNull();
+    expect(await roomView(s)).toEqual([]);
+
+    h.betweenUnits.restore();
+    // Within the round sync's grace, plus the breaker's pause after the failures (a few seconds).
+    await until(async () => (await h.currentStory(s.code)) === null, 15_000);
+    expect(await roomView(s)).toEqual([]);
+    const retried = await add(s, 'First');
+    expect(retried.status).toBe(201);
+    expect(await h.currentStory(s.code)).toBe(retried.body.story.id);
+  });
+});
