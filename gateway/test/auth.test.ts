@@ -182,7 +182,7 @@ describe('gateway: routing', () => {
       ['GET', '/integrations/providers', 'integrations'],
       ['GET', '/webhooks', 'webhooks'],
       ['POST', '/folders', 'sessions'],
-      ['POST', '/mcp', 'sessions'],
+      ['POST', '/mcp', 'mcp'],
     ];
     for (const [method, path, unit] of cases) {
       const res =

@@ -78,7 +78,7 @@ export async function startGateway(options: {
 
 /** Stand-ins for the units that are not built here, and their <UNIT>_URL settings. */
 export async function startStubUnits(
-  names = ['sessions', 'stories', 'ai', 'integrations', 'webhooks'],
+  names = ['sessions', 'stories', 'ai', 'integrations', 'webhooks', 'mcp'],
   docs: Record<string, UnitDocs> = {},
 ) {
   const stubs: Record<string, StubUnit> = {};
