@@ -26,11 +26,17 @@ const context = (env: Record<string, string | undefined> = {}) => ({
 });
 
 describe('database URLs', () => {
-  it('gives every service its own database on the server of DATABASE_URL, and the gateway none', () => {
+  it('gives every service that keeps data its own database on the server of DATABASE_URL, and the gateway and mcp none', () => {
     const urls = databaseUrls('postgres://postgres:pw@db.local:5433/postgres');
-    expect(Object.keys(urls).sort()).toEqual(services.map((s) => s.name).sort());
+    expect(Object.keys(urls).sort()).toEqual(
+      services
+        .filter((s) => s.database)
+        .map((s) => s.name)
+        .sort(),
+    );
     expect(urls.sessions).toBe('postgres://postgres:pw@db.local:5433/pp_sessions');
     expect(urls).not.toHaveProperty('gateway');
+    expect(urls).not.toHaveProperty('mcp');
   });
 
   it('keeps the query string of the server URL', () => {

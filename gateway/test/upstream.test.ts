@@ -23,7 +23,7 @@ async function streamed(base: string, contentType: string): Promise<number | str
 
 beforeAll(async () => {
   // identity is a stub here too: these tests are about the proxy, not about tokens.
-  units = await startStubUnits(['identity', 'sessions', 'stories', 'ai', 'integrations', 'webhooks']);
+  units = await startStubUnits(['identity', 'sessions', 'stories', 'ai', 'integrations', 'webhooks', 'mcp']);
   gateway = await startGateway({
     env: { ...units.env, RATE_LIMIT_PER_MINUTE: '10000', UPSTREAM_TIMEOUT_MS: '300', BODY_LIMIT: '1kb' },
   });
