@@ -9,6 +9,10 @@ import { fileURLToPath } from 'node:url';
 const benchmarks = [
   { name: 'gateway overhead', script: '../../gateway/bench/gateway.bench.ts' },
   { name: 'estimation loop and story changes', script: '../../deploy/bench/estimation.bench.ts' },
+  { name: 'a long history: analytics and the owner list', script: '../../deploy/bench/history.bench.ts' },
+  { name: "the assistant's built-in engine", script: '../../deploy/bench/assistant.bench.ts' },
+  { name: 'imports: CSV and GitHub preview', script: '../../e2e/bench/integrations.bench.ts' },
+  { name: 'webhook delivery', script: '../../services/webhooks/bench/webhooks.bench.ts' },
 ];
 
 const failed: string[] = [];

@@ -28,9 +28,15 @@ function oauthProvider(github: Awaited<ReturnType<typeof startGithubFake>>) {
     const n = ++state.issued;
     state.live.add(`refresh-${n}`);
     github.tokens.add(`gho-${n}`);
-    // a token this short-lived is refreshed at its next use
+    // The code exchange's token is this short-lived, so it is refreshed at its next use; a refreshed
+    // one lasts an hour (a test makes it expire by hand).
     return {
-      json: { access_token: `gho-${n}`, refresh_token: `refresh-${n}`, expires_in: 30, token_type: 'bearer' },
+      json: {
+        access_token: `gho-${n}`,
+        refresh_token: `refresh-${n}`,
+        expires_in: form.get('grant_type') === 'refresh_token' ? 3600 : 30,
+        token_type: 'bearer',
+      },
     };
   };
   return { state, route };
@@ -134,12 +140,23 @@ describe('OAuth connections', () => {
     );
     expect(tests.map((t) => t.status)).toEqual([200, 200, 200]);
     expect(refreshes() - before).toBe(1);
+    // a fresh token is used as it is
+    expect(
+      (await h.client.post(`/integrations/connections/${made.id}/test`, as('refresh-user'))).status,
+    ).toBe(200);
+    expect(refreshes() - before).toBe(1);
+    const expireSoon = () =>
+      h.sql(`update connections set token_expires_at = now() + interval '10 seconds' where id = ?`, [
+        made.id,
+      ]);
     // the next refresh uses the rotated token (the first one is dead by now)
+    await expireSoon();
     expect(
       (await h.client.post(`/integrations/connections/${made.id}/test`, as('refresh-user'))).status,
     ).toBe(200);
     expect(refreshes() - before).toBe(2);
     oauth.state.revoked = true;
+    await expireSoon();
     const refused = await h.client.post(`/integrations/connections/${made.id}/test`, as('refresh-user'));
     expect([refused.status, refused.body.error.code]).toEqual([409, 'needs_reconnection']);
     const listed = await h.client.get('/integrations/connections', as('refresh-user'));
