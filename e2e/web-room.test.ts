@@ -239,10 +239,22 @@ describe('the web room in a browser', () => {
       () => cards.allInnerTexts(),
       (v) => expect(v).toEqual(['S', 'M', 'L', '?']),
     );
-    await moderator.keyboard.press('2'); // a deck without numbers: the second card
-    // The only voter has voted: the session reveals by itself.
+    // A deck without numbers: '2' picks the second card. The cards show before the round is known to
+    // be open (then they are disabled and keys pick nothing), so the key is pressed once they are enabled,
+    // and again if the pick did not take.
     await eventually(
-      () => textOf(moderator.getByTestId('consensus')),
+      async () => {
+        const consensus = await textOf(moderator.getByTestId('consensus'));
+        const second = cards.nth(1);
+        if (
+          consensus === undefined &&
+          (await second.isEnabled({ timeout: 1_000 }).catch(() => false)) &&
+          (await attributeOf(second, 'aria-checked')) !== 'true'
+        )
+          await moderator.keyboard.press('2');
+        return consensus;
+      },
+      // The only voter has voted: the session reveals by itself.
       (v) => expect(v).toBe('M'),
     );
   });
