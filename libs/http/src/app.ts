@@ -15,6 +15,8 @@ export interface ServiceAppOptions {
   readiness: Record<string, ReadinessCheck>;
   isShuttingDown?: () => boolean;
   bodyLimit?: string;
+  /** The most keys and array elements a JSON body may hold in all (10,000 by default). */
+  maxBodyEntries?: number;
   errorMappers?: ErrorMapper[];
   /** Mounts the unit's own routes. */
   routes: (app: Express) => void;
@@ -59,7 +61,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
       strict: false,
     }),
   );
-  app.use(checkBodyLimits);
+  app.use(checkBodyLimits(options.maxBodyEntries));
   app.use(identityMiddleware(options.identityKey));
   options.routes(app);
   app.use(notFoundHandler);

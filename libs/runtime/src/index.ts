@@ -165,18 +165,20 @@ export async function runService(def: ServiceDefinition): Promise<StartedService
  * The express app of a service on its runtime: the shared stack of libs/http, database errors in the
  * platform's terms, the description of its public paths for the gateway (`docs`, from the zod schemas
  * its routes validate with), and a MikroORM request context around the unit's own routes. `bodyLimit`
- * raises the largest JSON body (256 kB by default) for a unit that takes larger ones.
+ * raises the largest JSON body (256 kB by default) and `maxBodyEntries` the most values in it (10,000)
+ * for a unit that takes larger ones.
  */
 export function createRuntimeApp(
   runtime: ServiceRuntime,
   identityKey: string,
   routes: (app: Express) => void,
   docs: UnitDocs = {},
-  options: { bodyLimit?: string } = {},
+  options: { bodyLimit?: string; maxBodyEntries?: number } = {},
 ): Express {
   return createServiceApp({
     logger: runtime.logger,
     bodyLimit: options.bodyLimit,
+    maxBodyEntries: options.maxBodyEntries,
     identityKey,
     readiness: runtime.readiness,
     isShuttingDown: runtime.isShuttingDown,

@@ -29,8 +29,9 @@ export function createApp(config: Config, runtime: ServiceRuntime, context: Cont
       app.use(importsRoutes(deps));
     },
     integrationsApi,
-    // a CSV of 1,000 rows, and its preview items sent back to import, take more than the default 256 kB
-    { bodyLimit: '1mb' },
+    // A CSV of 1,000 rows, and its preview items sent back to import (up to 1,000 issues of a few
+    // fields and up to 50 labels each), take more than the default 256 kB and 10,000 values.
+    { bodyLimit: '1mb', maxBodyEntries: 100_000 },
   );
 }
 

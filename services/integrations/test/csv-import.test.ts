@@ -47,6 +47,28 @@ describe('CSV imports', () => {
     expect(emptyTitle.body.errors.csv).toEqual(['line 3: the title is empty']);
   });
 
+  it('imports the most rows a CSV may hold, each with labels, from its preview', async () => {
+    const rows = Array.from(
+      { length: 1_000 },
+      (_, i) => `Story ${i},"As a shopper, I pay ${i}",Given a cart,BL-${i},,web; shop; pay; mobile`,
+    );
+    const s = await h.session();
+    const issues = (
+      await preview(
+        s.owner,
+        ['title,description,acceptance_criteria,external_id,url,labels', ...rows].join('\n'),
+      )
+    ).body.issues;
+    expect(issues).toHaveLength(1_000);
+    const res = await h.client.post(`/sessions/${s.code}/integrations/import-confirm`, {
+      body: { provider: 'csv', issues },
+      ...as(s.owner),
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.stories).toHaveLength(1_000);
+    expect(res.body.stories.at(-1)).toMatchObject({ title: 'Story 999' });
+  });
+
   it('imports the rows in order as stories, and a second import of the same file adds nothing', async () => {
     const s = await h.session();
     const issues = (await preview(s.owner, CSV)).body.issues;

@@ -30,8 +30,8 @@ export function createApp(config: Config, runtime: ServiceRuntime, context: Cont
       app.use(internalReadRoutes(deps));
     },
     storiesApi,
-    // A batch of up to 100 stories (a session template's) comes in one body.
-    { bodyLimit: '2mb' },
+    // A batch of stories comes in one body: a session template's 100, an import's 1,000.
+    { bodyLimit: '2mb', maxBodyEntries: 100_000 },
   );
 }
 
