@@ -33,4 +33,57 @@ describe('analytics of a session', () => {
     });
     expect(res.body.data.analytics).toEqual(res.body.analytics);
   });
+
+  it('sends long analytics gzipped to a client that takes it, and as they are to one that does not', async () => {
+    const s = await h.session();
+    const ids = await h.stories(
+      s,
+      Array.from({ length: 45 }, (_, i) => `${i} ${'x'.repeat(190)}`),
+    );
+    for (const id of ids) await h.client.post(`/stories/${id}/reveal`, as(s.owner_id));
+    const read = (encoding: string) =>
+      h.client.get(`/sessions/${s.code}/analytics`, {
+        headers: { ...as(s.owner_id).headers, 'accept-encoding': encoding },
+      });
+    const zipped = await read('gzip');
+    expect(zipped.headers.get('content-encoding')).toBe('gzip');
+    expect(zipped.headers.get('vary')).toMatch(/Accept-Encoding/i);
+    expect(zipped.body.analytics.history).toHaveLength(45);
+    const plain = await read('identity');
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(plain.body.analytics).toEqual(zipped.body.analytics);
+  });
+
+  it('shows every change at once when it is asked again: an edit, a reveal, names turned off, a delete', async () => {
+    const s = await h.session({ record_vote_names: true });
+    const [a, b] = await h.stories(s, ['A', 'B']);
+    await h.castVotes(s, ['3', '3'], ['Ann', 'Bob']);
+    await h.client.post(`/stories/${a}/reveal`, as(s.owner_id));
+    const analytics = async () =>
+      (await h.client.get(`/sessions/${s.code}/analytics`, as(s.owner_id))).body.analytics;
+    const first = await analytics();
+    expect(await analytics()).toEqual(first);
+    expect(first.history).toEqual([expect.objectContaining({ title: 'A' })]);
+
+    await h.client.patch(`/stories/${a}`, { body: { title: 'A, renamed' }, ...as(s.owner_id) });
+    expect((await analytics()).history).toEqual([expect.objectContaining({ title: 'A, renamed' })]);
+
+    await h.castVotes(s, ['8'], ['Cy']);
+    await h.client.post(`/stories/${b}/reveal`, as(s.owner_id));
+    expect((await analytics()).totals).toEqual({ stories: 2, revealed: 2, points: 11 });
+
+    const off = await h.sessionsApi.patch(`/sessions/${s.code}`, {
+      body: { record_vote_names: false },
+      ...as(s.owner_id),
+    });
+    expect(off.status).toBe(200);
+    const unnamed = await analytics();
+    expect(unnamed.history[0].votes).toEqual([
+      { participant: { name: null }, value: '3' },
+      { participant: { name: null }, value: '3' },
+    ]);
+
+    await h.client.delete(`/stories/${b}`, as(s.owner_id));
+    expect((await analytics()).totals).toEqual({ stories: 1, revealed: 1, points: 3 });
+  });
 });

@@ -109,6 +109,9 @@ export const storiesApi = {
   },
   'GET /sessions/{code}/analytics': {
     summary: 'Estimate distribution, outliers and history (owner)',
+    description:
+      'Always current: a change to the stories, the deck or record_vote_names shows in the next answer. ' +
+      'A long answer (8 KB or more) is gzipped when the request accepts gzip (Content-Encoding: gzip).',
     params: codeParams,
     responses: {
       200: { description: 'The analytics of the session', payload: z.object({ analytics }) },

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@pp/db';
 import type { StoryStatus } from '../domain/story-queue.ts';
+import type { KeptVote } from '../domain/vote-names.ts';
 import { Story, type StoryRecord } from './entities/index.ts';
 
 export const findStory = (em: EntityManager, id: string) => em.findOne(Story, { id }, { refresh: true });
@@ -7,6 +8,48 @@ export const findStory = (em: EntityManager, id: string) => em.findOne(Story, { 
 /** The session's stories in queue order (fresh from the database, for use under the session lock). */
 export const storiesOf = (em: EntityManager, sessionId: string) =>
   em.find(Story, { sessionId }, { orderBy: { position: 'asc' }, refresh: true });
+
+/**
+ * The version of a session's stories as a whole: their number and the newest row version (xmin) among
+ * them. Any insert, update or delete of one of them changes it, so what was built from the stories
+ * under one version holds for as long as this answers the same.
+ */
+export async function storiesVersion(em: EntityManager, sessionId: string): Promise<string> {
+  const [row] = await em
+    .getConnection()
+    .execute<Array<{ version: string }>>(
+      `select count(*) || ':' || coalesce(max(xmin::text::bigint), 0) as version from stories where session_id = ?`,
+      [sessionId],
+      'all',
+      em.getTransactionContext(),
+    );
+  return row!.version;
+}
+
+/** What analytics reads of a session's stories (plain rows: no entity to track for a read). */
+export interface StoryOutcome {
+  id: string;
+  title: string;
+  status: StoryStatus;
+  final_estimate: string | null;
+  revealed_at: string | null;
+  votes: KeptVote[] | null;
+}
+
+export async function storyOutcomes(em: EntityManager, sessionId: string): Promise<StoryOutcome[]> {
+  const rows = await em
+    .getConnection()
+    .execute<Array<Omit<StoryOutcome, 'revealed_at'> & { revealed_at: Date | string | null }>>(
+      `select id, title, status, final_estimate, revealed_at, votes from stories where session_id = ? order by position`,
+      [sessionId],
+      'all',
+      em.getTransactionContext(),
+    );
+  return rows.map((r) => ({
+    ...r,
+    revealed_at: r.revealed_at === null ? null : new Date(r.revealed_at).toISOString(),
+  }));
+}
 
 export interface NewStory {
   /** Chosen by the caller: a change runs twice (planned, then committed) and must make the same story. */

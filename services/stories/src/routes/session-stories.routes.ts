@@ -1,5 +1,6 @@
+import { gzipSync } from 'node:zlib';
 import { Router } from 'express';
-import { send, signedIn, validate } from '@pp/http';
+import { envelope, send, signedIn, validate } from '@pp/http';
 import { storiesApi as api } from '../api/docs.ts';
 import { toCsv } from '../domain/csv.ts';
 import { exportRows } from '../domain/export-rows.ts';
@@ -9,6 +10,11 @@ import { listSessionStories } from '../use-cases/list-session-stories.use-case.t
 import { sessionAnalytics } from '../use-cases/session-analytics.use-case.ts';
 import { userActor, type RouteDeps } from './deps.ts';
 import { roomStoryView, storyView } from './views.ts';
+
+/** Analytics as written into a response, by the analytics object they were written from. */
+const serialized = new WeakMap<object, { json: Buffer; gzip: Buffer | undefined }>();
+/** Smaller answers go as they are: compressing them would cost more than it saves. */
+const GZIP_FROM_BYTES = 8_192;
 
 /** Paths under a session code: its stories (the room's view and adding one), the export and analytics. */
 export function sessionStoriesRoutes(deps: RouteDeps): Router {
@@ -47,7 +53,22 @@ export function sessionStoriesRoutes(deps: RouteDeps): Router {
     '/sessions/:code/analytics',
     signedIn,
     validate(api['GET /sessions/{code}/analytics'], async ({ params }, req, res) => {
-      send(res, 200, { analytics: await sessionAnalytics(deps.context(), userActor(req), params.code) });
+      const analytics = await sessionAnalytics(deps.context(), userActor(req), params.code);
+      // The same analytics (an unchanged session) are sent as they were written the last time,
+      // gzipped for a client that takes it (a long session's analytics run to megabytes of JSON).
+      let body = serialized.get(analytics);
+      if (body === undefined) {
+        const json = Buffer.from(JSON.stringify(envelope({ analytics })));
+        serialized.set(analytics, (body = { json, gzip: undefined }));
+      }
+      res.status(200).type('application/json').vary('Accept-Encoding');
+      if (body.json.length < GZIP_FROM_BYTES || req.acceptsEncodings('gzip', 'identity') !== 'gzip') {
+        res.send(body.json);
+        return;
+      }
+      body.gzip ??= gzipSync(body.json);
+      res.setHeader('Content-Encoding', 'gzip');
+      res.send(body.gzip);
     }),
   );
   return router;

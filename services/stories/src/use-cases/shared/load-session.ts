@@ -54,9 +54,14 @@ export async function withCurrentNames(
   stories: ReadonlyArray<{ votes?: readonly KeptVote[] | null }>,
 ): Promise<SessionRecord> {
   const named = stories.some((s) => s.votes?.some((v) => v.participant.name !== null));
-  if (!named) return session;
+  return named ? currentSession(ctx, session) : session;
+}
+
+/** The session as the sessions unit has it now, kept in the read model when it is newer. */
+export async function currentSession(ctx: StoriesContext, session: SessionRecord): Promise<SessionRecord> {
   const snapshot = await ctx.sessions.lookup(session.id);
   if (!snapshot) throw new SessionNotFoundError();
-  await saveSnapshot(ctx.em, snapshot);
-  return sessionOfSnapshot(snapshot);
+  const current = sessionOfSnapshot(snapshot);
+  if (current.updatedAt.getTime() !== session.updatedAt.getTime()) await saveSnapshot(ctx.em, snapshot);
+  return current;
 }
