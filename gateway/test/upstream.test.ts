@@ -159,7 +159,10 @@ describe('gateway: request hygiene', () => {
     expect(units.stubs.sessions!.seen.at(-1)!.headers['x-request-id']).toBe(id);
     expect(units.stubs.sessions!.seen.at(-1)!.headers['x-forwarded-for']).toBe('10.3.0.1');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(res.headers.get('strict-transport-security')).toBeTruthy();
+    expect(res.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
+    expect(res.headers.get('content-security-policy')).toBe("default-src 'none';frame-ancestors 'none'");
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
     expect(res.headers.get('x-powered-by')).toBeNull();
   });
 
