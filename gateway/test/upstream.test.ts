@@ -166,6 +166,23 @@ describe('gateway: request hygiene', () => {
     expect(res.headers.get('x-powered-by')).toBeNull();
   });
 
+  it('counts each request in the duration histogram by method, route pattern and status', async () => {
+    const count = async () => {
+      const text = await (await fetch(`${gateway.url}/metrics`)).text();
+      const line = text
+        .split('\n')
+        .find((l) =>
+          /^http_request_duration_seconds_count\{method="GET",route="\/sessions\/[^/"]+",status="200"\}/.test(
+            l,
+          ),
+        );
+      return line ? Number(line.split(' ').at(-1)) : 0;
+    };
+    const before = await count();
+    for (const code of ['AAAAAA', 'BBBBBB']) await client.get(`/sessions/${code}`, { headers: from });
+    expect(await count()).toBe(before + 2);
+  });
+
   it('answers CORS preflights for any origin without credentials by default', async () => {
     const res = await fetch(`${gateway.url}/sessions`, {
       method: 'OPTIONS',
