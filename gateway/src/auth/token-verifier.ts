@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { z } from 'zod';
 import { ServiceUnavailableError } from '@pp/http';
 import type { ServiceClient } from '@pp/http-client';
@@ -60,7 +60,7 @@ export function createTokenVerifier(identity: ServiceClient, cache: TokenCache):
   return {
     async verify(token) {
       if (!TOKEN_SHAPE.test(token)) return undefined;
-      const key = createHash('sha256').update(token).digest('base64url');
+      const key = hash('sha256', token, 'base64url');
       const cached = cache.get(key);
       if (cached) return cached.identity;
       let pending = inFlight.get(key);
