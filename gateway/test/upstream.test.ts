@@ -25,7 +25,8 @@ beforeAll(async () => {
   // identity is a stub here too: these tests are about the proxy, not about tokens.
   units = await startStubUnits(['identity', 'sessions', 'stories', 'ai', 'integrations', 'webhooks', 'mcp']);
   gateway = await startGateway({
-    env: { ...units.env, RATE_LIMIT_PER_MINUTE: '10000', UPSTREAM_TIMEOUT_MS: '300', BODY_LIMIT: '1kb' },
+    // A short API timeout keeps the timeout tests quick, and is long enough for a busy machine's stubs.
+    env: { ...units.env, RATE_LIMIT_PER_MINUTE: '10000', UPSTREAM_TIMEOUT_MS: '1000', BODY_LIMIT: '1kb' },
   });
 });
 afterAll(async () => {
@@ -102,10 +103,10 @@ describe('gateway: upstream failures', () => {
 
   it('answers 504 when a unit stays silent past the timeout', async () => {
     const started = Date.now();
-    const res = await client.get('/sessions/ABCDEF?delay_ms=2000', { headers: from });
+    const res = await client.get('/sessions/ABCDEF?delay_ms=5000', { headers: from });
     expect(res.status).toBe(504);
     expect(res.body.error.code).toBe('gateway_timeout');
-    expect(Date.now() - started).toBeLessThan(1500);
+    expect(Date.now() - started).toBeLessThan(3000);
   });
 
   it('passes a live stream through as it comes, past the API timeout', async () => {
@@ -121,7 +122,7 @@ describe('gateway: upstream failures', () => {
     expect(new TextDecoder().decode(first.value)).toMatch(/^id: 1\nevent: tick/);
     const startedAt = Date.now();
     let last = '';
-    while (Date.now() - startedAt < 500) last = new TextDecoder().decode((await reader.read()).value);
+    while (Date.now() - startedAt < 1500) last = new TextDecoder().decode((await reader.read()).value);
     expect(last).toMatch(/event: tick/);
     controller.abort();
   });
