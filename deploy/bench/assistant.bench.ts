@@ -6,19 +6,15 @@
  * Target: p99 under 100 ms for each. Databases and event stream of its own, dropped at the end.
  * Run alone with `node deploy/bench/assistant.bench.ts`; exits 0 when every target is met.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
 import pg from 'pg';
 import { closedLoop, formatRow, HEADER, type LatencyResult } from '@pp/bench';
 import { dropDatabase, withDatabaseName } from '@pp/db';
 import { connectNats, eventBus } from '@pp/events';
 import { createLogger } from '@pp/logger';
-import { createLauncherLog } from '../src/launcher/log.ts';
-import { createSystem } from '../src/launcher/system.ts';
 import { units } from '../src/launcher/units.ts';
 import { storyText } from './story-texts.ts';
+import { benchServers, benchSystem, json } from './whole-system.ts';
 
 const HISTORY_SESSIONS = 10;
 const STORIES = 200;
@@ -40,19 +36,6 @@ const BRIEF =
   'A booking app for a yoga studio. Members book classes and cancel bookings, instructors publish their weekly ' +
   'schedule, and the studio owner sees attendance reports so that she can plan rooms. Guests can browse the ' +
   'timetable without an account.';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-async function json(method: string, url: string, body?: unknown, token?: string): Promise<Json> {
-  const res = await fetch(url, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const data = (await res.json()) as Json;
-  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(data)}`);
-  return data;
-}
 
 /** A session of `count` stories, the first `revealed` of them voted on by `voters` and revealed, in order. */
 async function session(
@@ -110,26 +93,10 @@ async function waitForHistory(url: string, ownerId: string, expected: number, lo
 export async function run(options: { durationSeconds?: number; log?: (line: string) => void } = {}) {
   const duration = options.durationSeconds ?? 5;
   const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
-  const server = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
-  const dataDir = mkdtempSync(join(tmpdir(), 'pp-bench-ai-'));
+  const { databaseUrl: server, natsUrl } = benchServers();
   // Every unit (each is told where the others listen), on databases of this benchmark's own.
   const needed = units.map((u) => (u.database ? { ...u, database: `${u.database}_bench` } : u));
-  const system = createSystem({
-    env: {
-      ...process.env,
-      DATABASE_URL: server,
-      NATS_URL: natsUrl,
-      PORT: '',
-      RATE_LIMIT_PER_MINUTE: '100000000',
-      LOG_LEVEL: 'warn',
-      EVENTS_PREFIX: PREFIX,
-    },
-    dataDir,
-    log: createLauncherLog(['bench']),
-    readyTimeoutMs: 90_000,
-    units: needed,
-  });
+  const system = benchSystem({ env: { EVENTS_PREFIX: PREFIX }, units: needed });
   try {
     const gateway = await system.start();
     const started = Date.now();
@@ -170,7 +137,6 @@ export async function run(options: { durationSeconds?: number; log?: (line: stri
     for (const u of needed)
       if (u.database) await dropDatabase(withDatabaseName(server, u.database)).catch(() => undefined);
     await dropStream(natsUrl);
-    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

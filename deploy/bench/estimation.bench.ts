@@ -8,9 +8,6 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   BARE_PROXY_SCRIPT,
@@ -23,23 +20,11 @@ import {
   type LoadResult,
 } from '@pp/bench';
 import { withDatabaseName, ensureDatabase, dropDatabase } from '@pp/db';
-import { createLauncherLog } from '../src/launcher/log.ts';
-import { createSystem } from '../src/launcher/system.ts';
+import { benchServers, benchSystem, json } from './whole-system.ts';
 
 const BASELINE = fileURLToPath(new URL('./baseline-service.ts', import.meta.url));
 const PARTICIPANTS = 64;
 const CONNECTIONS = 32;
-
-async function json(method: string, url: string, body?: unknown, token?: string) {
-  const res = await fetch(url, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const data = (await res.json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(data)}`);
-  return data;
-}
 
 async function register(gateway: string) {
   const { token } = await json('POST', `${gateway}/auth/register`, {
@@ -122,22 +107,8 @@ export async function run(
 ): Promise<EstimationBenchResult> {
   const duration = options.durationSeconds ?? 5;
   const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
-  const server = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
-  const dataDir = mkdtempSync(join(tmpdir(), 'pp-bench-'));
-  const system = createSystem({
-    env: {
-      ...process.env,
-      DATABASE_URL: server,
-      NATS_URL: natsUrl,
-      PORT: '',
-      RATE_LIMIT_PER_MINUTE: '100000000',
-      LOG_LEVEL: 'warn',
-    },
-    dataDir,
-    log: createLauncherLog(['bench']),
-    readyTimeoutMs: 90_000,
-  });
+  const { databaseUrl: server, natsUrl } = benchServers();
+  const system = benchSystem();
   const baselineDb = withDatabaseName(server, 'pp_bench_baseline');
   const children: Array<{ child: ChildProcess }> = [];
   try {
@@ -236,7 +207,6 @@ export async function run(
     );
     await system.stop();
     await dropDatabase(baselineDb).catch(() => undefined);
-    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

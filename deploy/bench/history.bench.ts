@@ -7,13 +7,9 @@
  * (an owner at the dashboard) and by 4 at once.
  * Run alone with `node deploy/bench/history.bench.ts`; exits 0 when every target is met.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { HEADER, closedLoop, formatRow, type LatencyResult } from '@pp/bench';
 import { runStatement, withDatabaseName } from '@pp/db';
-import { createLauncherLog } from '../src/launcher/log.ts';
-import { createSystem } from '../src/launcher/system.ts';
+import { benchServers, benchSystem, json } from './whole-system.ts';
 
 const STORIES = 500;
 const VOTERS = 20;
@@ -22,19 +18,6 @@ const ANALYTICS_P99_MS = 100;
 const LIST_P99_MS = 50;
 /** Fibonacci cards around a story's "true" size, so that there are ties, agreement and outliers. */
 const CARDS = ['1', '2', '3', '5', '8', '13', '20'];
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-async function json(method: string, url: string, body?: unknown, token?: string): Promise<Json> {
-  const res = await fetch(url, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const data = (await res.json()) as Json;
-  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(data)}`);
-  return data;
-}
 
 async function register(gateway: string, name: string) {
   const { token } = await json('POST', `${gateway}/auth/register`, {
@@ -131,21 +114,8 @@ export async function run(
 ): Promise<HistoryBenchResult> {
   const duration = options.durationSeconds ?? 5;
   const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
-  const dataDir = mkdtempSync(join(tmpdir(), 'pp-bench-'));
-  const server = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const system = createSystem({
-    env: {
-      ...process.env,
-      DATABASE_URL: server,
-      NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
-      PORT: '',
-      RATE_LIMIT_PER_MINUTE: '100000000',
-      LOG_LEVEL: 'warn',
-    },
-    dataDir,
-    log: createLauncherLog(['bench']),
-    readyTimeoutMs: 90_000,
-  });
+  const server = benchServers().databaseUrl;
+  const system = benchSystem();
   try {
     const gateway = await system.start();
     const historian = await register(gateway, 'Historian');
@@ -192,7 +162,6 @@ export async function run(
     return result;
   } finally {
     await system.stop();
-    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
