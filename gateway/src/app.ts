@@ -47,10 +47,17 @@ const LOCAL_PATHS = /^\/($|(healthz|readyz|metrics|openapi\.json|docs)(\/|$)|roo
 const uncounted = (req: Request) =>
   (req.method === 'GET' || req.method === 'HEAD') && LOCAL_PATHS.test(req.path);
 
-function localOnly(...routers: RequestHandler[]): RequestHandler {
+/**
+ * The gateway's own paths to their routers, every other path (and a local one no router answers)
+ * to the API.
+ */
+function localOr(api: RequestHandler, ...routers: RequestHandler[]): RequestHandler {
   const local = express.Router();
   for (const r of routers) local.use(r);
-  return (req, res, next) => (LOCAL_PATHS.test(req.path) ? local(req, res, next) : next());
+  return (req, res, next) =>
+    LOCAL_PATHS.test(req.path)
+      ? local(req, res, (err?: unknown) => (err ? next(err) : api(req, res, next)))
+      : api(req, res, next);
 }
 
 /** The public entry point: ids, security headers, CORS, rate limit, routing, authentication, proxying. */
@@ -77,7 +84,15 @@ export function createApp(deps: GatewayDeps): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
   app.set('query parser', 'simple');
-  // The edge: every request, the gateway's own endpoints included.
+  // The API: the route table decides, the token is checked, the unit answers.
+  const api = compose(
+    matchRoute(routeTable),
+    bodyLimit(config.BODY_LIMIT),
+    authenticate({ verifier, signingKey: config.INTERNAL_SIGNING_KEY, logger }),
+    forwardToUnits({ urls, timeoutMs: config.UPSTREAM_TIMEOUT_MS, logger, tokenCache: deps.tokenCache }),
+  );
+  // One express layer for every request (the router's walk through layers is a cost on the hot
+  // path): the edge, the gateway's own endpoints included, then its own paths or the API.
   app.use(
     compose(
       gatewayRequestId,
@@ -94,30 +109,20 @@ export function createApp(deps: GatewayDeps): Express {
           redisPrefix: config.RATE_LIMIT_REDIS_PREFIX,
         }),
       ),
-    ),
-  );
-  app.use(
-    localOnly(
-      healthRouter(
-        { ...unitReadiness(urls, config.READINESS_TIMEOUT_MS), ...deps.readiness },
-        deps.isShuttingDown,
+      localOr(
+        api,
+        healthRouter(
+          { ...unitReadiness(urls, config.READINESS_TIMEOUT_MS), ...deps.readiness },
+          deps.isShuttingDown,
+        ),
+        webAppRouter(config.WEB_DIR, logger),
+        welcomeRouter(),
+        metricsRouter(),
+        docsRoutes(
+          deps.documents ??
+            unitDocuments({ table: routeTable, urls, signingKey: config.INTERNAL_SIGNING_KEY, logger }),
+        ),
       ),
-      webAppRouter(config.WEB_DIR, logger),
-      welcomeRouter(),
-      metricsRouter(),
-      docsRoutes(
-        deps.documents ??
-          unitDocuments({ table: routeTable, urls, signingKey: config.INTERNAL_SIGNING_KEY, logger }),
-      ),
-    ),
-  );
-  // The API: the route table decides, the token is checked, the unit answers.
-  app.use(
-    compose(
-      matchRoute(routeTable),
-      bodyLimit(config.BODY_LIMIT),
-      authenticate({ verifier, signingKey: config.INTERNAL_SIGNING_KEY, logger }),
-      forwardToUnits({ urls, timeoutMs: config.UPSTREAM_TIMEOUT_MS, logger, tokenCache: deps.tokenCache }),
     ),
   );
   app.use(notFoundHandler);

@@ -187,6 +187,16 @@ describe('service app', () => {
     expect((await fetch(server.url + '/me', { headers: { 'x-pp-identity': old } })).status).toBe(401);
   });
 
+  it('refuses a header it accepted before once that header has expired', async () => {
+    // Signed to expire in the next second: accepted now, and refused (not served from what was verified) after.
+    const header = signIdentity(KEY, { sub: 'u1', kind: 'user' }, 1);
+    const me = () => fetch(server.url + '/me', { headers: { 'x-pp-identity': header } });
+    expect((await me()).status).toBe(200);
+    expect((await me()).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 2_100));
+    expect((await me()).status).toBe(401);
+  });
+
   it('echoes the request id and reports readiness by dependency', async () => {
     const res = await fetch(server.url + '/healthz', { headers: { 'x-request-id': 'abc-123' } });
     expect(res.headers.get('x-request-id')).toBe('abc-123');
