@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { IDENTITY_HEADER, ServiceUnavailableError, signIdentity, UnauthorizedError } from '@pp/http';
 import type { Logger } from '@pp/logger';
 import type { RouteEntry } from '../routes.ts';
@@ -33,29 +33,16 @@ export function authenticate(options: {
     signed.set(key, { value, until: now + 30_000 });
     return value;
   };
-  return async (req, res, next) => {
+  const signIn = (
+    req: Request,
+    res: Response,
+    next: NextFunction,
+    identity: CachedIdentity | undefined,
+    tokenGiven = true,
+  ) => {
     const route = res.locals.route as RouteEntry;
-    delete req.headers[IDENTITY_HEADER];
-    const token = bearerOf(req.get('authorization'));
-    // Units trust only the signed identity header; the token itself goes no further than the gateway.
-    delete req.headers.authorization;
-
-    let identity: CachedIdentity | undefined;
-    if (token) {
-      try {
-        identity = await options.verifier.verify(token);
-      } catch (err) {
-        if (route.access === 'token')
-          throw new ServiceUnavailableError(
-            'Sign-in cannot be checked right now, try again shortly',
-            'identity_unavailable',
-            err,
-          );
-        options.logger.warn({ err }, 'token not checked, request goes on anonymously');
-      }
-    }
     if (route.access === 'token' && !identity) {
-      throw token === undefined
+      throw !tokenGiven
         ? new UnauthorizedError('A bearer token is required', 'unauthorized')
         : new UnauthorizedError('The bearer token is invalid, expired or revoked', 'invalid_token');
     }
@@ -64,5 +51,29 @@ export function authenticate(options: {
       res.locals.identity = identity;
     }
     next();
+  };
+  return (req, res, next) => {
+    const route = res.locals.route as RouteEntry;
+    delete req.headers[IDENTITY_HEADER];
+    const token = bearerOf(req.get('authorization'));
+    // Units trust only the signed identity header; the token itself goes no further than the gateway.
+    delete req.headers.authorization;
+    if (!token) return signIn(req, res, next, undefined, token !== undefined);
+    // A token known here answers at once; only a new one waits for the identity unit.
+    const known = options.verifier.known?.(token);
+    if (known) return signIn(req, res, next, known.identity);
+    return options.verifier.verify(token).then(
+      (identity) => signIn(req, res, next, identity),
+      (err: unknown) => {
+        if (route.access === 'token')
+          throw new ServiceUnavailableError(
+            'Sign-in cannot be checked right now, try again shortly',
+            'identity_unavailable',
+            err,
+          );
+        options.logger.warn({ err }, 'token not checked, request goes on anonymously');
+        signIn(req, res, next, undefined);
+      },
+    );
   };
 }

@@ -26,6 +26,11 @@ const introspection = z.discriminatedUnion('active', [
 export interface TokenVerifier {
   /** The identity behind a bearer token, or undefined when it is not valid. Throws 503 when identity cannot be asked. */
   verify(token: string): Promise<CachedIdentity | undefined>;
+  /**
+   * What is known of the token without asking anyone (a token of the wrong shape is known to be
+   * invalid); undefined when only `verify` can tell. Lets the hot path skip a promise.
+   */
+  known?(token: string): { identity: CachedIdentity | undefined } | undefined;
 }
 
 /**
@@ -57,12 +62,16 @@ export function createTokenVerifier(identity: ServiceClient, cache: TokenCache):
     return found;
   }
 
+  const INVALID = { identity: undefined };
+  const known = (token: string) =>
+    TOKEN_SHAPE.test(token) ? cache.get(hash('sha256', token, 'base64url')) : INVALID;
+
   return {
+    known,
     async verify(token) {
-      if (!TOKEN_SHAPE.test(token)) return undefined;
-      const key = hash('sha256', token, 'base64url');
-      const cached = cache.get(key);
+      const cached = known(token);
       if (cached) return cached.identity;
+      const key = hash('sha256', token, 'base64url');
       let pending = inFlight.get(key);
       if (!pending) {
         pending = introspect(token, key).finally(() => inFlight.delete(key));
