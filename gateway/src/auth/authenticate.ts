@@ -55,9 +55,9 @@ export function authenticate(options: {
   return (req, res, next) => {
     const route = res.locals.route as RouteEntry;
     delete req.headers[IDENTITY_HEADER];
+    // Units trust only the signed identity header; the token itself goes no further than the gateway
+    // (the proxy leaves the Authorization header out of what it sends on).
     const token = bearerOf(req.get('authorization'));
-    // Units trust only the signed identity header; the token itself goes no further than the gateway.
-    delete req.headers.authorization;
     if (!token) return signIn(req, res, next, undefined, token !== undefined);
     // A token known here answers at once; only a new one waits for the identity unit.
     const known = options.verifier.known?.(token);

@@ -54,6 +54,8 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): RequestHandl
     plugins: [debugProxyErrorsPlugin, proxyEventsPlugin],
     on: {
       proxyReq: (proxyReq, req) => {
+        // The caller's token stays at the gateway: the unit gets the signed identity made from it.
+        proxyReq.removeHeader('authorization');
         proxyReq.once('timeout', () => {
           (req as Marked)[TIMED_OUT] = true;
         });
