@@ -59,7 +59,11 @@ describe('webhook deliveries', () => {
         got.headers as Record<string, string>,
       ),
     ).toThrow();
-    const [delivery] = await r.deliveries(hook.id);
+    // The attempt is recorded once the receiver's answer is in, a moment after the receiver got it.
+    const delivery = await p.until(async () => {
+      const [d] = await r.deliveries(hook.id);
+      return d?.status === 'pending' ? undefined : d;
+    });
     expect(delivery).toMatchObject({
       id: got.headers['webhook-id'],
       event_type: 'story.revealed',
