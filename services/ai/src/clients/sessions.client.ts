@@ -1,6 +1,5 @@
-import { sessionSnapshot, type SessionSnapshot } from '@pp/contracts';
-import { AppError } from '@pp/http';
-import { createServiceClient } from '@pp/http-client';
+import type { SessionSnapshot } from '@pp/contracts';
+import { createServiceClient, lookupSession } from '@pp/http-client';
 import type { Logger } from '@pp/logger';
 
 export interface SessionsClient {
@@ -16,15 +15,5 @@ export function createSessionsClient(options: {
   timeoutMs: number;
 }): SessionsClient {
   const client = createServiceClient({ target: 'sessions', caller: 'ai', ...options });
-  return {
-    async lookup(codeOrId) {
-      const response = await client.call<{ session?: unknown; error?: { code?: string } }>({
-        url: `/internal/sessions/${encodeURIComponent(codeOrId)}`,
-      });
-      if (response.status === 404 || response.status === 422) return null;
-      if (response.status !== 200)
-        throw new AppError(502, 'upstream_error', `sessions answered ${response.status}`);
-      return sessionSnapshot.parse(response.data.session);
-    },
-  };
+  return { lookup: (codeOrId) => lookupSession(client, codeOrId) };
 }

@@ -1,6 +1,5 @@
-import { sessionSnapshot, type SessionSnapshot } from '@pp/contracts';
-import { AppError } from '@pp/http';
-import { createServiceClient } from '@pp/http-client';
+import type { SessionSnapshot } from '@pp/contracts';
+import { createServiceClient, lookupSession } from '@pp/http-client';
 import type { Logger } from '@pp/logger';
 import { z } from 'zod';
 
@@ -31,15 +30,6 @@ export interface UnitsClient {
   stories(code: string): Promise<RoomStory[]>;
 }
 
-function refusal(target: string, status: number, data: unknown) {
-  const body = data as { message?: string; error?: { code?: string } } | undefined;
-  return new AppError(
-    status,
-    body?.error?.code ?? 'upstream_error',
-    body?.message ?? `${target} answered ${status}`,
-  );
-}
-
 export function createUnitsClient(options: {
   sessionsUrl: string;
   storiesUrl: string;
@@ -56,14 +46,7 @@ export function createUnitsClient(options: {
   const sessions = createServiceClient({ ...common, target: 'sessions', baseURL: options.sessionsUrl });
   const stories = createServiceClient({ ...common, target: 'stories', baseURL: options.storiesUrl });
   return {
-    async session(codeOrId) {
-      const res = await sessions.call<{ session?: unknown }>({
-        url: `/internal/sessions/${encodeURIComponent(codeOrId)}`,
-      });
-      if (res.status === 404) return null;
-      if (res.status !== 200) throw refusal('sessions', res.status, res.data);
-      return sessionSnapshot.parse(res.data.session);
-    },
+    session: (codeOrId) => lookupSession(sessions, codeOrId),
     async addStories(sessionId, batch) {
       const body = await stories.callOk<{ stories: unknown }>({
         url: `/internal/sessions/${encodeURIComponent(sessionId)}/stories`,

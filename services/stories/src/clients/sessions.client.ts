@@ -1,12 +1,5 @@
-import {
-  roundAnswer,
-  sessionSnapshot,
-  type RoundAnswer,
-  type RoundCommand,
-  type SessionSnapshot,
-} from '@pp/contracts';
-import { AppError } from '@pp/http';
-import { createServiceClient } from '@pp/http-client';
+import { roundAnswer, type RoundAnswer, type RoundCommand, type SessionSnapshot } from '@pp/contracts';
+import { createServiceClient, lookupSession } from '@pp/http-client';
 import type { Logger } from '@pp/logger';
 import { z } from 'zod';
 
@@ -33,15 +26,6 @@ const roundStats = z.object({
   }),
 });
 
-function upstreamError(status: number, data: unknown): AppError {
-  const body = data as { message?: string; error?: { code?: string } } | undefined;
-  return new AppError(
-    status,
-    body?.error?.code ?? 'upstream_error',
-    body?.message ?? `sessions answered ${status}`,
-  );
-}
-
 /** The internal endpoints of the sessions service, called as the stories service (signed identity). */
 export function createSessionsClient(options: {
   baseURL: string;
@@ -60,12 +44,7 @@ export function createSessionsClient(options: {
   const session = (sessionId: string) => `/internal/sessions/${encodeURIComponent(sessionId)}`;
 
   return {
-    async lookup(codeOrId) {
-      const response = await client.call<{ session?: unknown }>({ url: session(codeOrId) });
-      if (response.status === 404) return null;
-      if (response.status !== 200) throw upstreamError(response.status, response.data);
-      return sessionSnapshot.parse(response.data.session);
-    },
+    lookup: (codeOrId) => lookupSession(client, codeOrId),
     async applyRound(sessionId, command) {
       const body = await client.callOk({
         url: `${session(sessionId)}/round`,

@@ -1,6 +1,5 @@
-import { sessionSnapshot, type SessionSnapshot } from '@pp/contracts';
-import { ServiceUnavailableError } from '@pp/http';
-import { createServiceClient } from '@pp/http-client';
+import type { SessionSnapshot } from '@pp/contracts';
+import { createServiceClient, lookupSession } from '@pp/http-client';
 import type { Logger } from '@pp/logger';
 
 export interface SessionsClient {
@@ -16,15 +15,5 @@ export function createSessionsClient(options: {
   timeoutMs?: number;
 }): SessionsClient {
   const client = createServiceClient({ target: 'sessions', caller: 'webhooks', ...options });
-  return {
-    async lookup(codeOrId) {
-      const response = await client.call<{ session?: unknown }>({
-        url: `/internal/sessions/${encodeURIComponent(codeOrId)}`,
-      });
-      if (response.status === 404) return null;
-      if (response.status !== 200)
-        throw new ServiceUnavailableError(`sessions answered ${response.status}`, 'sessions_unavailable');
-      return sessionSnapshot.parse(response.data.session);
-    },
-  };
+  return { lookup: (codeOrId) => lookupSession(client, codeOrId) };
 }
