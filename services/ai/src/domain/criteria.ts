@@ -1,5 +1,6 @@
 import { isTestable } from './analyze.ts';
 import { readStory, type Action, type StoryReading, type StoryText } from './story-form.ts';
+import { verbKind } from './lexicon.ts';
 import { article, pastParticiple } from './text.ts';
 
 export interface Criteria {
@@ -11,90 +12,32 @@ export interface Criteria {
 function outcome(a: Action): string {
   const thing = a.thing || 'it';
   const the = a.thing ? `the ${thing}` : 'it';
-  switch (a.verb) {
+  switch (verbKind(a.verb)) {
     case 'create':
-    case 'add':
-    case 'register':
-    case 'post':
-    case 'write':
-    case 'record':
-    case 'submit':
       return `${the} ${plural(thing) ? 'are' : 'is'} saved and I see ${plural(thing) ? 'them' : 'it'} in the list`;
     case 'edit':
-    case 'update':
-    case 'change':
-    case 'rename':
-    case 'adjust':
-    case 'configure':
-    case 'set':
       return `my changes to ${the} are saved and shown the next time I open ${plural(thing) ? 'them' : 'it'}`;
     case 'delete':
-    case 'remove':
-    case 'archive':
-    case 'withdraw':
       return `${the} no longer ${plural(thing) ? 'appear' : 'appears'} in the list`;
     case 'view':
-    case 'see':
-    case 'list':
-    case 'browse':
-    case 'read':
-    case 'open':
-    case 'show':
-    case 'preview':
-    case 'look':
       return `I see ${the} with ${plural(thing) ? 'their' : 'its'} details`;
     case 'search':
-    case 'filter':
-    case 'find':
-    case 'sort':
       return `only the ${thing} matching my criteria are shown, in a predictable order`;
     case 'export':
-    case 'download':
-    case 'print':
-    case 'generate':
-    case 'report':
       return `I receive a file with ${the} that I can open`;
     case 'import':
-    case 'upload':
-    case 'attach':
-    case 'scan':
       return `${the} ${plural(thing) ? 'are' : 'is'} added and I see how many were taken in`;
     case 'pay':
-    case 'buy':
-    case 'purchase':
-    case 'checkout':
-    case 'order':
       return `the payment is confirmed and I receive a receipt`;
     case 'book':
-    case 'reserve':
-    case 'schedule':
-    case 'reschedule':
-    case 'join':
-    case 'subscribe':
       return `${the} ${plural(thing) ? 'are' : 'is'} reserved for me and I receive a confirmation`;
     case 'cancel':
-    case 'unsubscribe':
       return `${the} ${plural(thing) ? 'are' : 'is'} cancelled and I receive a confirmation`;
     case 'send':
-    case 'share':
-    case 'invite':
-    case 'notify':
-    case 'message':
-    case 'email':
-    case 'remind':
-    case 'reply':
       return `the recipients receive ${the}`;
     case 'login':
-    case 'log':
-    case 'sign':
-    case 'authenticate':
       return 'I am signed in and see my home page';
-    case 'approve':
-    case 'reject':
-    case 'accept':
-    case 'decline':
-    case 'confirm':
-    case 'verify':
+    case 'decide':
       return `${the} ${plural(thing) ? 'are' : 'is'} marked as ${pastParticiple(a.verb)} and the requester is told`;
     default:
       return `${the} ${plural(thing) ? 'are' : 'is'} ${pastParticiple(a.verb)} and I see a confirmation`;
@@ -107,38 +50,18 @@ const plural = (thing: string) =>
 /** What goes wrong for an action, and what the user must see then. */
 function failure(a: Action, actor: string): string {
   const the = a.thing ? `the ${a.thing}` : 'it';
-  switch (a.verb) {
+  switch (verbKind(a.verb)) {
     case 'pay':
-    case 'buy':
-    case 'purchase':
-    case 'checkout':
-    case 'order':
       return `Given I am ${actor} whose payment is declined, When I try to ${a.phrase}, Then nothing is charged or confirmed, And I see why and how to try again`;
     case 'view':
-    case 'see':
-    case 'list':
-    case 'browse':
-    case 'read':
-    case 'open':
-    case 'show':
-    case 'preview':
-    case 'look':
       return `Given I am ${actor} without access to ${the}, When I try to ${a.phrase}, Then I am refused, And nothing of ${the} is shown`;
     case 'search':
-    case 'filter':
-    case 'find':
       return `Given no ${a.thing || 'item'} ${plural(a.thing) ? 'match' : 'matches'} my criteria, When I ${a.phrase}, Then I see that nothing was found, And how to widen the search`;
     case 'import':
-    case 'upload':
-    case 'attach':
       return `Given I am ${actor} with a file that is too large or in the wrong format, When I try to ${a.phrase}, Then nothing is added, And I see what is wrong with the file`;
     case 'login':
-    case 'log':
-    case 'sign':
-    case 'authenticate':
       return `Given I enter a wrong password, When I try to ${a.phrase}, Then I am not signed in, And I see an error that does not say which part was wrong`;
     case 'delete':
-    case 'remove':
     case 'cancel':
       return `Given ${the} ${plural(a.thing) ? 'belong' : 'belongs'} to someone else, When I try to ${a.phrase}, Then I am refused, And ${the} ${plural(a.thing) ? 'stay' : 'stays'} as ${plural(a.thing) ? 'they were' : 'it was'}`;
     default:

@@ -1,5 +1,6 @@
 import { vagueTerms } from './analyze.ts';
 import { readStory, type Action, type StoryText } from './story-form.ts';
+import { verbKind } from './lexicon.ts';
 import { article, capitalize, clip, decapitalize } from './text.ts';
 
 export interface Improvement {
@@ -13,59 +14,30 @@ export interface Improvement {
 export function likelyBenefit(a: Action | undefined): string | null {
   if (!a) return null;
   const thing = a.thing || 'them';
-  switch (a.verb) {
+  switch (verbKind(a.verb)) {
     case 'search':
-    case 'filter':
-    case 'find':
-    case 'sort':
       return 'I find what I need without going through everything';
     case 'export':
-    case 'download':
-    case 'print':
       return `I can use the ${thing} outside the product`;
     case 'import':
-    case 'upload':
       return `I do not have to type the ${thing} in again`;
     case 'pay':
-    case 'buy':
-    case 'purchase':
-    case 'checkout':
-    case 'order':
       return 'I can complete my purchase without help';
     case 'book':
-    case 'reserve':
-    case 'schedule':
       return 'I am sure of my place';
     case 'cancel':
       return 'I free what I no longer need';
-    case 'notify':
-    case 'remind':
     case 'send':
-    case 'share':
-    case 'invite':
       return 'the right people know in time';
     case 'create':
-    case 'add':
-    case 'record':
       return `I can keep track of my ${thing}`;
     case 'edit':
-    case 'update':
-    case 'change':
       return `my ${thing} stay accurate`;
     case 'delete':
-    case 'remove':
-    case 'archive':
       return `my ${thing} stay tidy and current`;
     case 'view':
-    case 'see':
-    case 'list':
-    case 'browse':
-    case 'track':
-    case 'monitor':
       return `I know where my ${thing} stand`;
     case 'login':
-    case 'sign':
-    case 'log':
       return 'my data stays mine';
     default:
       return null;

@@ -18,6 +18,31 @@ export const FEATURE_VERBS = new Set(
   display include offer integrate redesign enhance optimise optimize allow let`.split(/\s+/),
 );
 
+/**
+ * Feature verbs by kind: what succeeding, failing and the likely benefit look like depends on the kind
+ * (criteria and rewrites read it), not on the verb itself.
+ */
+const VERB_KINDS = {
+  create: 'create add register post write record submit',
+  edit: 'edit update change rename adjust configure set',
+  delete: 'delete remove archive withdraw',
+  view: 'view see list browse read open show preview look track monitor',
+  search: 'search filter find sort',
+  export: 'export download print generate report',
+  import: 'import upload attach scan',
+  pay: 'pay buy purchase checkout order',
+  book: 'book reserve schedule reschedule join subscribe',
+  cancel: 'cancel unsubscribe',
+  send: 'send share invite notify message email remind reply',
+  login: 'login log sign authenticate',
+  decide: 'approve reject accept decline confirm verify',
+} as const;
+export type VerbKind = keyof typeof VERB_KINDS;
+const KIND_OF = new Map<string, VerbKind>(
+  Object.entries(VERB_KINDS).flatMap(([kind, verbs]) => verbs.split(' ').map((v) => [v, kind as VerbKind])),
+);
+export const verbKind = (verb: string): VerbKind | undefined => KIND_OF.get(verb);
+
 /** Verbs whose feature is a family of operations on a thing: "manage invoices" is create, view, edit, delete. */
 export const UMBRELLA_VERBS = new Set(['manage', 'administer', 'administrate', 'maintain', 'handle']);
 
