@@ -1,7 +1,7 @@
-import { statusOfNewStory } from '../domain/story-queue.ts';
+import { appendStory } from './shared/append-story.ts';
 import { changeQueue } from './shared/change-queue.ts';
 import type { StoriesContext } from './shared/context.ts';
-import { sessionRef, storySummary } from './shared/summaries.ts';
+import { storySummary } from './shared/summaries.ts';
 
 export interface BatchStory {
   id: string;
@@ -17,29 +17,15 @@ export interface BatchStory {
  * the answer is every story of the batch as the queue now has it.
  */
 export async function addStories(ctx: StoriesContext, sessionId: string, batch: BatchStory[]) {
-  const { result } = await changeQueue(
-    ctx,
-    { kind: 'system', reason: 'batch' },
-    { sessionId },
-    ({ queue, session, announce }) => {
-      const known = new Map(queue.stories.map((s) => [s.id, s]));
-      return batch.map((input) => {
-        const existing = known.get(input.id.toLowerCase());
-        if (existing) return existing;
-        const created = queue.create({
-          id: input.id.toLowerCase(),
-          sessionId: session.id,
-          title: input.title,
-          description: input.description ?? '',
-          acceptanceCriteria: input.acceptance_criteria ?? '',
-          status: statusOfNewStory(queue.stories),
-          position: queue.stories.length + 1,
-        });
-        known.set(created.id, created);
-        announce('story.created', { ...sessionRef(session), story: storySummary(created) });
-        return created;
-      });
-    },
-  );
+  const { result } = await changeQueue(ctx, { kind: 'system', reason: 'batch' }, { sessionId }, (change) => {
+    const known = new Map(change.queue.stories.map((s) => [s.id, s]));
+    return batch.map((input) => {
+      const existing = known.get(input.id.toLowerCase());
+      if (existing) return existing;
+      const created = appendStory(change, input.id.toLowerCase(), input);
+      known.set(created.id, created);
+      return created;
+    });
+  });
   return result.map(storySummary);
 }

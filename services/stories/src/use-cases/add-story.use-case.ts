@@ -1,14 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { statusOfNewStory } from '../domain/story-queue.ts';
+import { appendStory, type NewStoryInput } from './shared/append-story.ts';
 import { changeQueue } from './shared/change-queue.ts';
 import type { Actor, StoriesContext } from './shared/context.ts';
-import { sessionRef, storySummary } from './shared/summaries.ts';
 
-export interface AddStoryInput {
-  title: string;
-  description?: string;
-  acceptance_criteria?: string;
-}
+export type AddStoryInput = NewStoryInput;
 
 /**
  * Adds a story at the end of the session's queue. The first story (or any story while none is
@@ -17,23 +12,8 @@ export interface AddStoryInput {
  */
 export async function addStory(ctx: StoriesContext, actor: Actor, code: string, input: AddStoryInput) {
   const id = randomUUID();
-  const { result: story, session } = await changeQueue(
-    ctx,
-    actor,
-    { code },
-    ({ queue, session, announce }) => {
-      const created = queue.create({
-        id,
-        sessionId: session.id,
-        title: input.title,
-        description: input.description ?? '',
-        acceptanceCriteria: input.acceptance_criteria ?? '',
-        status: statusOfNewStory(queue.stories),
-        position: queue.stories.length + 1,
-      });
-      announce('story.created', { ...sessionRef(session), story: storySummary(created) });
-      return created;
-    },
+  const { result: story, session } = await changeQueue(ctx, actor, { code }, (change) =>
+    appendStory(change, id, input),
   );
   return { story, session };
 }
