@@ -12,6 +12,7 @@ const benchmarks = [
   { name: 'a long history: analytics and the owner list', script: '../../deploy/bench/history.bench.ts' },
   { name: "the assistant's built-in engine", script: '../../deploy/bench/assistant.bench.ts' },
   { name: 'imports: CSV and GitHub preview', script: '../../e2e/bench/integrations.bench.ts' },
+  { name: 'the web room: first render in Chromium', script: '../../e2e/bench/web-room.bench.ts' },
   { name: 'webhook delivery', script: '../../services/webhooks/bench/webhooks.bench.ts' },
 ];
 
