@@ -124,8 +124,11 @@ export async function run(
     const cpu = new Map<string, number[]>();
     const push = (m: Map<string, number[]>, k: string, v: number) => m.set(k, [...(m.get(k) ?? []), v]);
     for (const c of cases) await load(c.url, connections, 1, c.headers); // warm-up: JIT, keep-alive pools
+    // Each round's gateway figures are held to the bare proxy's of the same round (the machine's speed
+    // drifts between rounds more than within one), and every other round runs the targets in reverse
+    // order, so neither side is always measured first.
     for (let round = 0; round < rounds; round++) {
-      for (const c of cases) {
+      for (const c of round % 2 === 0 ? cases : [...cases].reverse()) {
         const cpuBefore = await cpuOf(c.proc);
         const loaded = await load(c.url, connections, duration, c.headers);
         const cpuUsed = (await cpuOf(c.proc)) - cpuBefore;
@@ -138,6 +141,13 @@ export async function run(
       }
     }
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    const pairedRatio = (name: string, of: Map<string, number[]>, inverse = false) =>
+      median(
+        of.get(name)!.map((v, i) => {
+          const bare = of.get('bare proxy')![i]!;
+          return inverse ? bare / v : v / bare;
+        }),
+      );
     const targets: TargetResult[] = [];
     for (const c of cases) {
       const idle = await sequentialLatency(c.url, c.headers, 2000);
@@ -158,9 +168,9 @@ export async function run(
     const barePx = byName('bare proxy');
     const result: BenchResult = {
       targets,
-      throughputRatio: real.rps / barePx.rps,
-      tokenThroughputRatio: withToken.rps / barePx.rps,
-      cpuRatio: barePx.cpuPerRequestUs / real.cpuPerRequestUs,
+      throughputRatio: pairedRatio(real.name, rps),
+      tokenThroughputRatio: pairedRatio(withToken.name, rps),
+      cpuRatio: pairedRatio(real.name, cpu, true),
       addedP50VsBareMs: real.unloadedP50 - barePx.unloadedP50,
       addedP50VsServiceMs: real.unloadedP50 - byName('service (direct)').unloadedP50,
       meetsThroughput: false,
@@ -171,7 +181,7 @@ export async function run(
 
     const f = (n: number, d = 0) => n.toFixed(d);
     log(
-      `gateway benchmark: ${connections} connections, ${rounds} interleaved rounds of ${duration} s per target (medians)`,
+      `gateway benchmark: ${connections} connections, ${rounds} interleaved rounds of ${duration} s per target (medians; ratios: the median of each round's ratio)`,
     );
     log('target             req/s  p50 ms  p99 ms  CPU µs/req | unloaded p50 ms  p99 ms');
     for (const t of targets) {

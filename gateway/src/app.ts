@@ -1,5 +1,12 @@
 import express, { type Express, type Request, type RequestHandler } from 'express';
-import { errorHandler, healthRouter, metricsRouter, notFoundHandler, type ReadinessCheck } from '@pp/http';
+import {
+  edgeRequestContext,
+  errorHandler,
+  healthRouter,
+  metricsRouter,
+  notFoundHandler,
+  type ReadinessCheck,
+} from '@pp/http';
 import { createServiceClient } from '@pp/http-client';
 import type { Logger } from '@pp/logger';
 import { authenticate } from './auth/authenticate.ts';
@@ -8,7 +15,6 @@ import { createTokenVerifier, type TokenVerifier } from './auth/token-verifier.t
 import { upstreamUrls, type Config } from './config.ts';
 import { unitReadiness } from './health/readiness.ts';
 import { compose, skipping } from './http/compose.ts';
-import { gatewayRequestId } from './http/request-id.ts';
 import { requestMetrics } from './http/request-metrics.ts';
 import { apiSecurityHeaders, corsHeaders, docsSecurityHeaders } from './http/security-headers.ts';
 import { bodyLimit, matchRoute } from './http/route-dispatch.ts';
@@ -95,7 +101,7 @@ export function createApp(deps: GatewayDeps): Express {
   // path): the edge, the gateway's own endpoints included, then its own paths or the API.
   app.use(
     compose(
-      gatewayRequestId,
+      edgeRequestContext,
       requestMetrics,
       (req, res, next) =>
         (req.path.startsWith('/docs') ? docsSecurityHeaders : apiSecurityHeaders)(req, res, next),

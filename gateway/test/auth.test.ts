@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { signIdentity } from '@pp/http';
 import { api } from '@pp/testing';
 import {
@@ -91,6 +92,55 @@ describe('gateway: authentication', () => {
     expect(res.status).toBe(200);
     expect(res.body.identity).toMatchObject({ sub: reg.user.id, kind: 'user', token_kind: 'mcp' });
     expect(units.stubs.sessions!.seen.at(-1)!.headers.authorization).toBeUndefined();
+  });
+
+  it('tells apart the tokens sent one after another on one kept-alive connection, and a revoked one on it', async () => {
+    const ann = await register('conn-ann@example.com');
+    const bob = await register('conn-bob@example.com');
+    const created = await client.post('/auth/tokens', {
+      body: { name: 'Script', kind: 'api' },
+      token: ann.token,
+      headers: from(7),
+    });
+    const annApi = created.body.token as { id: string; token: string };
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const sockets = new Set<unknown>();
+    const me = (token: string) =>
+      new Promise<{ status: number; id?: string }>((resolve, reject) => {
+        const req = http.get(
+          `${gateway.url}/auth/me`,
+          { agent, headers: { authorization: `Bearer ${token}`, ...from(7) } },
+          (res) => {
+            sockets.add(req.socket);
+            let text = '';
+            res.setEncoding('utf8');
+            res.on('data', (chunk: string) => (text += chunk));
+            res.on('end', () => resolve({ status: res.statusCode!, id: JSON.parse(text).user?.id }));
+          },
+        );
+        req.on('error', reject);
+      });
+    try {
+      for (const [token, id] of [
+        [annApi.token, ann.user.id],
+        [bob.token, bob.user.id],
+        [annApi.token, ann.user.id],
+        [annApi.token, ann.user.id],
+        [bob.token, bob.user.id],
+      ] as const) {
+        expect(await me(token)).toEqual({ status: 200, id });
+      }
+      const revoked = await client.delete(`/auth/tokens/${annApi.id}`, {
+        token: ann.token,
+        headers: from(7),
+      });
+      expect(revoked.status).toBe(200);
+      expect((await me(annApi.token)).status).toBe(401);
+      expect(await me(bob.token)).toEqual({ status: 200, id: bob.user.id });
+      expect(sockets.size).toBe(1);
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('drops an identity header sent by a client: a public endpoint sees an anonymous caller', async () => {

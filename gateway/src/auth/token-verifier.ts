@@ -30,7 +30,7 @@ export interface TokenVerifier {
    * What is known of the token without asking anyone (a token of the wrong shape is known to be
    * invalid); undefined when only `verify` can tell. Lets the hot path skip a promise.
    */
-  known?(token: string): { identity: CachedIdentity | undefined } | undefined;
+  known?(token: string, connection?: object): { identity: CachedIdentity | undefined } | undefined;
 }
 
 /**
@@ -62,9 +62,20 @@ export function createTokenVerifier(identity: ServiceClient, cache: TokenCache):
     return found;
   }
 
+  // A kept-alive connection sends the same token request after request: its hash is remembered for
+  // as long as the connection lives, so the hot path hashes a token once per connection.
+  const lastKey = new WeakMap<object, { token: string; key: string }>();
+  const keyOf = (token: string, connection?: object) => {
+    const last = connection && lastKey.get(connection);
+    if (last && last.token === token) return last.key;
+    const key = hash('sha256', token, 'base64url');
+    if (connection) lastKey.set(connection, { token, key });
+    return key;
+  };
+
   const INVALID = { identity: undefined };
-  const known = (token: string) =>
-    TOKEN_SHAPE.test(token) ? cache.get(hash('sha256', token, 'base64url')) : INVALID;
+  const known = (token: string, connection?: object) =>
+    TOKEN_SHAPE.test(token) ? cache.get(keyOf(token, connection)) : INVALID;
 
   return {
     known,

@@ -55,7 +55,7 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): RequestHandl
     on: {
       proxyReq: (proxyReq, req) => {
         // The caller's token stays at the gateway: the unit gets the signed identity made from it.
-        proxyReq.removeHeader('authorization');
+        if (req.headers.authorization !== undefined) proxyReq.removeHeader('authorization');
         proxyReq.once('timeout', () => {
           (req as Marked)[TIMED_OUT] = true;
         });

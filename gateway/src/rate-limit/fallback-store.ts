@@ -1,5 +1,6 @@
-import { MemoryStore, type IncrementResponse, type Options, type Store } from 'express-rate-limit';
+import type { IncrementResponse, Options, Store } from 'express-rate-limit';
 import type { Logger } from '@pp/logger';
+import { LocalCounts } from './local-counts.ts';
 
 /**
  * The shared store (Redis) with a local stand-in: when the shared one errors or is slow, this replica
@@ -8,7 +9,7 @@ import type { Logger } from '@pp/logger';
 export class FallbackStore implements Store {
   readonly localKeys = false;
   readonly prefix?: string;
-  private readonly local = new MemoryStore();
+  private readonly local = new LocalCounts();
   private readonly shared: Store;
   private readonly timeoutMs: number;
   private readonly logger: Logger;

@@ -1,10 +1,11 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { ipKeyGenerator, MemoryStore, type Options, type Store } from 'express-rate-limit';
+import { ipKeyGenerator, type IncrementResponse, type Options, type Store } from 'express-rate-limit';
 import { RedisStore } from 'rate-limit-redis';
 import { errorEnvelope } from '@pp/http';
 import type { Logger } from '@pp/logger';
 import { clientIp } from '../http/client-ip.ts';
 import { FallbackStore } from './fallback-store.ts';
+import { LocalCounts } from './local-counts.ts';
 
 /** What the limiter needs of a Redis client (node-redis's `sendCommand`). */
 export interface RedisClient {
@@ -54,11 +55,11 @@ const clientKey = (req: Request) => {
 
 /**
  * Per client IP, per minute, on every response; 429 with Retry-After and the error envelope. Every
- * request counts once, when it starts (a live stream too, and only then). The counts live in
- * express-rate-limit's stores: with Redis they are shared by every replica, and when Redis fails or
- * is slow each replica goes on counting locally. The middleware around the store is this one: the
- * library's own does a dozen things per request (option lookups, validations, its own headers) that
- * the gateway's hot path does not need.
+ * request counts once, when it starts (a live stream too, and only then). With Redis the counts are
+ * shared by every replica (rate-limit-redis's store), and when Redis fails or is slow each replica
+ * goes on counting locally; without Redis, the counts of this process answer synchronously. The
+ * middleware around the store is this one: express-rate-limit's own does a dozen things per request
+ * (option lookups, validations, its own headers) that the gateway's hot path does not need.
  */
 export function createRateLimiter(options: RateLimitOptions): RequestHandler {
   const store: Store = options.redis
@@ -69,7 +70,7 @@ export function createRateLimiter(options: RateLimitOptions): RequestHandler {
         }),
         { timeoutMs: 250, logger: options.logger },
       )
-    : new MemoryStore();
+    : new LocalCounts();
   void store.init?.({ windowMs: RATE_LIMIT_WINDOW_MS } as Options);
   const limit = options.limitPerMinute;
   const policy = `"ip"; q=${limit}; w=${WINDOW_SECONDS}`;
@@ -78,11 +79,15 @@ export function createRateLimiter(options: RateLimitOptions): RequestHandler {
     `Too many requests: at most ${limit} per minute from one address`,
   );
   return (req, res, next) => {
-    Promise.resolve(store.increment(clientKey(req))).then(({ totalHits, resetTime }) => {
+    const apply = ({ totalHits, resetTime }: IncrementResponse) => {
       const secondsLeft = setHeaders(res, limit, Math.max(0, limit - totalHits), resetTime, policy);
       if (totalHits <= limit) return next();
       res.setHeader('Retry-After', String(Math.max(1, secondsLeft)));
       res.status(429).json(refusal);
-    }, next);
+    };
+    // Local counts answer at once; a shared store's answer is awaited.
+    const counted = store.increment(clientKey(req));
+    if (counted instanceof Promise) counted.then(apply, next);
+    else apply(counted);
   };
 }
