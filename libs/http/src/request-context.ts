@@ -25,4 +25,5 @@ export const requestContext: RequestHandler = (req, res, next) =>
  * The same at the edge, where a client's own request id is not trusted as one: every request gets a
  * new id (a client may send X-Correlation-Id to follow its calls).
  */
-export const edgeRequestContext: RequestHandler = (req, res, next) => runRequest(req, res, next, randomUUID());
+export const edgeRequestContext: RequestHandler = (req, res, next) =>
+  runRequest(req, res, next, randomUUID());
