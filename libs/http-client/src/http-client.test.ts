@@ -30,6 +30,9 @@ describe('service client', () => {
           seen.push(req.get('x-request-id') ?? '');
           send(res, 200, { who: req.identity });
         });
+        a.get('/internal/header', requireService, (req, res) => {
+          send(res, 200, { header: req.get('x-pp-identity') });
+        });
         a.get('/flaky', (_req, res) => {
           flaky++;
           if (flaky < 3) res.status(503).json({ success: false });
@@ -57,6 +60,16 @@ describe('service client', () => {
     );
     expect(data.who).toMatchObject({ sub: 'stories', kind: 'service' });
     expect(seen).toContain('req-42');
+  });
+
+  it('signs its own identity once a while, not on every call', async () => {
+    const client = sessionsClient();
+    const headers: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const data = await client.callOk<{ header: string }>({ url: '/internal/header' });
+      headers.push(data.header);
+    }
+    expect(new Set(headers).size).toBe(1);
   });
 
   it('is refused when it signs with the wrong key', async () => {

@@ -1,4 +1,6 @@
+export * from './resilience.ts';
 export * from './resilient-client.ts';
+export * from './internal-transport.ts';
 export * from './service-client.ts';
 export * from './unit-descriptions.ts';
 export * from './session-lookup.ts';

@@ -56,7 +56,9 @@ function runChange<T>(
   now: Date,
   answer?: RoundAnswer,
 ) {
-  const stories = structuredClone(planned.stories);
+  // Changes replace a story's fields (never change a field's value in place), so a shallow copy of
+  // each story keeps the planned ones as they were read.
+  const stories = planned.stories.map((s) => ({ ...s }));
   const events: EventEnvelope[] = [];
   const effects = noEffects();
   const queue: Queue = {
@@ -89,12 +91,19 @@ function runChange<T>(
   return { result, stories, events, round: roundOf(stories, effects) };
 }
 
+/** Whether a change gave any field of the story another value (a replaced field is a new value). */
+function differs(before: StoryRecord, after: StoryRecord) {
+  for (const key of Object.keys(after) as Array<keyof StoryRecord>)
+    if (before[key] !== after[key]) return true;
+  return false;
+}
+
 /** The stories written by a change: those it changed, made, and took away. */
 function differences(before: StoryRecord[], after: StoryRecord[]) {
-  const old = new Map(before.map((s) => [s.id, JSON.stringify(s)]));
+  const old = new Map(before.map((s) => [s.id, s]));
   const kept = new Set(after.map((s) => s.id));
   return {
-    changed: after.filter((s) => old.has(s.id) && old.get(s.id) !== JSON.stringify(s)),
+    changed: after.filter((s) => old.has(s.id) && differs(old.get(s.id)!, s)),
     created: after.filter((s) => !old.has(s.id)),
     deleted: before.filter((s) => !kept.has(s.id)).map((s) => s.id),
   };
