@@ -192,7 +192,9 @@ export async function startConsumer(options: ConsumerOptions): Promise<RunningCo
       try {
         const consumer = await js.consumers.get(bus.stream, options.durable);
         if (stopped) break;
-        messages = await consumer.consume({ max_messages: concurrency * 2 });
+        // Pulled in batches of at least 64 however few are handled at once: every pull is a request
+        // to the broker, and a consumer that handles one message at a time would pull every other one.
+        messages = await consumer.consume({ max_messages: Math.max(64, concurrency * 2) });
         // Stopped while subscribing: stop() found nothing to close yet.
         if (stopped) {
           await messages.close();

@@ -42,7 +42,9 @@ export const metricsMiddleware: RequestHandler = (req, res, next) => {
 
 export function metricsRouter(): Router {
   if (!defaultsCollected) {
-    client.collectDefaultMetrics({ register: registry });
+    // The event-loop lag sampler wakes the process at this interval (prom-client's default, 10 ms,
+    // is a hundred wake-ups a second in every unit, busy or idle).
+    client.collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 100 });
     defaultsCollected = true;
   }
   const router = express.Router();
