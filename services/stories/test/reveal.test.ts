@@ -47,6 +47,34 @@ describe('reveal and reset', () => {
     expect(event.data.story.votes).toHaveLength(6);
   });
 
+  it('keeps the texts and kept votes of the stories a change moves without being about them', async () => {
+    const s = await h.session({ record_vote_names: true });
+    const ids: string[] = [];
+    for (const n of [1, 2, 3]) {
+      const res = await h.client.post(`/sessions/${s.code}/stories`, {
+        body: { title: `S${n}`, description: `Text ${n}\n`.repeat(50), acceptance_criteria: `Given ${n}` },
+        ...as(s.owner_id),
+      });
+      ids.push(res.body.story.id);
+    }
+    await h.castVotes(s, ['3', '5', '5']);
+    expect((await h.client.post(`/stories/${ids[0]}/reveal`, as(s.owner_id))).status).toBe(200);
+    // Each of these changes the status or place of stories other than the one it names.
+    expect((await h.client.post(`/stories/${ids[2]}/activate`, as(s.owner_id))).status).toBe(200);
+    const moved = await h.client.patch(`/stories/${ids[2]}`, { body: { position: 1 }, ...as(s.owner_id) });
+    expect(moved.status).toBe(200);
+    expect((await h.client.delete(`/stories/${ids[2]}`, as(s.owner_id))).status).toBe(200);
+
+    const first = (await h.client.get(`/stories/${ids[0]}`, as(s.owner_id))).body.story;
+    expect(first).toMatchObject({ status: 'revealed', final_estimate: '5', position: 1 });
+    expect(first.description).toBe('Text 1\n'.repeat(50));
+    expect(first.acceptance_criteria).toBe('Given 1');
+    expect(first.votes.map((v: { value: string }) => v.value).sort()).toEqual(['3', '5', '5']);
+    const second = (await h.client.get(`/stories/${ids[1]}`, as(s.owner_id))).body.story;
+    expect(second).toMatchObject({ status: 'voting', position: 2, acceptance_criteria: 'Given 2' });
+    expect(second.description).toBe('Text 2\n'.repeat(50));
+  });
+
   it('revealing again answers 409 story_already_revealed', async () => {
     const { s, ids } = await sessionWithStories(['A']);
     expect((await h.client.post(`/stories/${ids[0]}/reveal`, as(s.owner_id))).status).toBe(200);

@@ -9,10 +9,21 @@ import type { SessionRecord, StoryRecord } from './entities/index.ts';
  * commit, which writes the change only if nothing else was planned or committed since the read.
  */
 
+/** The fields of a story that can be large (texts of up to 10,000 characters, the kept votes). */
+export type HeavyStoryField = 'description' | 'acceptanceCriteria' | 'votes';
+
+/**
+ * A story of the queue as a change reads it: every story's place, status and title, but the large
+ * fields only of the story the change is about (a change of the queue never touches the others').
+ */
+export type QueueStory = Omit<StoryRecord, HeavyStoryField> & Partial<Pick<StoryRecord, HeavyStoryField>>;
+
 export interface PlannedQueue {
   session: SessionRecord;
-  /** The session's stories in queue order, as of the read. */
-  stories: StoryRecord[];
+  /** The session's stories in queue order, as of the read, without their large fields. */
+  stories: QueueStory[];
+  /** The story the change is about (by id), whole; undefined when the change names none or it is not there. */
+  target?: StoryRecord;
   /** Changes committed to the queue: the commit checks it is still the one read. */
   queueVersion: number;
   /** The round version taken for this change; undefined when the caller is not the session's owner. */
@@ -40,8 +51,13 @@ const PLAN: PreparedStatement = {
         returning s.round_version, s.round_unsettled_since = now() as was_settled)
      select row_to_json(snap) as session, snap.queue_version,
             (select round_version from bump) as round_version, (select was_settled from bump) as was_settled,
-            coalesce((select json_agg(st order by st.position) from stories st where st.session_id = snap.id), '[]')
-              as stories
+            coalesce((select json_agg(json_build_object(
+                'id', st.id, 'session_id', st.session_id, 'title', st.title, 'status', st.status,
+                'position', st.position, 'final_estimate', st.final_estimate, 'revealed_at', st.revealed_at,
+                'voting_started_at', st.voting_started_at, 'created_at', st.created_at,
+                'updated_at', st.updated_at) order by st.position)
+               from stories st where st.session_id = snap.id), '[]') as stories,
+            (select row_to_json(st) from stories st where st.id = $2::uuid and st.session_id = snap.id) as target
        from snap`,
 };
 
@@ -64,23 +80,27 @@ function sessionOf(row: Record<string, unknown>): SessionRecord {
   };
 }
 
-function storyOf(row: Record<string, unknown>): StoryRecord {
+function queueStoryOf(row: Record<string, unknown>): QueueStory {
   return {
     id: row.id as string,
     sessionId: row.session_id as string,
     title: row.title as string,
-    description: row.description as string,
-    acceptanceCriteria: row.acceptance_criteria as string,
     status: row.status as StoryRecord['status'],
     position: row.position as number,
     finalEstimate: (row.final_estimate as string | null) ?? null,
-    votes: (row.votes as StoryRecord['votes']) ?? null,
     revealedAt: date(row.revealed_at),
     votingStartedAt: date(row.voting_started_at),
     createdAt: date(row.created_at)!,
     updatedAt: date(row.updated_at)!,
   };
 }
+
+const storyOf = (row: Record<string, unknown>): StoryRecord => ({
+  ...queueStoryOf(row),
+  description: row.description as string,
+  acceptanceCriteria: row.acceptance_criteria as string,
+  votes: (row.votes as StoryRecord['votes']) ?? null,
+});
 
 /**
  * The session and its stories as they are, and the next round version, taken (and the round marked
@@ -101,7 +121,8 @@ export async function planQueue(
   if (!found) return undefined;
   return {
     session: sessionOf(found.session as Record<string, unknown>),
-    stories: (found.stories as Array<Record<string, unknown>>).map(storyOf),
+    stories: (found.stories as Array<Record<string, unknown>>).map(queueStoryOf),
+    target: found.target ? storyOf(found.target as Record<string, unknown>) : undefined,
     queueVersion: found.queue_version as number,
     roundVersion: (found.round_version as number | null) ?? undefined,
     wasSettled: (found.was_settled as boolean | null) ?? undefined,
@@ -110,7 +131,7 @@ export async function planQueue(
 
 const STORY_COLUMNS = `id uuid, title text, description text, acceptance_criteria text, status text, position int,
   final_estimate text, votes jsonb, revealed_at timestamptz, voting_started_at timestamptz,
-  created_at timestamptz, updated_at timestamptz`;
+  created_at timestamptz, updated_at timestamptz, whole boolean`;
 
 const COMMIT: PreparedStatement = {
   name: 'stories.commit-queue',
@@ -118,9 +139,12 @@ const COMMIT: PreparedStatement = {
        select id from sessions where id = $1::uuid and round_version = $2::int and queue_version = $3::int
           for update),
      changed as (
-       update stories st set title = c.title, description = c.description,
-              acceptance_criteria = c.acceptance_criteria, status = c.status, position = c.position,
-              final_estimate = c.final_estimate, votes = c.votes, revealed_at = c.revealed_at,
+       update stories st set title = c.title,
+              -- the large fields are written only from a story read whole (the others came without them)
+              description = case when c.whole then c.description else st.description end,
+              acceptance_criteria = case when c.whole then c.acceptance_criteria else st.acceptance_criteria end,
+              votes = case when c.whole then c.votes else st.votes end,
+              status = c.status, position = c.position, final_estimate = c.final_estimate, revealed_at = c.revealed_at,
               voting_started_at = c.voting_started_at, updated_at = c.updated_at
          from jsonb_to_recordset($4::jsonb) as c(${STORY_COLUMNS})
         where st.id = c.id and st.session_id = $1::uuid and exists (select 1 from ok)),
@@ -144,21 +168,23 @@ export interface QueueWrite {
   sessionId: string;
   roundVersion: number;
   queueVersion: number;
-  changed: StoryRecord[];
+  /** Stories the change changed: written whole when their large fields were read (or made) by it. */
+  changed: Array<{ story: QueueStory; whole: boolean }>;
   created: StoryRecord[];
   deleted: string[];
   events: EventEnvelope[];
 }
 
-const rowOf = (s: StoryRecord) => ({
+const rowOf = (s: QueueStory, whole: boolean) => ({
   id: s.id,
   title: s.title,
-  description: s.description,
-  acceptance_criteria: s.acceptanceCriteria,
+  whole,
+  description: whole ? s.description : null,
+  acceptance_criteria: whole ? s.acceptanceCriteria : null,
   status: s.status,
   position: s.position,
   final_estimate: s.finalEstimate ?? null,
-  votes: s.votes ?? null,
+  votes: whole ? (s.votes ?? null) : null,
   revealed_at: s.revealedAt ?? null,
   voting_started_at: s.votingStartedAt ?? null,
   created_at: s.createdAt,
@@ -175,8 +201,8 @@ export async function commitQueue(em: EntityManager, write: QueueWrite): Promise
     write.sessionId,
     write.roundVersion,
     write.queueVersion,
-    JSON.stringify(write.changed.map(rowOf)),
-    JSON.stringify(write.created.map(rowOf)),
+    JSON.stringify(write.changed.map((c) => rowOf(c.story, c.whole))),
+    JSON.stringify(write.created.map((s) => rowOf(s, true))),
     `{${write.deleted.join(',')}}`,
     JSON.stringify(write.events),
   ]);

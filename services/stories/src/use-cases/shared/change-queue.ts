@@ -4,7 +4,14 @@ import type { EventData, EventEnvelope, EventType, RoundAnswer } from '@pp/contr
 import { outboxEvent } from '@pp/events';
 import { AppError } from '@pp/http';
 import type { SessionRecord, StoryRecord } from '../../db/entities/index.ts';
-import { commitQueue, planQueue, type PlannedQueue, type QueueTarget } from '../../db/queue.repository.ts';
+import {
+  commitQueue,
+  planQueue,
+  type HeavyStoryField,
+  type PlannedQueue,
+  type QueueStory,
+  type QueueTarget,
+} from '../../db/queue.repository.ts';
 import { settleRound } from '../../db/round-version.repository.ts';
 import { newStory, type NewStory } from '../../db/story.repository.ts';
 import { noEffects, roundOf, sameRound, type RoundEffects, type RoundPlan } from '../../domain/round-plan.ts';
@@ -18,11 +25,15 @@ import { SOURCE, type Actor, type StoriesContext } from './context.ts';
 import { loadSession } from './load-session.ts';
 import { sessionOfSnapshot } from './summaries.ts';
 
-/** A session's stories in queue order, with what a change adds and takes away. */
+/**
+ * A session's stories in queue order, with what a change adds and takes away. Only the change's
+ * target and the stories it makes are whole; the others come without their large fields (texts,
+ * kept votes), which no change of the queue touches.
+ */
 export interface Queue {
-  readonly stories: StoryRecord[];
+  readonly stories: QueueStory[];
   create(data: NewStory): StoryRecord;
-  remove(story: StoryRecord): void;
+  remove(story: QueueStory): void;
 }
 
 /**
@@ -57,26 +68,29 @@ function runChange<T>(
   answer?: RoundAnswer,
 ) {
   // Changes replace a story's fields (never change a field's value in place), so a shallow copy of
-  // each story keeps the planned ones as they were read.
-  const stories = planned.stories.map((s) => ({ ...s }));
+  // each story keeps the planned ones as they were read. The target is the whole story.
+  const whole = new Set<string>();
+  let story: StoryRecord | undefined;
+  if ('storyId' in target) {
+    if (!planned.target) throw new StoryNotFoundError();
+    story = { ...planned.target };
+    whole.add(story.id);
+  }
+  const stories: QueueStory[] = planned.stories.map((s) => (s.id === story?.id ? story : { ...s }));
   const events: EventEnvelope[] = [];
   const effects = noEffects();
   const queue: Queue = {
     stories,
     create(data) {
-      const story = newStory(data, now);
-      stories.push(story);
-      return story;
+      const made = newStory(data, now);
+      stories.push(made);
+      whole.add(made.id);
+      return made;
     },
     remove(story) {
       stories.splice(stories.indexOf(story), 1);
     },
   };
-  let story: StoryRecord | undefined;
-  if ('storyId' in target) {
-    story = stories.find((s) => s.id === target.storyId);
-    if (!story) throw new StoryNotFoundError();
-  }
   const result = change({
     queue,
     session: planned.session,
@@ -88,23 +102,30 @@ function runChange<T>(
       if (answer) events.push(outboxEvent(type, data, { source: SOURCE }));
     },
   });
-  return { result, stories, events, round: roundOf(stories, effects) };
+  return { result, stories, whole, events, round: roundOf(stories, effects) };
 }
 
+const HEAVY: readonly HeavyStoryField[] = ['description', 'acceptanceCriteria', 'votes'];
+
 /** Whether a change gave any field of the story another value (a replaced field is a new value). */
-function differs(before: StoryRecord, after: StoryRecord) {
-  for (const key of Object.keys(after) as Array<keyof StoryRecord>)
+function differs(before: QueueStory, after: QueueStory) {
+  for (const key of Object.keys(after) as Array<keyof QueueStory>)
     if (before[key] !== after[key]) return true;
   return false;
 }
 
 /** The stories written by a change: those it changed, made, and took away. */
-function differences(before: StoryRecord[], after: StoryRecord[]) {
+function differences(planned: PlannedQueue, after: QueueStory[], whole: Set<string>) {
+  const before = planned.stories.map((s) => (s.id === planned.target?.id ? planned.target : s));
   const old = new Map(before.map((s) => [s.id, s]));
   const kept = new Set(after.map((s) => s.id));
+  const changed = after.filter((s) => old.has(s.id) && differs(old.get(s.id)!, s));
+  for (const s of changed)
+    if (!whole.has(s.id) && HEAVY.some((key) => s[key] !== undefined))
+      throw new Error('a change of the queue may change the texts and votes of its own story only');
   return {
-    changed: after.filter((s) => old.has(s.id) && differs(old.get(s.id)!, s)),
-    created: after.filter((s) => !old.has(s.id)),
+    changed: changed.map((s) => ({ story: s, whole: whole.has(s.id) })),
+    created: after.filter((s): s is StoryRecord => !old.has(s.id)),
     deleted: before.filter((s) => !kept.has(s.id)).map((s) => s.id),
   };
 }
@@ -184,7 +205,7 @@ export async function changeQueue<T>(
       sessionId: planned.session.id,
       roundVersion: version,
       queueVersion: planned.queueVersion,
-      ...differences(planned.stories, made.stories),
+      ...differences(planned, made.stories, made.whole),
       events: made.events,
     });
     if (written) {

@@ -2,7 +2,7 @@ import type { SessionSnapshot } from '@pp/contracts';
 import type { SessionRecord, StoryRecord } from '../../db/entities/index.ts';
 
 /** The story as events carry it. */
-export const storySummary = (story: StoryRecord) => ({
+export const storySummary = (story: Pick<StoryRecord, 'id' | 'title' | 'status' | 'position'>) => ({
   id: story.id,
   title: story.title,
   status: story.status,
