@@ -40,6 +40,13 @@ export interface ConsumerOptions {
   idempotent?: boolean;
   /** Delay before the n-th redelivery after a passing failure. */
   backoffMs?: (deliveryCount: number) => number;
+  /**
+   * The events that arrive together (at most `size`, default 64) handled in one call rather than one by
+   * one: a burst becomes one statement. Idempotent consumers only. When a batch fails for another
+   * reason than a dependency being down, its events are handled one by one with `handlers`, so one bad
+   * event cannot hold back the others.
+   */
+  batch?: { handle: (events: EventEnvelope[], em: EntityManager) => Promise<void>; size?: number };
 }
 
 export interface RunningConsumer {
@@ -67,6 +74,8 @@ const defaultBackoff = (n: number) => Math.min(30_000, 250 * 2 ** Math.max(0, n 
  * its contract refuses) or one that keeps failing.
  */
 export async function startConsumer(options: ConsumerOptions): Promise<RunningConsumer> {
+  if (options.batch && !options.idempotent)
+    throw new Error(`${options.durable}: only an idempotent consumer can handle events in batches`);
   const bus = options.bus ?? defaultBus;
   const maxDeliver = options.maxDeliver ?? 10;
   const concurrency = options.concurrency ?? 8;
@@ -123,58 +132,96 @@ export async function startConsumer(options: ConsumerOptions): Promise<RunningCo
     });
   }
 
-  async function handle(msg: JsMsg): Promise<void> {
+  /**
+   * The event in the message, checked against its contract; undefined when there is nothing to handle
+   * (the message is dead-lettered, or acknowledged because this consumer takes no event of its type).
+   */
+  async function read(msg: JsMsg): Promise<EventEnvelope<EventData<EventType>> | undefined> {
     let envelope: EventEnvelope;
     try {
       envelope = eventEnvelopeSchema.parse(JSON.parse(new TextDecoder().decode(msg.data))) as EventEnvelope;
     } catch {
       await deadLetter(msg, 'unparseable', 'not a valid event envelope');
-      return;
+      return undefined;
     }
-    const handler = options.handlers[envelope.type as EventType] as EventHandler<EventType> | undefined;
-    if (!handler) {
+    if (!options.handlers[envelope.type as EventType]) {
       ack(msg);
-      return;
+      return undefined;
     }
-    const schema = eventSchemas[envelope.type as EventType];
-    const data = schema.safeParse(envelope.data);
+    const data = eventSchemas[envelope.type as EventType].safeParse(envelope.data);
     if (!data.success) {
       await deadLetter(msg, envelope.type, `invalid ${envelope.type} data: ${data.error.message}`);
+      return undefined;
+    }
+    return { ...envelope, data: data.data } as EventEnvelope<EventData<EventType>>;
+  }
+
+  /** A message whose handling failed: retried later, or dead-lettered once it has failed too often. */
+  async function failed(msg: JsMsg, event: EventEnvelope, err: unknown) {
+    const deliveries = msg.info.deliveryCount;
+    if (dependencyUnavailable(err)) {
+      // The database or another service is down: not the message's fault, so never a dead letter.
+      if (deliveries === 1 || deliveries % 10 === 0)
+        options.logger.warn(
+          { err, event_id: event.id, type: event.type, deliveries },
+          'a dependency is down, will retry',
+        );
+      redeliveries.inc({ consumer: options.durable });
+      msg.nak(backoff(deliveries));
       return;
     }
-    const event = { ...envelope, data: data.data } as EventEnvelope<EventData<EventType>>;
+    if (deliveries >= maxDeliver) {
+      options.logger.error(
+        { err, event_id: event.id, type: event.type, deliveries },
+        'event handling failed for good',
+      );
+      await deadLetter(msg, event.type, err instanceof Error ? err.message : String(err));
+      return;
+    }
+    options.logger.warn(
+      { err, event_id: event.id, type: event.type, deliveries },
+      'event handling failed, will retry',
+    );
+    redeliveries.inc({ consumer: options.durable });
+    msg.nak(backoff(deliveries));
+  }
+
+  async function handleOne(msg: JsMsg, event: EventEnvelope<EventData<EventType>>): Promise<void> {
+    const handler = options.handlers[event.type as EventType] as EventHandler<EventType>;
     try {
-      await runWithContext({ correlationId: envelope.correlation_id ?? envelope.id }, () =>
+      await runWithContext({ correlationId: event.correlation_id ?? event.id }, () =>
         options.idempotent ? handler(event, options.orm.em.fork()) : handleOnce(event, handler),
       );
       ack(msg);
     } catch (err) {
-      const deliveries = msg.info.deliveryCount;
-      if (dependencyUnavailable(err)) {
-        // The database or another service is down: not the message's fault, so never a dead letter.
-        if (deliveries === 1 || deliveries % 10 === 0)
-          options.logger.warn(
-            { err, event_id: event.id, type: event.type, deliveries },
-            'a dependency is down, will retry',
-          );
-        redeliveries.inc({ consumer: options.durable });
-        msg.nak(backoff(deliveries));
-        return;
-      }
-      if (deliveries >= maxDeliver) {
-        options.logger.error(
-          { err, event_id: event.id, type: event.type, deliveries },
-          'event handling failed for good',
-        );
-        await deadLetter(msg, event.type, err instanceof Error ? err.message : String(err));
-        return;
-      }
-      options.logger.warn(
-        { err, event_id: event.id, type: event.type, deliveries },
-        'event handling failed, will retry',
+      await failed(msg, event, err);
+    }
+  }
+
+  async function handle(msg: JsMsg): Promise<void> {
+    const event = await read(msg);
+    if (event) await handleOne(msg, event);
+  }
+
+  async function handleBatch(msgs: JsMsg[]): Promise<void> {
+    const ready: Array<{ msg: JsMsg; event: EventEnvelope<EventData<EventType>> }> = [];
+    for (const msg of msgs) {
+      const event = await read(msg);
+      if (event) ready.push({ msg, event });
+    }
+    if (ready.length === 0) return;
+    try {
+      await options.batch!.handle(
+        ready.map((r) => r.event),
+        options.orm.em.fork(),
       );
-      redeliveries.inc({ consumer: options.durable });
-      msg.nak(backoff(deliveries));
+      for (const r of ready) ack(r.msg);
+    } catch (err) {
+      if (dependencyUnavailable(err)) {
+        for (const r of ready) await failed(r.msg, r.event, err);
+        return;
+      }
+      for (const r of ready) await handleOne(r.msg, r.event);
     }
   }
 
@@ -185,6 +232,31 @@ export async function startConsumer(options: ConsumerOptions): Promise<RunningCo
   function release() {
     inFlight--;
     waiters.shift()?.();
+  }
+
+  // Batches: the messages of one turn of the event loop (at most batchSize) are handled together;
+  // while every slot is busy, the loop waits before taking more.
+  const batchSize = options.batch?.size ?? 64;
+  const gathered: JsMsg[] = [];
+  const settleBatch = (msgs: JsMsg[]) =>
+    void handleBatch(msgs)
+      .catch((err) => {
+        options.logger.error({ err }, 'consumer failed to settle a batch');
+        for (const msg of msgs) msg.nak(backoff(msg.info.deliveryCount));
+      })
+      .finally(release);
+  async function flushGathered() {
+    while (gathered.length > 0) {
+      await slot();
+      settleBatch(gathered.splice(0, batchSize));
+    }
+  }
+  let flushing: Promise<void> | undefined;
+  async function gather(msg: JsMsg) {
+    gathered.push(msg);
+    if (gathered.length === 1)
+      flushing = new Promise<void>((resolve) => setImmediate(() => void flushGathered().then(resolve)));
+    if (gathered.length >= batchSize * concurrency) await flushing;
   }
 
   const loop = (async () => {
@@ -202,6 +274,10 @@ export async function startConsumer(options: ConsumerOptions): Promise<RunningCo
         }
         for await (const msg of messages) {
           lag.set({ consumer: options.durable }, msg.info.pending);
+          if (options.batch) {
+            await gather(msg);
+            continue;
+          }
           await slot();
           void handle(msg)
             .catch((err) => {
@@ -223,6 +299,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<RunningCo
       stopped = true;
       await messages?.close();
       await loop;
+      await flushing;
       while (inFlight > 0) await new Promise<void>((r) => waiters.push(r));
       flushAcks();
     },

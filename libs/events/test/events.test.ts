@@ -268,6 +268,73 @@ describe('events: outbox relay and consumers', () => {
     await consumer.stop();
   });
 
+  it('handles the events that arrive together in one batch, and a failing one alone so the others go through', async () => {
+    const batches: string[][] = [];
+    const alone: string[] = [];
+    const poison = '6b0f7c1e-3a7e-4a53-9d55-1f7c2b8f0aff';
+    const consumer = await consume({
+      durable: 'batched',
+      filterSubject: `${bus.prefix}.story.>`,
+      idempotent: true,
+      maxDeliver: 2,
+      backoffMs: () => 20,
+      handlers: {
+        'story.reset': async (event) => {
+          alone.push(event.id);
+          if (event.id === poison) throw new Error('this one cannot be handled');
+        },
+      },
+      batch: {
+        handle: async (events) => {
+          batches.push(events.map((e) => e.id));
+          if (events.some((e) => e.id === poison)) throw new Error('this one cannot be handled');
+        },
+      },
+    });
+    const js = jetstream(nc);
+    const reset = (id: string) => ({
+      id,
+      type: 'story.reset',
+      version: 1,
+      occurred_at: new Date().toISOString(),
+      source: 'test',
+      correlation_id: null,
+      data: {
+        session_id: '6b0f7c1e-3a7e-4a53-9d55-1f7c2b8f0a03',
+        session_code: 'ABCDEF',
+        story: { id: '6b0f7c1e-3a7e-4a53-9d55-1f7c2b8f0a04', title: 'x', status: 'voting', position: 1 },
+      },
+    });
+    try {
+      // (The stream also holds the story events of the tests before: only this test's are looked at.)
+      const good = Array.from({ length: 20 }, () => crypto.randomUUID());
+      await Promise.all(
+        good.map((id) => js.publish(subjectFor(bus, 'story.reset'), JSON.stringify(reset(id)))),
+      );
+      await until(async () => good.every((id) => batches.flat().includes(id)));
+      expect(batches.filter((b) => b.some((id) => good.includes(id))).length).toBeLessThan(20); // some together
+      expect(alone.filter((id) => good.includes(id))).toEqual([]);
+
+      const next = [crypto.randomUUID(), poison, crypto.randomUUID()];
+      await Promise.all(
+        next.map((id) => js.publish(subjectFor(bus, 'story.reset'), JSON.stringify(reset(id)))),
+      );
+      const jsm = await jetstreamManager(nc);
+      await until(async () => {
+        const dead = await jsm.streams
+          .getMessage(bus.deadLetterStream, { last_by_subj: `${bus.deadLetterPrefix}.batched.story.reset` })
+          .catch(() => null);
+        return dead?.json<{ id: string }>().id === poison;
+      });
+      // The good ones of the failing batch were handled one by one and are not handled again.
+      await new Promise((r) => setTimeout(r, 200));
+      expect(alone.filter((id) => id === next[0])).toHaveLength(1);
+      expect(alone.filter((id) => id === next[2])).toHaveLength(1);
+    } finally {
+      await consumer.stop();
+    }
+  });
+
   it('lets published rows go and vacuums the outbox itself once enough of them went', async () => {
     const vacuums = async () => {
       const [stats] = (await db

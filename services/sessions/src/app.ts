@@ -57,14 +57,15 @@ export function createApp(
     runtime,
     config.INTERNAL_SIGNING_KEY,
     (app) => {
+      // The busiest paths first: express tries the routes in order on every request.
+      app.use(voteRoutes(deps));
+      app.use(internalRoutes(deps));
       app.use(sessionRoutes(deps));
       app.use(participantRoutes(deps));
-      app.use(voteRoutes(deps));
       app.use(roomRoutes(deps, hub));
       app.use(activityRoutes(deps));
       app.use(folderRoutes(deps));
       app.use(workspaceRoutes(deps));
-      app.use(internalRoutes(deps));
       // The MCP server comes later: 503 until then.
       mountNotYetAvailable(app, ['/mcp'], 'sessions');
     },

@@ -62,20 +62,33 @@ export interface EventDeliveries {
 
 /**
  * One delivery, due now, for each enabled webhook of the session's owner that subscribes to the event
- * (all of the owner's sessions, or this one). An event handled twice adds nothing the second time.
+ * (all of the owner's sessions, or this one), for every event given, in one statement. An event
+ * handled twice adds nothing the second time. Resolves with how many deliveries were added.
  */
-export async function addEventDeliveries(em: EntityManager, e: EventDeliveries): Promise<number> {
+export async function addEventDeliveries(em: EntityManager, events: EventDeliveries[]): Promise<number> {
+  if (events.length === 0) return 0;
   const rows = await query<{ id: string }>(
     em,
     'add_event_deliveries',
     `insert into deliveries (id, webhook_id, event_id, event_type, payload, status, attempts, retries, next_attempt_at, created_at)
-     select gen_random_uuid(), w.id, $3::uuid, $4::varchar, $5::jsonb, 'pending', 0, true, now(), now()
-       from webhooks w
-      where w.owner_id = $1 and w.enabled and (w.session_id is null or w.session_id = $2)
-        and (w.events @> array[$4::varchar]::text[] or w.events @> array['*'])
+     select gen_random_uuid(), w.id, e.event_id, e.type, e.payload, 'pending', 0, true, now(), now()
+       from jsonb_to_recordset($1::jsonb) as e(owner_id text, session_id uuid, event_id uuid, type varchar, payload jsonb)
+       join webhooks w
+         on w.owner_id = e.owner_id and w.enabled and (w.session_id is null or w.session_id = e.session_id)
+        and (w.events @> array[e.type]::text[] or w.events @> array['*'])
      on conflict (webhook_id, event_id) do nothing
      returning id`,
-    [e.ownerId, e.sessionId, e.eventId, e.type, JSON.stringify(e.payload)],
+    [
+      JSON.stringify(
+        events.map((e) => ({
+          owner_id: e.ownerId,
+          session_id: e.sessionId,
+          event_id: e.eventId,
+          type: e.type,
+          payload: e.payload,
+        })),
+      ),
+    ],
   );
   return rows.length;
 }

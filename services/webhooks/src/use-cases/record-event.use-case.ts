@@ -1,5 +1,5 @@
 import type { EventEnvelope } from '@pp/contracts';
-import { addEventDeliveries } from '../db/delivery.repository.ts';
+import { addEventDeliveries, type EventDeliveries } from '../db/delivery.repository.ts';
 import { keepSessionOwner, sessionOwnerById, type SessionOwner } from '../db/session-owner.repository.ts';
 import { payloadOf } from '../domain/payload.ts';
 import type { WebhooksContext } from './shared/context.ts';
@@ -40,24 +40,35 @@ async function ownerOf(ctx: WebhooksContext, sessionId: string): Promise<string 
   return found.owner_id;
 }
 
-/**
- * A public event: a delivery for each webhook of the session's owner that wants it, sent at once.
- * Idempotent: the session read model is an upsert, and a webhook gets one delivery per event.
- */
-export async function recordEvent(ctx: WebhooksContext, event: EventEnvelope<SessionData>): Promise<void> {
+/** The deliveries an event makes, once its session's owner is known; undefined when it has no session. */
+async function deliveriesOf(ctx: WebhooksContext, event: EventEnvelope<SessionData>) {
   const { session } = event.data;
   if (session) await learn(ctx, { sessionId: session.id, code: session.code, ownerId: session.owner_id });
   const sessionId = session?.id ?? event.data.session_id;
-  if (!sessionId) return;
+  if (!sessionId) return undefined;
   const ownerId = session?.owner_id ?? (await ownerOf(ctx, sessionId));
-  if (!ownerId) return;
+  if (!ownerId) return undefined;
   const payload = payloadOf(event.type, event.occurred_at, event.data as Record<string, unknown>);
-  const added = await addEventDeliveries(ctx.em, {
-    ownerId,
-    sessionId,
-    eventId: event.id,
-    type: event.type,
-    payload,
-  });
-  if (added > 0) ctx.deliverNow();
+  return { ownerId, sessionId, eventId: event.id, type: event.type, payload };
 }
+
+/**
+ * Public events: a delivery for each webhook of the session's owner that wants the event, sent at
+ * once; the events that arrived together are recorded in one statement. Idempotent: the session
+ * read model is an upsert, and a webhook gets one delivery per event.
+ */
+export async function recordEvents(
+  ctx: WebhooksContext,
+  events: Array<EventEnvelope<SessionData>>,
+): Promise<void> {
+  const deliveries: EventDeliveries[] = [];
+  for (const event of events) {
+    const found = await deliveriesOf(ctx, event);
+    if (found) deliveries.push(found);
+  }
+  if ((await addEventDeliveries(ctx.em, deliveries)) > 0) ctx.deliverNow();
+}
+
+/** One public event (see recordEvents). */
+export const recordEvent = (ctx: WebhooksContext, event: EventEnvelope<SessionData>) =>
+  recordEvents(ctx, [event]);
