@@ -307,7 +307,7 @@ describe('events: outbox relay and consumers', () => {
     });
     try {
       // (The stream also holds the story events of the tests before: only this test's are looked at.)
-      const good = Array.from({ length: 20 }, () => crypto.randomUUID());
+      const good: string[] = Array.from({ length: 20 }, () => crypto.randomUUID());
       await Promise.all(
         good.map((id) => js.publish(subjectFor(bus, 'story.reset'), JSON.stringify(reset(id)))),
       );

@@ -5,9 +5,12 @@ import { Story, type StoryRecord } from './entities/index.ts';
 
 export const findStory = (em: EntityManager, id: string) => em.findOne(Story, { id }, { refresh: true });
 
-/** The session's stories in queue order (fresh from the database, for use under the session lock). */
-export const storiesOf = (em: EntityManager, sessionId: string) =>
-  em.find(Story, { sessionId }, { orderBy: { position: 'asc' }, refresh: true });
+/** The session's stories in queue order (fresh from the database), or only those of `ids`. */
+export const storiesOf = (em: EntityManager, sessionId: string, ids?: readonly string[]) =>
+  em.find(Story, ids ? { sessionId, id: { $in: [...ids] } } : { sessionId }, {
+    orderBy: { position: 'asc' },
+    refresh: true,
+  });
 
 /**
  * The version of a session's stories as a whole: their number and the newest row version (xmin) among

@@ -12,19 +12,17 @@ export async function listStoriesForUnits(
   sessionId: string,
   ids?: readonly string[],
 ): Promise<StoryForUnits[]> {
-  const wanted = ids ? new Set(ids.map((id) => id.toLowerCase())) : undefined;
-  const stories = await storiesOf(ctx.em, sessionId.toLowerCase());
-  return stories
-    .filter((s) => !wanted || wanted.has(s.id))
-    .map((s) => ({
-      id: s.id,
-      title: s.title,
-      description: s.description,
-      acceptance_criteria: s.acceptanceCriteria,
-      status: s.status,
-      position: s.position,
-      final_estimate: s.status === 'revealed' ? (s.finalEstimate ?? null) : null,
-      revealed_at: s.status === 'revealed' && s.revealedAt ? s.revealedAt.toISOString() : null,
-      votes: s.status === 'revealed' ? (s.votes ?? []).map((v) => v.value) : [],
-    }));
+  const wanted = ids?.map((id) => id.toLowerCase());
+  const stories = await storiesOf(ctx.em, sessionId.toLowerCase(), wanted);
+  return stories.map((s) => ({
+    id: s.id,
+    title: s.title,
+    description: s.description,
+    acceptance_criteria: s.acceptanceCriteria,
+    status: s.status,
+    position: s.position,
+    final_estimate: s.status === 'revealed' ? (s.finalEstimate ?? null) : null,
+    revealed_at: s.status === 'revealed' && s.revealedAt ? s.revealedAt.toISOString() : null,
+    votes: s.status === 'revealed' ? (s.votes ?? []).map((v) => v.value) : [],
+  }));
 }
