@@ -36,6 +36,20 @@ const recordSeen = async (event: { id: string; type: string }, em: EntityManager
 };
 
 const tokenRevoked = (n: number) => ({ token_id: `t${n}`, user_id: 'u1', kind: 'api' as const });
+/** A valid story.reset envelope with the given id, published by hand. */
+const storyReset = (id: string) => ({
+  id,
+  type: 'story.reset',
+  version: 1,
+  occurred_at: new Date().toISOString(),
+  source: 'test',
+  correlation_id: null,
+  data: {
+    session_id: '6b0f7c1e-3a7e-4a53-9d55-1f7c2b8f0a03',
+    session_code: 'ABCDEF',
+    story: { id: '6b0f7c1e-3a7e-4a53-9d55-1f7c2b8f0a04', title: 'x', status: 'voting', position: 1 },
+  },
+});
 
 describe('events: outbox relay and consumers', () => {
   let testDb: TestDatabase;
@@ -161,19 +175,7 @@ describe('events: outbox relay and consumers', () => {
     });
     const js = jetstream(nc);
     await js.publish(subjectFor(bus, 'story.created'), '{"not": "an event"');
-    const failing = {
-      id: '6b0f7c1e-3a7e-4a53-9d55-1f7c2b8f0a02',
-      type: 'story.reset',
-      version: 1,
-      occurred_at: new Date().toISOString(),
-      source: 'test',
-      correlation_id: null,
-      data: {
-        session_id: '6b0f7c1e-3a7e-4a53-9d55-1f7c2b8f0a03',
-        session_code: 'ABCDEF',
-        story: { id: '6b0f7c1e-3a7e-4a53-9d55-1f7c2b8f0a04', title: 'x', status: 'voting', position: 1 },
-      },
-    };
+    const failing = storyReset('6b0f7c1e-3a7e-4a53-9d55-1f7c2b8f0a02');
     await js.publish(subjectFor(bus, 'story.reset'), JSON.stringify(failing));
 
     const jsm = await jetstreamManager(nc);
@@ -292,24 +294,11 @@ describe('events: outbox relay and consumers', () => {
       },
     });
     const js = jetstream(nc);
-    const reset = (id: string) => ({
-      id,
-      type: 'story.reset',
-      version: 1,
-      occurred_at: new Date().toISOString(),
-      source: 'test',
-      correlation_id: null,
-      data: {
-        session_id: '6b0f7c1e-3a7e-4a53-9d55-1f7c2b8f0a03',
-        session_code: 'ABCDEF',
-        story: { id: '6b0f7c1e-3a7e-4a53-9d55-1f7c2b8f0a04', title: 'x', status: 'voting', position: 1 },
-      },
-    });
     try {
       // (The stream also holds the story events of the tests before: only this test's are looked at.)
       const good: string[] = Array.from({ length: 20 }, () => crypto.randomUUID());
       await Promise.all(
-        good.map((id) => js.publish(subjectFor(bus, 'story.reset'), JSON.stringify(reset(id)))),
+        good.map((id) => js.publish(subjectFor(bus, 'story.reset'), JSON.stringify(storyReset(id)))),
       );
       await until(async () => good.every((id) => batches.flat().includes(id)));
       expect(batches.filter((b) => b.some((id) => good.includes(id))).length).toBeLessThan(20); // some together
@@ -317,7 +306,7 @@ describe('events: outbox relay and consumers', () => {
 
       const next = [crypto.randomUUID(), poison, crypto.randomUUID()];
       await Promise.all(
-        next.map((id) => js.publish(subjectFor(bus, 'story.reset'), JSON.stringify(reset(id)))),
+        next.map((id) => js.publish(subjectFor(bus, 'story.reset'), JSON.stringify(storyReset(id)))),
       );
       const jsm = await jetstreamManager(nc);
       await until(async () => {
