@@ -167,6 +167,18 @@ describe('gateway: request hygiene', () => {
     expect(res.headers.get('x-powered-by')).toBeNull();
   });
 
+  it("passes a caller's correlation id on when it is well formed; without one the unit correlates by the request id", async () => {
+    const seen = () => units.stubs.sessions!.seen.at(-1)!.headers;
+    await client.get('/sessions/ABCDEF', { headers: { ...from } });
+    expect(seen()['x-correlation-id']).toBeUndefined();
+    await client.get('/sessions/ABCDEF', { headers: { ...from, 'x-correlation-id': 'job-42' } });
+    expect(seen()['x-correlation-id']).toBe('job-42');
+    const res = await client.get('/sessions/ABCDEF', {
+      headers: { ...from, 'x-correlation-id': 'not safe <script>' },
+    });
+    expect(seen()['x-correlation-id']).toBe(res.headers.get('x-request-id'));
+  });
+
   it('counts each request in the duration histogram by method, route pattern and status', async () => {
     const count = async () => {
       const text = await (await fetch(`${gateway.url}/metrics`)).text();

@@ -42,4 +42,12 @@ describe('route matcher', () => {
       expect(match('GET', path)).toEqual({ kind: 'not_found' });
     }
   });
+
+  it('tells apart paths of the same first segment by their number of segments', () => {
+    expect(match('POST', '/sessions/AB12CD/vote')).toMatchObject({ route: { unit: 'sessions' } });
+    expect(match('GET', '/sessions/AB12CD/stories/extra')).toEqual({ kind: 'not_found' });
+    expect(() => createRouteMatcher([{ ...routeTable[0]!, path: '/{code}/x' }])).toThrow(
+      /may not start with a parameter/,
+    );
+  });
 });

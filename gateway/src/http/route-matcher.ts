@@ -30,20 +30,35 @@ function compile(route: RouteEntry): Compiled {
   return { route, regex: new RegExp(`^${pattern}$`), names };
 }
 
-/** Finds the route of a request path, grouped by first segment so a lookup tries only a handful of patterns. */
+/** How many segments a path has: one per slash (a parameter never holds a slash). */
+function segmentCount(path: string): number {
+  let n = 0;
+  for (let i = path.indexOf('/'); i !== -1; i = path.indexOf('/', i + 1)) n++;
+  return n;
+}
+
+/** The group of a path: its first segment and its number of segments. */
+const groupOf = (path: string) => `${path.split('/', 2)[1] ?? ''}/${segmentCount(path)}`;
+
+/**
+ * Finds the route of a request path. Routes are grouped by first segment and number of segments, so a
+ * lookup tries only the few patterns that could match (a path with a parameter in its first segment
+ * would need every group: the table has none, and compiling one is refused).
+ */
 export function createRouteMatcher(table: readonly RouteEntry[]) {
-  const byFirstSegment = new Map<string, Compiled[]>();
+  const groups = new Map<string, Compiled[]>();
   for (const route of table) {
-    const first = route.path.split('/')[1] ?? '';
-    const list = byFirstSegment.get(first) ?? [];
+    if (/^\/\{/.test(route.path)) throw new Error(`a route may not start with a parameter: ${route.path}`);
+    const group = groupOf(route.path);
+    const list = groups.get(group) ?? [];
     list.push(compile(route));
-    byFirstSegment.set(first, list);
+    groups.set(group, list);
   }
 
   return function match(method: string, path: string): RouteMatch {
     // Dot segments and empty segments never name a resource; refusing them keeps what is proxied exactly what was matched.
     if (UNSAFE_PATH.test(path)) return { kind: 'not_found' };
-    const candidates = byFirstSegment.get(path.split('/', 2)[1] ?? '') ?? [];
+    const candidates = groups.get(groupOf(path)) ?? [];
     const wanted = method === 'HEAD' ? 'GET' : method;
     const allowed: string[] = [];
     for (const c of candidates) {

@@ -52,6 +52,7 @@ export async function startStubUnit(name: string, port = 0, docs: UnitDocs = {})
           identity: req.identity ?? null,
           headers: {
             'x-request-id': req.get('x-request-id'),
+            'x-correlation-id': req.get('x-correlation-id'),
             authorization: req.get('authorization'),
             'x-forwarded-for': req.get('x-forwarded-for'),
           },

@@ -12,7 +12,8 @@ const safe = (value: string | string[] | undefined) =>
 function runRequest(req: Request, res: Response, next: NextFunction, requestId: string) {
   const correlationId = safe(req.headers[CORRELATION_ID_HEADER]) ?? requestId;
   req.headers[REQUEST_ID_HEADER] = requestId;
-  req.headers[CORRELATION_ID_HEADER] = correlationId;
+  // Sent on only when the caller named one: without it, the next unit takes the request id, as here.
+  if (req.headers[CORRELATION_ID_HEADER] !== undefined) req.headers[CORRELATION_ID_HEADER] = correlationId;
   res.setHeader('X-Request-Id', requestId);
   runWithContext({ requestId, correlationId }, next);
 }
