@@ -272,6 +272,30 @@ describe('rounds: refusals', () => {
     const story = await r.openStory(other);
     const crossed = await r.seal(session.id, story.id);
     expect([crossed.status, crossed.body.error.code]).toEqual([404, 'story_not_found']);
+    const reset = await r.reset(session.id, story);
+    expect([reset.status, reset.body.error.code]).toEqual([404, 'story_not_found']);
+    // the other session's round is as it was: open, with its votes
+    expect((await r.currentStory(other.code)).id).toBe(story.id);
+  });
+
+  it('answers a retried seal (the same version again) with the sealed votes, changing nothing', async () => {
+    const session = await r.createSession('ann');
+    const bob = await r.join(session.code, 'Bob');
+    const story = await r.openStory(session);
+    await r.vote(session.code, bob.id, '8');
+    const command = { version: 1_000_000 + Math.floor(Math.random() * 1_000_000), kind: 'change' as const };
+    const body = { ...command, current: null, reset: [], seal: { story_id: story.id, when: 'always' } };
+    const first = await h.client.put(`/internal/sessions/${session.id}/round`, {
+      body,
+      headers: asService(),
+    });
+    const again = await h.client.put(`/internal/sessions/${session.id}/round`, {
+      body,
+      headers: asService(),
+    });
+    expect([first.body.applied, again.body.applied]).toEqual([true, false]);
+    expect(again.body.votes).toEqual(first.body.votes);
+    expect(again.body.votes).toEqual([{ participant: { id: bob.id, name: 'Bob' }, value: '8' }]);
   });
 });
 

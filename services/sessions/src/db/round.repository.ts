@@ -52,17 +52,44 @@ export async function isSealed(em: EntityManager, sessionId: string, storyId: st
   return found?.sealed === true;
 }
 
-/** A reset: the round is open again (its votes are deleted beside it). */
-export const reopenRound = (tx: EntityManager, storyId: string) =>
-  run(tx, 'update rounds set sealed = false, sealed_at = null where id = ?', [storyId]);
-
-/** A reveal: the round is sealed, once (a sealed round keeps the time it was first sealed). */
-export const sealRound = (tx: EntityManager, storyId: string, at: Date) =>
-  run(
+/**
+ * A reset: the story's round is open again (its votes are deleted beside it), made pending when the
+ * session had no round for it. One statement that locks the round as `lockRound` does (waiting for
+ * the votes in flight on it). False when the story's round belongs to another session.
+ */
+export async function reopenRound(tx: EntityManager, sessionId: string, storyId: string): Promise<boolean> {
+  const reopened = await row<{ id: string }>(
     tx,
-    `update rounds set status = 'revealed', sealed = true, sealed_at = coalesce(sealed_at, ?) where id = ?`,
-    [at, storyId],
+    `insert into rounds (id, session_id, status) values (?, ?, 'pending')
+     on conflict (id) do update set sealed = false, sealed_at = null where rounds.session_id = excluded.session_id
+     returning id`,
+    [storyId, sessionId],
   );
+  return reopened !== undefined;
+}
+
+/**
+ * A reveal: the story's round is sealed, once (a sealed round keeps the time it was first sealed),
+ * made sealed when the session had no round for it. One statement that locks the round as
+ * `lockRound` does. False when the story's round belongs to another session.
+ */
+export async function sealRound(
+  tx: EntityManager,
+  sessionId: string,
+  storyId: string,
+  at: Date,
+): Promise<boolean> {
+  const sealed = await row<{ id: string }>(
+    tx,
+    `insert into rounds (id, session_id, status, sealed, sealed_at) values (?, ?, 'revealed', true, ?)
+     on conflict (id) do update set status = 'revealed', sealed = true,
+       sealed_at = coalesce(rounds.sealed_at, excluded.sealed_at)
+     where rounds.session_id = excluded.session_id
+     returning id`,
+    [storyId, sessionId, at],
+  );
+  return sealed !== undefined;
+}
 
 /** Deleted stories: their rounds go, and their votes with them. */
 export async function forgetRounds(tx: EntityManager, sessionId: string, storyIds: string[]): Promise<void> {
@@ -79,18 +106,19 @@ export async function setCurrentRound(
   sessionId: string,
   story: RoundStory | null,
 ): Promise<void> {
+  const demote = `update rounds set status = 'pending' where session_id = ? and status = 'voting' and id is distinct from ?`;
+  if (!story) {
+    await run(tx, demote, [sessionId, null]);
+    return;
+  }
+  // One statement: the two touch different rows (the one-current-round constraint is checked at commit).
   await run(
     tx,
-    `update rounds set status = 'pending' where session_id = ? and status = 'voting' and id is distinct from ?`,
-    [sessionId, story?.id ?? null],
-  );
-  if (!story) return;
-  await run(
-    tx,
-    `insert into rounds (id, session_id, title, position, status) values (?, ?, ?, ?, 'voting')
+    `with demoted as (${demote})
+     insert into rounds (id, session_id, title, position, status) values (?, ?, ?, ?, 'voting')
      on conflict (id) do update set title = excluded.title, position = excluded.position, status = 'voting',
        sealed = false, sealed_at = null
      where rounds.session_id = excluded.session_id`,
-    [story.id, sessionId, story.title, story.position],
+    [sessionId, story.id, story.id, sessionId, story.title, story.position],
   );
 }

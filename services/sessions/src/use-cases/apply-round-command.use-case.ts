@@ -45,9 +45,8 @@ async function assertSealDue(tx: EntityManager, session: SessionRecord, seal: Se
     throw new RevealNotDueError('the vote-by deadline has not passed');
 }
 
-/** The sealed round's votes with their voters (the room's view), or null while the round is open. */
-async function sealedVotes(tx: EntityManager, sessionId: string, storyId: string) {
-  if (!(await isSealed(tx, sessionId, storyId))) return null;
+/** A sealed round's votes with their voters (the room's view). */
+async function sealedVotesOf(tx: EntityManager, storyId: string) {
   const votes = await votesOfStory(tx, storyId);
   return votes.map((v) => ({ participant: { id: v.participant_id, name: v.name }, value: v.value }));
 }
@@ -85,17 +84,18 @@ export async function applyRoundCommand(
       if (seal && seal.when !== 'always') await assertSealDue(tx, session, seal, now);
       await forgetRounds(tx, session.id, command.forget);
       for (const storyId of command.reset) {
-        if (!(await lockRound(tx, session.id, storyId, 'pending'))) throw new StoryNotFoundError();
+        if (!(await reopenRound(tx, session.id, storyId))) throw new StoryNotFoundError();
         await deleteVotesOfStory(tx, storyId);
-        await reopenRound(tx, storyId);
       }
-      if (seal) {
-        if (!(await lockRound(tx, session.id, seal.story_id, 'revealed'))) throw new StoryNotFoundError();
-        await sealRound(tx, seal.story_id, now);
-      }
+      if (seal && !(await sealRound(tx, session.id, seal.story_id, now))) throw new StoryNotFoundError();
       await setCurrentRound(tx, session.id, command.current);
     }
-    const votes = seal ? await sealedVotes(tx, session.id, seal.story_id) : null;
+    // Sealed just now, or (a command applied before) as this unit has it.
+    const votes = !seal
+      ? null
+      : applied || (await isSealed(tx, session.id, seal.story_id))
+        ? await sealedVotesOf(tx, seal.story_id)
+        : null;
     return { applied, session: toSnapshot(session), votes };
   });
 }
