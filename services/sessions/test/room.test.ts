@@ -117,6 +117,34 @@ describe('live room', () => {
     }
   });
 
+  it('keeps a burst of story events that arrive together once each, in the order they were published', async () => {
+    const session = await r.createSession('ann');
+    const first = await streamOf(session.code);
+    await r.join(session.code, 'Before');
+    const seen = await first.waitFor((e) => e.event === 'participant.joined');
+    await first.close();
+
+    const titles = Array.from({ length: 30 }, (_, i) => `Burst ${i}`);
+    // Published back to back, without waiting for each: they reach the consumer together.
+    await Promise.all(
+      titles.map((title, i) =>
+        h.publish('story.created', {
+          session_id: session.id,
+          session_code: session.code,
+          story: { id: randomUUID(), title, status: 'pending', position: i + 1 },
+        }),
+      ),
+    );
+    await until(async () => (await recorded(session.id)) === 1 + titles.length);
+    const again = await streamOf(session.code, { 'last-event-id': seen.id });
+    try {
+      await again.waitFor((e) => e.data.story?.title === titles.at(-1));
+      expect(again.events.map((e) => e.data.story.title)).toEqual(titles);
+    } finally {
+      await again.close();
+    }
+  });
+
   it('replays missed votes (with their counts, never their value), stories and session updates', async () => {
     const session = await r.createSession('ann', {
       voting_system: 'custom',

@@ -1,13 +1,16 @@
+import type { EventEnvelope } from '@pp/contracts';
+import type { EntityManager } from '@pp/db';
 import type { EventHandler, EventHandlers } from '@pp/events';
 import { storyEventTypes, type StoryEventType } from '../domain/story-events.ts';
 import { keepDeliveredForRoom } from '../use-cases/shared/room-history.ts';
 
 /** The round itself changes by the stories unit's commands; its events are what the live room shows. */
-const handle: EventHandler<StoryEventType> = (event, em) => keepDeliveredForRoom(em, event);
+const handle: EventHandler<StoryEventType> = (event, em) => keepDeliveredForRoom(em, [event]);
 
 /**
- * One durable consumer for the story.* events, one at a time: they come in order, and each is kept
- * for the live room once (idempotent by the event id, so no processed-events row is needed).
+ * One durable consumer for the story.* events, one batch at a time: they come in order, and each is
+ * kept for the live room once (idempotent by the event id, so no processed-events row is needed); the
+ * events that arrive together are written in one statement, in their order.
  */
 export function storyEventsConsumer(prefix: string) {
   return {
@@ -16,5 +19,6 @@ export function storyEventsConsumer(prefix: string) {
     concurrency: 1,
     idempotent: true,
     handlers: Object.fromEntries(storyEventTypes.map((t) => [t, handle])) as EventHandlers,
+    batch: { handle: (events: EventEnvelope[], em: EntityManager) => keepDeliveredForRoom(em, events) },
   };
 }

@@ -27,14 +27,37 @@ export async function roomMessagesAfter(
   return found.map((r) => ({ id: r.event_id, type: r.type, sessionId, data: r.payload }));
 }
 
-/** Records a room message once (a second delivery of its event changes nothing). */
-export const recordRoomMessage = (em: EntityManager, message: RoomMessage, occurredAt: Date) =>
-  run(
+/**
+ * Records room messages once each (a second delivery of an event changes nothing), in one statement
+ * and in the order given: their places in the room follow it.
+ */
+export async function recordRoomMessages(
+  em: EntityManager,
+  messages: Array<{ message: RoomMessage; occurredAt: Date }>,
+): Promise<void> {
+  if (messages.length === 0) return;
+  await run(
     em,
-    `insert into room_events (event_id, session_id, type, payload, occurred_at) values (?, ?, ?, ?, ?)
+    `insert into room_events (event_id, session_id, type, payload, occurred_at)
+     select m.event_id, m.session_id, m.type, m.payload, m.occurred_at
+       from rows from (jsonb_to_recordset(?::jsonb)
+              as (event_id uuid, session_id uuid, type varchar, payload jsonb, occurred_at timestamptz))
+              with ordinality as m(event_id, session_id, type, payload, occurred_at, n)
+      order by m.n
      on conflict (event_id) do nothing`,
-    [message.id, message.sessionId, message.type, JSON.stringify(message.data), occurredAt],
+    [
+      JSON.stringify(
+        messages.map(({ message, occurredAt }) => ({
+          event_id: message.id,
+          session_id: message.sessionId,
+          type: message.type,
+          payload: message.data,
+          occurred_at: occurredAt.toISOString(),
+        })),
+      ),
+    ],
   );
+}
 
 /** The room's latest messages, oldest first. */
 export async function latestRoomMessages(em: EntityManager, sessionId: string, limit: number) {

@@ -2,7 +2,7 @@ import type { EventData, EventEnvelope, EventType } from '@pp/contracts';
 import type { EntityManager } from '@pp/db';
 import { enqueue } from '@pp/events';
 import { RoomEvent } from '../../db/entities/index.ts';
-import { pruneRoomEvents, recordRoomMessage, vacuumRoomEvents } from '../../db/room-event.repository.ts';
+import { pruneRoomEvents, recordRoomMessages, vacuumRoomEvents } from '../../db/room-event.repository.ts';
 import { toRoomMessage } from '../../domain/room-events.ts';
 import { SOURCE } from './context.ts';
 
@@ -25,10 +25,16 @@ export function keepForRoom(em: EntityManager, event: EventEnvelope): void {
   );
 }
 
-/** Another unit's event (the stories unit's): kept for the room once, however often it is delivered. */
-export async function keepDeliveredForRoom(em: EntityManager, event: EventEnvelope): Promise<void> {
-  const message = toRoomMessage(event);
-  if (message) await recordRoomMessage(em, message, new Date(event.occurred_at));
+/**
+ * Other units' events (the stories unit's), in the order they came: kept for the room once, however
+ * often they are delivered; a burst in one statement.
+ */
+export async function keepDeliveredForRoom(em: EntityManager, events: EventEnvelope[]): Promise<void> {
+  const messages = events.flatMap((event) => {
+    const message = toRoomMessage(event);
+    return message ? [{ message, occurredAt: new Date(event.occurred_at) }] : [];
+  });
+  await recordRoomMessages(em, messages);
 }
 
 /** An event of this service: to the outbox and, when the room shows it, to the room's history. */
