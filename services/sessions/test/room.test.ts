@@ -26,6 +26,15 @@ const recorded = async (sessionId: string) => {
 const streamOf = (code: string, headers: Record<string, string> = {}) =>
   openStream(`${h.url}/sessions/${code}/events`, headers);
 
+/** A client that saw someone join, then went away: the id of the last event it saw. */
+async function lastSeenAfterJoin(code: string) {
+  const first = await streamOf(code);
+  await r.join(code, 'Before');
+  const seen = await first.waitFor((e) => e.event === 'participant.joined');
+  await first.close();
+  return seen;
+}
+
 describe('live room', () => {
   it('streams joins, stories, votes (who and stats, never the value), reveals and session updates', async () => {
     const session = await r.createSession('ann', {
@@ -99,10 +108,7 @@ describe('live room', () => {
 
   it('gives a client that reconnects with Last-Event-ID what it missed, in order, and nothing twice', async () => {
     const session = await r.createSession('ann');
-    const first = await streamOf(session.code);
-    await r.join(session.code, 'Before');
-    const seen = await first.waitFor((e) => e.event === 'participant.joined');
-    await first.close();
+    const seen = await lastSeenAfterJoin(session.code);
 
     await r.join(session.code, 'Missed 1');
     await r.join(session.code, 'Missed 2');
@@ -119,10 +125,7 @@ describe('live room', () => {
 
   it('keeps a burst of story events that arrive together once each, in the order they were published', async () => {
     const session = await r.createSession('ann');
-    const first = await streamOf(session.code);
-    await r.join(session.code, 'Before');
-    const seen = await first.waitFor((e) => e.event === 'participant.joined');
-    await first.close();
+    const seen = await lastSeenAfterJoin(session.code);
 
     const titles = Array.from({ length: 30 }, (_, i) => `Burst ${i}`);
     // Published back to back, without waiting for each: they reach the consumer together.
