@@ -49,6 +49,22 @@ export interface ConsumerOptions {
   batch?: { handle: (events: EventEnvelope[], em: EntityManager) => Promise<void>; size?: number };
 }
 
+/**
+ * The handlers and batch of a consumer that handles the events of `types` the same way alone or
+ * together: one event is a batch of one (so the one-by-one fallback after a failed batch runs the
+ * same code as the batch).
+ */
+export function inBatches<T extends EventType>(
+  types: readonly T[],
+  handle: (events: Array<EventEnvelope<EventData<T>>>, em: EntityManager) => Promise<void>,
+): Pick<ConsumerOptions, 'handlers' | 'batch'> {
+  const one = (event: EventEnvelope<EventData<T>>, em: EntityManager) => handle([event], em);
+  return {
+    handlers: Object.fromEntries(types.map((type) => [type, one])) as EventHandlers,
+    batch: { handle: handle as (events: EventEnvelope[], em: EntityManager) => Promise<void> },
+  };
+}
+
 export interface RunningConsumer {
   stop(): Promise<void>;
 }

@@ -1,13 +1,9 @@
-import type { EventEnvelope } from '@pp/contracts';
-import type { EntityManager } from '@pp/db';
-import type { EventHandler, EventHandlers } from '@pp/events';
-import { storyEventTypes, type StoryEventType } from '../domain/story-events.ts';
+import { inBatches } from '@pp/events';
+import { storyEventTypes } from '../domain/story-events.ts';
 import { keepDeliveredForRoom } from '../use-cases/shared/room-history.ts';
 
-/** The round itself changes by the stories unit's commands; its events are what the live room shows. */
-const handle: EventHandler<StoryEventType> = (event, em) => keepDeliveredForRoom(em, [event]);
-
 /**
+ * The round itself changes by the stories unit's commands; its events are what the live room shows.
  * One durable consumer for the story.* events, one batch at a time: they come in order, and each is
  * kept for the live room once (idempotent by the event id, so no processed-events row is needed); the
  * events that arrive together are written in one statement, in their order.
@@ -18,7 +14,6 @@ export function storyEventsConsumer(prefix: string) {
     filterSubject: `${prefix}.story.>`,
     concurrency: 1,
     idempotent: true,
-    handlers: Object.fromEntries(storyEventTypes.map((t) => [t, handle])) as EventHandlers,
-    batch: { handle: (events: EventEnvelope[], em: EntityManager) => keepDeliveredForRoom(em, events) },
+    ...inBatches(storyEventTypes, (events, em) => keepDeliveredForRoom(em, events)),
   };
 }

@@ -90,12 +90,9 @@ export async function applyRoundCommand(
       if (seal && !(await sealRound(tx, session.id, seal.story_id, now))) throw new StoryNotFoundError();
       await setCurrentRound(tx, session.id, command.current);
     }
-    // Sealed just now, or (a command applied before) as this unit has it.
-    const votes = !seal
-      ? null
-      : applied || (await isSealed(tx, session.id, seal.story_id))
-        ? await sealedVotesOf(tx, seal.story_id)
-        : null;
+    // Sealed just now, or (for a command applied before) as this unit has it.
+    const sealed = seal ? applied || (await isSealed(tx, session.id, seal.story_id)) : false;
+    const votes = seal && sealed ? await sealedVotesOf(tx, seal.story_id) : null;
     return { applied, session: toSnapshot(session), votes };
   });
 }

@@ -68,7 +68,3 @@ export async function recordEvents(
   }
   if ((await addEventDeliveries(ctx.em, deliveries)) > 0) ctx.deliverNow();
 }
-
-/** One public event (see recordEvents). */
-export const recordEvent = (ctx: WebhooksContext, event: EventEnvelope<SessionData>) =>
-  recordEvents(ctx, [event]);
