@@ -33,6 +33,9 @@ interface Row {
   id: string;
   type: string;
   payload: unknown;
+  /** As text: the exact time (microseconds), for a row that goes back. */
+  created_at: string;
+  attempts: number;
 }
 
 /**
@@ -54,22 +57,26 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   let deletedSinceVacuum = 0;
   let vacuuming: Promise<void> | undefined;
 
-  const idsOf = (list: Row[]) => `{${list.map((r) => r.id).join(',')}}`;
-
+  /**
+   * One claim of the outbox: in one statement, the oldest pending rows are taken (SKIP LOCKED, so
+   * replicas claim different rows) and deleted, and come back in commit order. They are published
+   * while the transaction holds them, and the commit lets them go. A row JetStream did not take goes
+   * back as it was, saying how often it was tried and why not; the others still leave, so one row
+   * that cannot be published holds up no other.
+   */
   async function publishBatch(): Promise<number> {
     const em = options.orm.em.fork();
     const { published, error } = await em.transactional(async (tx) => {
-      const run = (sql: string, params: unknown[]) =>
-        tx.getConnection().execute(sql, params, 'run', tx.getTransactionContext());
-      const rows = (await tx
-        .getConnection()
-        .execute(
-          `select id, type, payload from outbox order by created_at, id limit ? for update skip locked`,
-          [batchSize],
-          'all',
-          tx.getTransactionContext(),
-        )) as Row[];
-      // Published together (the connection keeps their order); only acknowledged rows leave the outbox.
+      const run = (sql: string, params: unknown[], mode: 'all' | 'run') =>
+        tx.getConnection().execute(sql, params, mode, tx.getTransactionContext());
+      const rows = (await run(
+        `with claimed as (select id from outbox order by created_at, id limit ? for update skip locked),
+              gone as (delete from outbox o using claimed where o.id = claimed.id returning o.*)
+         select id, type, payload, created_at::text as created_at, attempts from gone order by gone.created_at, gone.id`,
+        [batchSize],
+        'all',
+      )) as Row[];
+      // Published together (the connection keeps their order).
       const acks = await Promise.allSettled(
         rows.map((row) => {
           const h = natsHeaders();
@@ -83,16 +90,16 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       const done = rows.filter((_, i) => acks[i]!.status === 'fulfilled');
       const failed = rows.filter((_, i) => acks[i]!.status === 'rejected');
       for (const row of done) publishedCounter.inc({ type: row.type });
-      if (done.length) await run(`delete from outbox where id = any(?::uuid[])`, [idsOf(done)]);
       deletedSinceVacuum += done.length;
       const reason = (acks.find((a) => a.status === 'rejected') as PromiseRejectedResult | undefined)?.reason;
       if (failed.length) {
-        // What an operator looks at for an event that does not leave: how often it was tried, and why not.
         const message = reason instanceof Error ? reason.message : String(reason);
-        await run(`update outbox set attempts = attempts + 1, last_error = ? where id = any(?::uuid[])`, [
-          message.slice(0, 500),
-          idsOf(failed),
-        ]);
+        await run(
+          `insert into outbox (id, type, payload, created_at, attempts, last_error)
+           select id, type, payload, created_at, attempts + 1, ? from jsonb_populate_recordset(null::outbox, ?::jsonb)`,
+          [message.slice(0, 500), JSON.stringify(failed)],
+          'run',
+        );
       }
       return { published: done.length, error: done.length === 0 ? reason : undefined };
     });

@@ -132,6 +132,55 @@ describe('events: outbox relay and consumers', () => {
     await consumer.stop();
   });
 
+  it('keeps a row JetStream refuses as it was, and publishes the rows around it', async () => {
+    const consumer = await consume({
+      durable: 'around',
+      filterSubject: `${bus.prefix}.token.>`,
+      handlers: { 'token.revoked': recordSeen },
+    });
+    const before = new Set((await seen()).map((r) => r.event_id));
+    const em = db.fork();
+    const first = enqueue(em, 'token.revoked', tokenRevoked(200), { source: 'test' }).id;
+    await em.flush();
+    // Larger than the server takes in one message (1 MB): a row that cannot leave.
+    const [refused] = (await db
+      .fork()
+      .getConnection()
+      .execute(
+        `insert into outbox (id, type, payload, created_at, attempts)
+         values (gen_random_uuid(), 'token.revoked', jsonb_build_object('pad', repeat('x', 1100000)), clock_timestamp(), 0)
+         returning id, created_at::text as created_at`,
+      )) as Array<{ id: string; created_at: string }>;
+    const em2 = db.fork();
+    const second = enqueue(em2, 'token.revoked', tokenRevoked(201), { source: 'test' }).id;
+    await em2.flush();
+    const relay = startOutboxRelay({ orm: db.orm as MikroORM, nc, logger, bus, intervalMs: 100 });
+    try {
+      await until(async () => {
+        const ids = (await seen()).map((r) => r.event_id).filter((id) => !before.has(id));
+        return ids.includes(first) && ids.includes(second);
+      }, 10_000);
+      const left = await until(async () => {
+        const rows = (await db
+          .fork()
+          .getConnection()
+          .execute('select id, created_at::text as created_at, attempts, last_error from outbox')) as Array<{
+          id: string;
+          created_at: string;
+          attempts: number;
+          last_error: string | null;
+        }>;
+        return rows.length === 1 && rows[0]!.attempts > 0 && rows;
+      }, 10_000);
+      expect(left[0]).toMatchObject({ id: refused!.id, created_at: refused!.created_at });
+      expect(left[0]!.last_error).toBeTruthy();
+    } finally {
+      await relay.stop();
+      await consumer.stop();
+      await db.fork().getConnection().execute('delete from outbox');
+    }
+  });
+
   it('handles a redelivered event once (the processed-events table, not the dedup window)', async () => {
     const consumer = await consume({
       durable: 'idem',
