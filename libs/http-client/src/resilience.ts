@@ -10,6 +10,11 @@ export interface ResilienceOptions {
   retryDelayMs?: number;
   breaker?: { errorThresholdPercentage?: number; resetTimeoutMs?: number; volumeThreshold?: number };
   logger: Logger;
+  /**
+   * How a failed call and an opened circuit are logged: `debug` for a caller that expects failures
+   * and reports them itself.
+   */
+  failureLogLevel?: 'warn' | 'debug';
 }
 
 export const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
@@ -66,7 +71,8 @@ export function createResilience(options: ResilienceOptions): Resilience {
     volumeThreshold: options.breaker?.volumeThreshold ?? 10,
     rollingCountTimeout: 10_000,
   });
-  breaker.on('open', () => options.logger.warn({ target: options.name }, 'circuit opened'));
+  const failureLog = options.failureLogLevel ?? 'warn';
+  breaker.on('open', () => options.logger[failureLog]({ target: options.name }, 'circuit opened'));
   breaker.on('close', () => options.logger.info({ target: options.name }, 'circuit closed'));
 
   async function run<R extends { status: number }>(send: () => Promise<R>, idempotent: boolean) {
@@ -87,7 +93,7 @@ export function createResilience(options: ResilienceOptions): Resilience {
         : 'network';
     outboundErrors.inc({ target: options.name, reason });
     const cause = describeFailure(lastError);
-    options.logger.warn({ target: options.name, reason, err: cause }, 'outbound call failed');
+    options.logger[failureLog]({ target: options.name, reason, err: cause }, 'outbound call failed');
     throw new ServiceUnavailableError(
       `The ${options.name} service is unavailable, try again shortly`,
       `${options.name}_unavailable`,

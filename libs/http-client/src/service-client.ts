@@ -18,7 +18,9 @@ export interface ServiceClientOptions {
   timeoutMs?: number;
   /** Retries of idempotent calls (default 2). */
   retries?: number;
-  breaker?: { volumeThreshold?: number };
+  breaker?: { volumeThreshold?: number; resetTimeoutMs?: number };
+  /** How a failed call is logged (default `warn`). */
+  failureLogLevel?: 'warn' | 'debug';
 }
 
 export interface ServiceCallOptions extends InternalRequest {
@@ -49,6 +51,7 @@ export function createServiceClient(options: ServiceClientOptions) {
     logger: options.logger,
     retries: options.retries,
     breaker: options.breaker,
+    failureLogLevel: options.failureLogLevel,
   });
 
   // The service's own identity is the same on every call: signed once a while, not per call (the

@@ -33,6 +33,8 @@ export function listenToUnitDescriptions(options: {
   logger: Logger;
   retryMs?: number;
   refreshMs?: number;
+  /** How long a unit may stay silent at start (units start side by side) before a warning says so. */
+  startGraceMs?: number;
 }): UnitDescriptions {
   const clients = new Map(
     Object.entries(options.units).map(([unit, baseURL]) => [
@@ -44,22 +46,41 @@ export function listenToUnitDescriptions(options: {
         signingKey: options.signingKey,
         logger: options.logger,
         timeoutMs: 2_000,
+        // Asked again every retryMs anyway: no retries, and an open circuit lets the next ask through.
+        retries: 0,
+        breaker: { resetTimeoutMs: options.retryMs ?? 2_000 },
+        // A unit still starting does not answer: that is no news. What is news is said below.
+        failureLogLevel: 'debug',
       }),
     ]),
   );
   const heard = new Map<string, { text: string; description: UnitDescription }>();
   let version = 0;
+  const startedAt = Date.now();
+  const graceMs = options.startGraceMs ?? 30_000;
+  /** Units the log says are silent (said once, until they answer again). */
+  const silent = new Set<string>();
 
   async function ask(unit: string) {
     try {
       const res = await clients.get(unit)!.call<UnitDescription>({ url: UNIT_OPENAPI_PATH });
-      if (res.status !== 200) return;
+      if (res.status !== 200) throw new Error(`answered ${res.status}`);
+      if (silent.delete(unit)) options.logger.info({ unit }, 'unit describes its paths');
       const text = JSON.stringify(res.data);
       if (heard.get(unit)?.text === text) return;
       heard.set(unit, { text, description: res.data });
       version++;
-    } catch {
-      // down: the description heard last stays
+    } catch (err) {
+      // Down: the description heard last stays. Said once, when a unit that answered stops, or when
+      // one has not answered since the start's grace.
+      if (silent.has(unit) || (!heard.has(unit) && Date.now() - startedAt < graceMs)) return;
+      silent.add(unit);
+      options.logger.warn(
+        { unit, err: { message: (err as Error).message } },
+        heard.has(unit)
+          ? 'unit does not describe its paths any more: its last description stays'
+          : 'unit has not described its paths since the start: the route table alone describes them',
+      );
     }
   }
   const refresh = async (all = false) => {
