@@ -16,6 +16,7 @@ export default {
     '<rootDir>/services',
     '<rootDir>/gateway',
     '<rootDir>/deploy',
+    '<rootDir>/bench',
     '<rootDir>/e2e',
     '<rootDir>/web',
   ],

@@ -5,6 +5,8 @@ export interface LoadResult {
   rps: number;
   p50: number;
   p99: number;
+  /** Requests completed. */
+  count: number;
   non2xx: number;
   errors: number;
 }
@@ -45,6 +47,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
+    count: result.requests.total,
     non2xx: result.non2xx,
     errors: result.errors,
   };

@@ -13,9 +13,13 @@ import {
   BARE_PROXY_SCRIPT,
   HEADER,
   closedLoop,
+  cpuPerOperation,
+  formatCpu,
   formatRow,
+  readCpu,
   load,
   spawnServer,
+  type CpuReading,
   type LatencyResult,
   type LoadResult,
 } from '@pp/bench';
@@ -48,13 +52,37 @@ async function prepareRoom(gateway: string, token: string) {
   return { code: session.code as string, ids };
 }
 
+/** Runs a measurement and notes the CPU each process of the system spent per operation of it. */
+type Metered = <T extends { name: string; count: number }>(measure: () => Promise<T>) => Promise<T>;
+
+/** How long after a measurement its deferred work (the events' consumers) is still counted. */
+const SETTLE_MS = 1_000;
+
+function cpuMeter(processes: () => Array<{ name: string; pid: number | undefined }>) {
+  const costs: Array<{ name: string; line: string }> = [];
+  const read = (): CpuReading => readCpu(processes(), ['postgres', 'nats-server']);
+  const metered: Metered = async (measure) => {
+    const before = read();
+    const result = await measure();
+    await new Promise((r) => setTimeout(r, SETTLE_MS));
+    costs.push({ name: result.name, line: formatCpu(cpuPerOperation(before, read(), result.count)) });
+    return result;
+  };
+  return { metered, costs };
+}
+
 /**
  * Adding, activating and revealing stories: each of 32 clients works on a session of its own (a
  * moderator does one thing at a time), with a voter in it. Each of these changes tells the sessions
  * unit the new round before it answers. A reveal is followed by a reset (not measured) so that there
  * is always a story to reveal, with one vote in it.
  */
-async function storyChanges(gateway: string, token: string, duration: number): Promise<LatencyResult[]> {
+async function storyChanges(
+  gateway: string,
+  token: string,
+  duration: number,
+  metered: Metered,
+): Promise<LatencyResult[]> {
   const sessions = async (stories: number) =>
     Promise.all(
       Array.from({ length: CONNECTIONS }, async (_, i) => {
@@ -71,24 +99,31 @@ async function storyChanges(gateway: string, token: string, duration: number): P
       }),
     );
   const adding = await sessions(0);
-  const add = await closedLoop('add a story', CONNECTIONS, duration, async (w, time) => {
-    const s = adding[w]!;
-    await time(() =>
-      json('POST', `${gateway}/sessions/${s.code}/stories`, { title: `Story ${s.turn++}` }, token),
-    );
-  });
+  const add = await metered(() =>
+    closedLoop('add a story', CONNECTIONS, duration, async (w, time) => {
+      const s = adding[w]!;
+      await time(() =>
+        json('POST', `${gateway}/sessions/${s.code}/stories`, { title: `Story ${s.turn++}` }, token),
+      );
+    }),
+  );
   const activating = await sessions(2);
-  const activate = await closedLoop('activate a story', CONNECTIONS, duration, async (w, time) => {
-    const s = activating[w]!;
-    await time(() => json('POST', `${gateway}/stories/${s.ids[++s.turn % 2]}/activate`, undefined, token));
-  });
+  const activate = await metered(() =>
+    closedLoop('activate a story', CONNECTIONS, duration, async (w, time) => {
+      const s = activating[w]!;
+      await time(() => json('POST', `${gateway}/stories/${s.ids[++s.turn % 2]}/activate`, undefined, token));
+    }),
+  );
   const revealing = await sessions(1);
-  const reveal = await closedLoop('reveal a story', CONNECTIONS, duration, async (w, time) => {
-    const s = revealing[w]!;
-    await json('POST', `${gateway}/sessions/${s.code}/vote`, { participant_id: s.voter, vote: '5' });
-    await time(() => json('POST', `${gateway}/stories/${s.ids[0]}/reveal`, undefined, token));
-    await json('POST', `${gateway}/stories/${s.ids[0]}/reset`, undefined, token);
-  });
+  // Its CPU is the whole step's: a vote, the reveal and the reset.
+  const reveal = await metered(() =>
+    closedLoop('reveal a story', CONNECTIONS, duration, async (w, time) => {
+      const s = revealing[w]!;
+      await json('POST', `${gateway}/sessions/${s.code}/vote`, { participant_id: s.voter, vote: '5' });
+      await time(() => json('POST', `${gateway}/stories/${s.ids[0]}/reveal`, undefined, token));
+      await json('POST', `${gateway}/stories/${s.ids[0]}/reset`, undefined, token);
+    }),
+  );
   return [add, activate, reveal];
 }
 
@@ -109,6 +144,7 @@ export async function run(
   const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
   const { databaseUrl: server, natsUrl } = benchServers();
   const system = benchSystem();
+  const { metered, costs } = cpuMeter(() => system.processes());
   const baselineDb = withDatabaseName(server, 'pp_bench_baseline');
   const children: Array<{ child: ChildProcess }> = [];
   try {
@@ -135,15 +171,17 @@ export async function run(
       method: 'POST',
       body: vote,
     });
-    const voteResult = await load({
-      name: 'vote through the gateway',
-      url: `${gateway}/sessions/${room.code}/vote`,
-      connections: 32,
-      durationSeconds: duration,
-      method: 'POST',
-      body: vote,
-    });
-    const changes = await storyChanges(gateway, token, duration);
+    const voteResult = await metered(() =>
+      load({
+        name: 'vote through the gateway',
+        url: `${gateway}/sessions/${room.code}/vote`,
+        connections: 32,
+        durationSeconds: duration,
+        method: 'POST',
+        body: vote,
+      }),
+    );
+    const changes = await storyChanges(gateway, token, duration, metered);
     await system.stop();
 
     await dropDatabase(baselineDb);
@@ -160,14 +198,21 @@ export async function run(
       method: 'POST',
       body: vote,
     });
-    const baseline = await load({
-      name: 'baseline: INSERT + publish, bare proxy',
-      url: `${proxy.url}/vote`,
-      connections: 32,
-      durationSeconds: duration,
-      method: 'POST',
-      body: vote,
-    });
+    const baselineMeter = cpuMeter(() => [
+      { name: 'baseline service', pid: service.child.pid },
+      { name: 'bare proxy', pid: proxy.child.pid },
+    ]);
+    const baseline = await baselineMeter.metered(() =>
+      load({
+        name: 'baseline: INSERT + publish, bare proxy',
+        url: `${proxy.url}/vote`,
+        connections: 32,
+        durationSeconds: duration,
+        method: 'POST',
+        body: vote,
+      }),
+    );
+    costs.push(...baselineMeter.costs);
 
     const result: EstimationBenchResult = {
       vote: voteResult,
@@ -195,6 +240,9 @@ export async function run(
     log(HEADER);
     for (const c of changes) log(formatRow({ ...c, non2xx: c.failed, errors: 0 }));
     log(`story changes: p99 under 50 ms each, none failed: ${result.meetsChanges ? 'yes' : 'NO'}`);
+    log('');
+    log('CPU per operation, by process (from /proc; a reveal step is a vote, the reveal and the reset):');
+    for (const c of costs) log(`  ${c.name.padEnd(32)} ${c.line}`);
     return result;
   } finally {
     await Promise.all(

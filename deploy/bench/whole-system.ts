@@ -86,6 +86,7 @@ export function benchSystem(options: { env?: Record<string, string>; units?: rea
   });
   return {
     start: () => system.start(),
+    processes: () => system.processes(),
     async stop() {
       await system.stop();
       rmSync(dataDir, { recursive: true, force: true });

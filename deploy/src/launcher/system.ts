@@ -29,6 +29,8 @@ export interface System {
   stop(): Promise<void>;
   /** Synchronous last resort (the launcher is exiting): SIGKILL every child. */
   killNow(): void;
+  /** The units' processes as they run now (a unit being restarted has no pid). */
+  processes(): Array<{ name: string; pid: number | undefined }>;
 }
 
 async function choosePorts(env: SystemOptions['env'], list: readonly Unit[]): Promise<Map<string, number>> {
@@ -140,6 +142,7 @@ export function createSystem(options: SystemOptions): System {
       stopping = true;
       await stopAll();
     },
+    processes: () => procs.map((p) => ({ name: p.spec.name, pid: p.pid })),
     killNow() {
       for (const p of procs) p.killNow();
       nats?.process?.killNow();

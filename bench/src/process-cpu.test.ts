@@ -1,0 +1,53 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { cpuPerOperation, formatCpu, readCpu } from './process-cpu.ts';
+
+/** A process that prints `ready`, then spins `spinMs` of CPU, prints `done` and waits to be killed. */
+function child(spinMs: number) {
+  const code = `
+    console.log('ready');
+    setTimeout(() => {
+      const until = Date.now() + ${spinMs};
+      while (Date.now() < until);
+      console.log('done');
+    }, 50);
+    setInterval(() => {}, 1000);`;
+  const proc = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: proc.stdout });
+  const said = (word: string) =>
+    new Promise<void>((resolve) => lines.on('line', (l) => l === word && resolve()));
+  return { proc, ready: said('ready'), done: said('done') };
+}
+
+describe('CPU per operation by process', () => {
+  it('charges each process what it spent between two readings, per operation, largest first', async () => {
+    const busy = child(400);
+    const idle = child(0);
+    try {
+      await Promise.all([busy.ready, idle.ready]);
+      const processes = [
+        { name: 'busy', pid: busy.proc.pid },
+        { name: 'idle', pid: idle.proc.pid },
+      ];
+      const before = readCpu(processes, []);
+      await Promise.all([busy.done, idle.done]);
+      const cost = cpuPerOperation(before, readCpu(processes, []), 2);
+
+      const of = (name: string) => cost.parts.find((p) => p.name === name)!.ms;
+      // 400 ms of spinning over 2 operations; the clock ticks every 10 ms.
+      expect(of('busy')).toBeGreaterThan(150);
+      expect(of('busy')).toBeLessThan(260);
+      expect(of('idle')).toBeLessThan(40);
+      expect(cost.parts[0]!.name).toBe('busy');
+      expect(cost.total).toBeCloseTo(of('busy') + of('idle'), 5);
+      expect(formatCpu(cost)).toMatch(/^\d+\.\d ms: busy \d+\.\d/);
+    } finally {
+      for (const c of [busy, idle]) {
+        const exited = once(c.proc, 'exit');
+        c.proc.kill();
+        await exited;
+      }
+    }
+  });
+});
