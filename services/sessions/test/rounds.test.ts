@@ -221,6 +221,49 @@ describe('rounds: reset and forget', () => {
     ]);
   });
 
+  it('a reset of the open round (no reveal before) deletes its votes too, and later votes count', async () => {
+    const session = await r.createSession('ann');
+    const [bob, cy] = [await r.join(session.code, 'Bob'), await r.join(session.code, 'Cy')];
+    const story = await r.openStory(session);
+    await r.vote(session.code, bob.id, '5');
+    await r.vote(session.code, cy.id, '3');
+    const reset = await r.reset(session.id, story);
+    expect(reset.body).toMatchObject({ applied: true, votes: null });
+    expect((await r.currentStory(session.code)).id).toBe(story.id);
+    const revote = await r.vote(session.code, cy.id, '8');
+    expect(revote.body.stats.votes_cast).toBe(1);
+    expect((await r.seal(session.id, story.id)).body.votes).toEqual([
+      { participant: { id: cy.id, name: 'Cy' }, value: '8' },
+    ]);
+  });
+
+  it('a reset of the open round deletes a vote in flight on it (committed while the reset waited)', async () => {
+    const session = await r.createSession('ann');
+    const bob = await r.join(session.code, 'Bob');
+    const story = await r.openStory(session);
+    let answered = false;
+    const { pending } = await h.runtime.db.fork().transactional(async (tx) => {
+      // What a vote's statement does: share-lock the open round, then write the vote.
+      const sql = (query: string, params: unknown[]) =>
+        tx.getConnection().execute(query, params, 'run', tx.getTransactionContext());
+      await sql('select id from rounds where id = ? for share', [story.id]);
+      await sql(
+        `insert into votes (story_id, participant_id, value, created_at, updated_at) values (?, ?, '5', now(), now())`,
+        [story.id, bob.id],
+      );
+      const pending = r.reset(session.id, story).finally(() => (answered = true));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(answered).toBe(false); // the reset waits for the vote
+      return { pending }; // not awaited here: the vote commits first
+    });
+    expect((await pending).status).toBe(200);
+    const left = await h.runtime.db
+      .fork()
+      .getConnection()
+      .execute('select count(*)::int as n from votes where story_id = ?', [story.id]);
+    expect(left).toEqual([{ n: 0 }]);
+  });
+
   it('a deleted story takes its round and votes with it', async () => {
     const session = await r.createSession('ann');
     const bob = await r.join(session.code, 'Bob');

@@ -94,44 +94,78 @@ const sessionColumns = (em: EntityManager) =>
     .props.flatMap((prop) => prop.fieldNames.map((f) => `s.${f}`))
     .join(', ');
 
-let moveRoundStatement: PreparedStatement | undefined;
+let roundStatement: PreparedStatement | undefined;
+
+/** A round command the one statement below can apply (the rest takes a transaction). */
+export interface OneStatementRound {
+  version: number;
+  kind: string;
+  current: { id: string; title: string; position: number } | null;
+  forget: string[];
+  /** A reveal by a user: the story's round is sealed (never the story made current). */
+  seal?: { story_id: string; at: Date } | null;
+  /** A re-vote: the story's votes go and it is made current; only a sealed round or none is cleared here. */
+  reset?: string | null;
+}
+
 /**
- * A round command that moves the current round (and forgets deleted stories' rounds) in one
- * autocommit statement: under the session's row lock, only when the command's version is above the
- * last applied one and, for a change, the session is not archived. The old current round goes back
- * to pending (its votes kept, after the votes in flight on it), the new one is open for votes.
+ * A round command in one autocommit statement, under the session's row lock, only when the
+ * command's version is above the last applied one and, for a change, the session is not archived:
+ * deleted stories' rounds go; a sealed story's round is sealed once (it waits for the votes in flight
+ * on it, which a vote holds share-locked; a later vote finds it sealed); a re-voted story's votes go;
+ * the old current round goes back to pending (its votes kept) and the new one is open for votes.
+ *
+ * `foreign`: the sealed or re-voted story's round belongs to another session (nothing changed).
+ * `open`: the re-voted story's round is open, so votes may be in flight on it, which a statement's
+ * snapshot cannot see: nothing changed, and the command needs the transaction, which deletes the
+ * votes after locking the round. A sealed round has no vote in flight (every vote on it committed
+ * before the seal did), so this statement's snapshot holds all its votes.
  */
-export async function moveRound(
-  em: EntityManager,
-  sessionId: string,
-  command: {
-    version: number;
-    kind: string;
-    current: { id: string; title: string; position: number } | null;
-    forget: string[];
-  },
-) {
-  moveRoundStatement ??= {
-    name: 'sessions.move-round',
+export async function applyRoundStatement(em: EntityManager, sessionId: string, command: OneStatementRound) {
+  roundStatement ??= {
+    name: 'sessions.round-statement',
     text: `with s as (
          select ${sessionColumns(em)}, s.round_version as previous from sessions s where s.id = $1::uuid for update),
-       ok as (select 1 from s where $2::int > s.previous and ($3::text = 'resync' or s.status <> 'archived')),
+       target as (select session_id, sealed from rounds where id = coalesce($8::uuid, $10::uuid)),
+       foreign_round as (select 1 from target where session_id <> $1::uuid),
+       open_round as (select 1 from target where $10::uuid is not null and not sealed),
+       ok as (
+         select 1 from s where $2::int > s.previous and ($3::text = 'resync' or s.status <> 'archived')
+           and not exists (select 1 from foreign_round) and not exists (select 1 from open_round)),
        bump as (update sessions set round_version = $2::int where id = $1::uuid and exists (select 1 from ok)),
        gone as (
          delete from rounds where session_id = $1::uuid and id = any($4::uuid[]) and exists (select 1 from ok)),
+       sealed as (
+         insert into rounds (id, session_id, status, sealed, sealed_at)
+         select $8::uuid, $1::uuid, 'revealed', true, $9::timestamptz where $8::uuid is not null and exists (select 1 from ok)
+         on conflict (id) do update set status = 'revealed', sealed = true,
+           sealed_at = coalesce(rounds.sealed_at, excluded.sealed_at)
+         where rounds.session_id = excluded.session_id),
+       cleared as (delete from votes where story_id = $10::uuid and exists (select 1 from ok)),
        demoted as (
          update rounds set status = 'pending'
           where session_id = $1::uuid and status = 'voting' and id is distinct from $5::uuid
-            and id <> all($4::uuid[]) and exists (select 1 from ok)),
+            and id is distinct from $8::uuid and id <> all($4::uuid[]) and exists (select 1 from ok)),
        promoted as (
          insert into rounds (id, session_id, title, position, status)
          select $5::uuid, $1::uuid, $6::text, $7::int, 'voting' where $5::uuid is not null and exists (select 1 from ok)
          on conflict (id) do update set title = excluded.title, position = excluded.position, status = 'voting',
            sealed = false, sealed_at = null
          where rounds.session_id = excluded.session_id)
-       select s.*, exists (select 1 from ok) as applied from s`,
+       select s.*, exists (select 1 from ok) as applied, exists (select 1 from foreign_round) as foreign_round,
+         exists (select 1 from open_round) as open_round
+         from s`,
   };
-  const [found] = await preparedRows<Record<string, unknown>>(em, moveRoundStatement, [
+  const seal = command.seal ?? null;
+  const reset = command.reset ?? null;
+  // Each row is changed by one part only: the sealed story is never made current, and a re-voted
+  // story is the one made current (the promotion reopens its round).
+  if (seal && (command.current?.id === seal.story_id || command.forget.includes(seal.story_id)))
+    throw new Error('a sealed story cannot be made current or forgotten by the same command');
+  if (reset && (command.current?.id !== reset || command.forget.includes(reset)))
+    throw new Error('a re-voted story must be the one made current');
+  if (seal && reset) throw new Error('one statement seals or re-votes, not both');
+  const [found] = await preparedRows<Record<string, unknown>>(em, roundStatement, [
     sessionId,
     command.version,
     command.kind,
@@ -139,10 +173,18 @@ export async function moveRound(
     command.current?.id ?? null,
     command.current?.title ?? null,
     command.current?.position ?? null,
+    seal?.story_id ?? null,
+    seal?.at ?? null,
+    reset,
   ]);
   if (!found) return undefined;
-  const { previous: _previous, applied, ...columns } = found;
-  return { session: sessionRecordOf(em, columns), applied: applied as boolean };
+  const { previous: _previous, applied, foreign_round, open_round, ...columns } = found;
+  return {
+    session: sessionRecordOf(em, columns),
+    applied: applied as boolean,
+    foreign: foreign_round as boolean,
+    open: open_round as boolean,
+  };
 }
 
 /**

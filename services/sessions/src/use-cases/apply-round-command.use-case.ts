@@ -10,7 +10,7 @@ import {
   sealRound,
   setCurrentRound,
 } from '../db/round.repository.ts';
-import { lockForRound, moveRound } from '../db/session.repository.ts';
+import { applyRoundStatement, lockForRound, type OneStatementRound } from '../db/session.repository.ts';
 import { deleteVotesOfStory, roundCounts, votesOfStory } from '../db/vote.repository.ts';
 import { isVotingClosed } from '../domain/vote-rules.ts';
 import {
@@ -45,10 +45,33 @@ async function assertSealDue(tx: EntityManager, session: SessionRecord, seal: Se
     throw new RevealNotDueError('the vote-by deadline has not passed');
 }
 
-/** A sealed round's votes with their voters (the room's view). */
-async function sealedVotesOf(tx: EntityManager, storyId: string) {
-  const votes = await votesOfStory(tx, storyId);
+/**
+ * What a command with a seal answers: the round's votes with their voters (the room's view) when it
+ * was sealed just now or, for a command applied before, when this unit has it sealed; else null.
+ */
+async function sealedVotes(em: EntityManager, sessionId: string, seal: Seal | null, applied: boolean) {
+  if (!seal || !(applied || (await isSealed(em, sessionId, seal.story_id)))) return null;
+  const votes = await votesOfStory(em, seal.story_id);
   return votes.map((v) => ({ participant: { id: v.participant_id, name: v.name }, value: v.value }));
+}
+
+/**
+ * The command as the one-statement form takes it, or undefined when it needs the transaction: an
+ * automatic reveal (its reason is checked under the round's lock), several re-votes, or a seal or
+ * re-vote mixed with other changes of the same story.
+ */
+function inOneStatement(command: ParsedRoundCommand, now: Date): OneStatementRound | undefined {
+  const { seal, reset, forget, current } = command;
+  const base = { version: command.version, kind: command.kind, current, forget };
+  if (!seal && reset.length === 0) return base;
+  if (seal && reset.length === 0) {
+    const alone = seal.when === 'always' && current?.id !== seal.story_id && !forget.includes(seal.story_id);
+    return alone ? { ...base, seal: { story_id: seal.story_id, at: now } } : undefined;
+  }
+  const [revote] = reset;
+  if (!seal && reset.length === 1 && current?.id === revote && !forget.includes(revote!))
+    return { ...base, reset: revote };
+  return undefined;
 }
 
 /**
@@ -66,19 +89,26 @@ export async function applyRoundCommand(
 ): Promise<RoundAnswer> {
   if (!isUuid(sessionId)) throw new SessionNotFoundError();
   const now = ctx.now();
-  if (!command.seal && command.reset.length === 0) {
-    // Most changes only move the current round: one statement, like a vote.
-    const moved = await moveRound(ctx.em, sessionId, command);
-    if (!moved) throw new SessionNotFoundError();
-    if (command.kind === 'change' && moved.session.status === 'archived') throw new SessionArchivedError();
-    return { applied: moved.applied, session: toSnapshot(moved.session), votes: null };
+  const { seal } = command;
+  const statement = inOneStatement(command, now);
+  if (statement) {
+    // Most commands (a move of the current round, a user's reveal, a re-vote after one): one
+    // statement, like a vote.
+    const done = await applyRoundStatement(ctx.em, sessionId, statement);
+    if (!done) throw new SessionNotFoundError();
+    if (command.kind === 'change' && done.session.status === 'archived') throw new SessionArchivedError();
+    if (done.foreign) throw new StoryNotFoundError();
+    if (!done.open) {
+      const votes = await sealedVotes(ctx.em, sessionId, seal, done.applied);
+      return { applied: done.applied, session: toSnapshot(done.session), votes };
+    }
+    // A re-vote of an open round: the transaction below.
   }
   return ctx.em.transactional(async (tx) => {
     const locked = await lockForRound(tx, sessionId, command.version);
     if (!locked) throw new SessionNotFoundError();
     const { session, previousVersion } = locked;
     if (command.kind === 'change' && session.status === 'archived') throw new SessionArchivedError();
-    const { seal } = command;
     const applied = command.version > previousVersion;
     if (applied) {
       if (seal && seal.when !== 'always') await assertSealDue(tx, session, seal, now);
@@ -90,9 +120,6 @@ export async function applyRoundCommand(
       if (seal && !(await sealRound(tx, session.id, seal.story_id, now))) throw new StoryNotFoundError();
       await setCurrentRound(tx, session.id, command.current);
     }
-    // Sealed just now, or (for a command applied before) as this unit has it.
-    const sealed = seal ? applied || (await isSealed(tx, session.id, seal.story_id)) : false;
-    const votes = seal && sealed ? await sealedVotesOf(tx, seal.story_id) : null;
-    return { applied, session: toSnapshot(session), votes };
+    return { applied, session: toSnapshot(session), votes: await sealedVotes(tx, session.id, seal, applied) };
   });
 }
