@@ -9,10 +9,8 @@
 import { jetstreamManager } from '@nats-io/jetstream';
 import pg from 'pg';
 import { closedLoop, formatRow, HEADER, type LatencyResult } from '@pp/bench';
-import { dropDatabase, withDatabaseName } from '@pp/db';
 import { connectNats, eventBus } from '@pp/events';
 import { createLogger } from '@pp/logger';
-import { units } from '../src/launcher/units.ts';
 import { storyText } from './story-texts.ts';
 import { benchServers, benchSystem, json } from './whole-system.ts';
 
@@ -93,10 +91,8 @@ async function waitForHistory(url: string, ownerId: string, expected: number, lo
 export async function run(options: { durationSeconds?: number; log?: (line: string) => void } = {}) {
   const duration = options.durationSeconds ?? 5;
   const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
-  const { databaseUrl: server, natsUrl } = benchServers();
-  // Every unit (each is told where the others listen), on databases of this benchmark's own.
-  const needed = units.map((u) => (u.database ? { ...u, database: `${u.database}_bench` } : u));
-  const system = benchSystem({ env: { EVENTS_PREFIX: PREFIX }, units: needed });
+  const { natsUrl } = benchServers();
+  const system = benchSystem({ env: { EVENTS_PREFIX: PREFIX } });
   try {
     const gateway = await system.start();
     const started = Date.now();
@@ -111,7 +107,7 @@ export async function run(options: { durationSeconds?: number; log?: (line: stri
       ),
     );
     const code = await session(gateway, token, 'Sprint under test', 99, STORIES, REVEALED, 4);
-    await waitForHistory(withDatabaseName(server, 'pp_ai_bench'), user.id, HISTORY_SESSIONS * STORIES, log);
+    await waitForHistory(system.databaseOf('ai'), user.id, HISTORY_SESSIONS * STORIES, log);
     log(`seeded in ${Math.round((Date.now() - started) / 1000)} s`);
 
     const results: LatencyResult[] = [];
@@ -134,8 +130,6 @@ export async function run(options: { durationSeconds?: number; log?: (line: stri
     return { results, met };
   } finally {
     await system.stop();
-    for (const u of needed)
-      if (u.database) await dropDatabase(withDatabaseName(server, u.database)).catch(() => undefined);
     await dropStream(natsUrl);
   }
 }

@@ -8,8 +8,8 @@
  * Run alone with `node deploy/bench/history.bench.ts`; exits 0 when every target is met.
  */
 import { HEADER, closedLoop, formatRow, type LatencyResult } from '@pp/bench';
-import { runStatement, withDatabaseName } from '@pp/db';
-import { benchServers, benchSystem, json } from './whole-system.ts';
+import { runStatement } from '@pp/db';
+import { benchSystem, json } from './whole-system.ts';
 
 const STORIES = 500;
 const VOTERS = 20;
@@ -114,14 +114,13 @@ export async function run(
 ): Promise<HistoryBenchResult> {
   const duration = options.durationSeconds ?? 5;
   const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
-  const server = benchServers().databaseUrl;
   const system = benchSystem();
   try {
     const gateway = await system.start();
     const historian = await register(gateway, 'Historian');
     const busy = await register(gateway, 'Busy owner');
     let started = Date.now();
-    const code = await seedHistory(gateway, historian, withDatabaseName(server, 'pp_stories'));
+    const code = await seedHistory(gateway, historian, system.databaseOf('stories'));
     log(`seeded: ${STORIES} revealed stories x ${VOTERS} votes in ${(Date.now() - started) / 1000} s`);
     started = Date.now();
     await seedSessions(gateway, busy);

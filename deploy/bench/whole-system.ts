@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLauncherLog } from '../src/launcher/log.ts';
 import { createSystem } from '../src/launcher/system.ts';
-import type { Unit } from '../src/launcher/units.ts';
+import { dropDatabase, withDatabaseName } from '@pp/db';
+import { units, type Unit } from '../src/launcher/units.ts';
 
 export type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -63,12 +64,25 @@ export const benchServers = () => ({
 });
 
 /**
- * The whole system on those servers, with its generated secrets in a directory of its own;
- * `stop()` stops it and removes that directory.
+ * The whole system on those servers, on databases of its own (each unit's name with `_bench`),
+ * empty at the start and dropped at the stop: a run never measures what an earlier one left (on a
+ * server without autovacuum, the dead rows of earlier runs would slow every later one), nor touches
+ * the databases `npm start` uses. Its generated secrets live in a directory of its own, removed at
+ * the stop. `units` (default: all) picks the units to run.
  */
 export function benchSystem(options: { env?: Record<string, string>; units?: readonly Unit[] } = {}) {
   const { databaseUrl, natsUrl } = benchServers();
   const dataDir = mkdtempSync(join(tmpdir(), 'pp-bench-'));
+  const list = (options.units ?? units).map((u) =>
+    u.database ? { ...u, database: `${u.database}_bench` } : u,
+  );
+  const databaseOf = (name: Unit['name']) => {
+    const unit = list.find((u) => u.name === name);
+    if (!unit?.database) throw new Error(`${name} has no database in this benchmark`);
+    return withDatabaseName(databaseUrl, unit.database);
+  };
+  const dropAll = () =>
+    Promise.all(list.filter((u) => u.database).map((u) => dropDatabase(databaseOf(u.name))));
   const system = createSystem({
     env: {
       ...process.env,
@@ -82,13 +96,19 @@ export function benchSystem(options: { env?: Record<string, string>; units?: rea
     dataDir,
     log: createLauncherLog(['bench']),
     readyTimeoutMs: 90_000,
-    ...(options.units ? { units: options.units } : {}),
+    units: list,
   });
   return {
-    start: () => system.start(),
+    async start() {
+      await dropAll();
+      return system.start();
+    },
     processes: () => system.processes(),
+    /** A unit's database URL in this run (benchmarks seed data straight into it). */
+    databaseOf,
     async stop() {
       await system.stop();
+      await dropAll().catch(() => undefined);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
