@@ -64,6 +64,18 @@ describe('events: outbox relay and consumers', () => {
       type: string;
     }>;
 
+  /** The rows waiting in the outbox, with their exact time and what the relay says of them. */
+  const outbox = async () =>
+    (await db
+      .fork()
+      .getConnection()
+      .execute('select id, created_at::text as created_at, attempts, last_error from outbox')) as Array<{
+      id: string;
+      created_at: string;
+      attempts: number;
+      last_error: string | null;
+    }>;
+
   /** A consumer on this test's broker, database and bus. */
   const consume = (options: Omit<ConsumerOptions, 'nc' | 'orm' | 'logger' | 'bus'>) =>
     startConsumer({ nc, orm: db.orm as MikroORM, logger, bus, ...options });
@@ -110,13 +122,7 @@ describe('events: outbox relay and consumers', () => {
     expect(await relay.backlog()).toBe(5);
     // Each waiting row says how often it was tried and why it did not leave.
     const waiting = await until(async () => {
-      const found = (await db
-        .fork()
-        .getConnection()
-        .execute('select attempts, last_error from outbox')) as Array<{
-        attempts: number;
-        last_error: string | null;
-      }>;
+      const found = await outbox();
       return found.every((r) => r.attempts > 0 && r.last_error) && found;
     }, 10_000);
     expect(waiting).toHaveLength(5);
@@ -161,15 +167,7 @@ describe('events: outbox relay and consumers', () => {
         return ids.includes(first) && ids.includes(second);
       }, 10_000);
       const left = await until(async () => {
-        const rows = (await db
-          .fork()
-          .getConnection()
-          .execute('select id, created_at::text as created_at, attempts, last_error from outbox')) as Array<{
-          id: string;
-          created_at: string;
-          attempts: number;
-          last_error: string | null;
-        }>;
+        const rows = await outbox();
         return rows.length === 1 && rows[0]!.attempts > 0 && rows;
       }, 10_000);
       expect(left[0]).toMatchObject({ id: refused!.id, created_at: refused!.created_at });
