@@ -264,6 +264,45 @@ describe('rounds: reset and forget', () => {
     expect(left).toEqual([{ n: 0 }]);
   });
 
+  it('a re-vote that waited for another command (which reopened the round, and a vote came) deletes that vote too', async () => {
+    const session = await r.createSession('ann');
+    const bob = await r.join(session.code, 'Bob');
+    const story = await r.openStory(session);
+    await r.vote(session.code, bob.id, '5');
+    await r.seal(session.id, story.id);
+    let answered = false;
+    const { pending } = await h.runtime.db.fork().transactional(async (tx) => {
+      // What another round command and a vote after it do, not committed yet: the session's row
+      // locked with a newer round version, the round open again, a vote on it.
+      const sql = (query: string, params: unknown[]) =>
+        tx.getConnection().execute(query, params, 'run', tx.getTransactionContext());
+      await sql('update sessions set round_version = round_version + 1 where id = ?', [session.id]);
+      await sql(`update rounds set sealed = false, sealed_at = null, status = 'voting' where id = ?`, [
+        story.id,
+      ]);
+      await sql('delete from votes where story_id = ?', [story.id]);
+      await sql(
+        `insert into votes (story_id, participant_id, value, created_at, updated_at) values (?, ?, '8', now(), now())`,
+        [story.id, bob.id],
+      );
+      const revote = r.round(session.id, {
+        version: 2_000_000_000,
+        reset: [story.id],
+        current: { id: story.id, title: story.title, position: story.position },
+      });
+      const pending = revote.finally(() => (answered = true));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(answered).toBe(false); // it waits for the session's lock
+      return { pending };
+    });
+    expect((await pending).body).toMatchObject({ applied: true });
+    const left = await h.runtime.db
+      .fork()
+      .getConnection()
+      .execute('select count(*)::int as n from votes where story_id = ?', [story.id]);
+    expect(left).toEqual([{ n: 0 }]);
+  });
+
   it('a deleted story takes its round and votes with it', async () => {
     const session = await r.createSession('ann');
     const bob = await r.join(session.code, 'Bob');

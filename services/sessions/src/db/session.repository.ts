@@ -116,22 +116,27 @@ export interface OneStatementRound {
  * the old current round goes back to pending (its votes kept) and the new one is open for votes.
  *
  * `foreign`: the sealed or re-voted story's round belongs to another session (nothing changed).
- * `open`: the re-voted story's round is open, so votes may be in flight on it, which a statement's
- * snapshot cannot see: nothing changed, and the command needs the transaction, which deletes the
- * votes after locking the round. A sealed round has no vote in flight (every vote on it committed
- * before the seal did), so this statement's snapshot holds all its votes.
+ * `deferred`: nothing changed, and the command needs the transaction, which reads and deletes the
+ * votes after locking the rounds. That is so when the re-voted story's round is open (votes may be
+ * in flight on it, which this statement's snapshot cannot see), and when another round command
+ * committed while this one waited for the session's lock (the snapshot predates it; only the lock
+ * sees it). A sealed round has no vote in flight (every vote on it committed before the seal did),
+ * so otherwise this statement's snapshot holds all its votes.
  */
 export async function applyRoundStatement(em: EntityManager, sessionId: string, command: OneStatementRound) {
   roundStatement ??= {
     name: 'sessions.round-statement',
     text: `with s as (
          select ${sessionColumns(em)}, s.round_version as previous from sessions s where s.id = $1::uuid for update),
+       seen as (select round_version from sessions where id = $1::uuid),
        target as (select session_id, sealed from rounds where id = coalesce($8::uuid, $10::uuid)),
        foreign_round as (select 1 from target where session_id <> $1::uuid),
-       open_round as (select 1 from target where $10::uuid is not null and not sealed),
+       deferred as (
+         select 1 from target where $10::uuid is not null and not sealed
+         union all select 1 from s, seen where s.previous <> seen.round_version),
        ok as (
          select 1 from s where $2::int > s.previous and ($3::text = 'resync' or s.status <> 'archived')
-           and not exists (select 1 from foreign_round) and not exists (select 1 from open_round)),
+           and not exists (select 1 from foreign_round) and not exists (select 1 from deferred)),
        bump as (update sessions set round_version = $2::int where id = $1::uuid and exists (select 1 from ok)),
        gone as (
          delete from rounds where session_id = $1::uuid and id = any($4::uuid[]) and exists (select 1 from ok)),
@@ -153,7 +158,7 @@ export async function applyRoundStatement(em: EntityManager, sessionId: string, 
            sealed = false, sealed_at = null
          where rounds.session_id = excluded.session_id)
        select s.*, exists (select 1 from ok) as applied, exists (select 1 from foreign_round) as foreign_round,
-         exists (select 1 from open_round) as open_round
+         exists (select 1 from deferred) as deferred
          from s`,
   };
   const seal = command.seal ?? null;
@@ -178,12 +183,12 @@ export async function applyRoundStatement(em: EntityManager, sessionId: string, 
     reset,
   ]);
   if (!found) return undefined;
-  const { previous: _previous, applied, foreign_round, open_round, ...columns } = found;
+  const { previous: _previous, applied, foreign_round, deferred, ...columns } = found;
   return {
     session: sessionRecordOf(em, columns),
     applied: applied as boolean,
     foreign: foreign_round as boolean,
-    open: open_round as boolean,
+    deferred: deferred as boolean,
   };
 }
 

@@ -98,11 +98,11 @@ export async function applyRoundCommand(
     if (!done) throw new SessionNotFoundError();
     if (command.kind === 'change' && done.session.status === 'archived') throw new SessionArchivedError();
     if (done.foreign) throw new StoryNotFoundError();
-    if (!done.open) {
+    if (!done.deferred) {
       const votes = await sealedVotes(ctx.em, sessionId, seal, done.applied);
       return { applied: done.applied, session: toSnapshot(done.session), votes };
     }
-    // A re-vote of an open round: the transaction below.
+    // A re-vote of an open round, or a command overtaken while it waited: the transaction below.
   }
   return ctx.em.transactional(async (tx) => {
     const locked = await lockForRound(tx, sessionId, command.version);
