@@ -152,12 +152,20 @@ export async function failPendingDeliveries(em: EntityManager, webhookId: string
   );
 }
 
+/**
+ * One page of a webhook's deliveries, newest first, each with its attempts, in one statement: one
+ * snapshot, so a delivery's status and its attempts always agree (an attempt and the status it
+ * leads to are written together).
+ */
 export async function listDeliveries(em: EntityManager, webhookId: string, limit: number, offset: number) {
-  const rows = await query<Row & { total: string }>(
+  const rows = await query<Row & { total: string; attempt_log: AttemptRow[] }>(
     em,
-    'list_deliveries',
-    `select *, count(*) over () as total from deliveries where webhook_id = $1
-     order by created_at desc, id limit $2 offset $3`,
+    'list_deliveries_with_attempts',
+    `select d.*, count(*) over () as total,
+       coalesce((select json_agg(a order by a.number) from delivery_attempts a where a.delivery_id = d.id), '[]')
+         as attempt_log
+     from deliveries d where d.webhook_id = $1
+     order by d.created_at desc, d.id limit $2 offset $3`,
     [webhookId, limit, offset],
   );
   const total = rows[0]
@@ -170,7 +178,13 @@ export async function listDeliveries(em: EntityManager, webhookId: string, limit
           [webhookId],
         )
       )[0]?.n ?? 0);
-  return { deliveries: rows.map(record), total };
+  return {
+    deliveries: rows.map(({ attempt_log, ...row }) => ({
+      delivery: record(row),
+      attempts: attempt_log.map(attempt),
+    })),
+    total,
+  };
 }
 
 export interface AttemptRecord {
@@ -184,33 +198,38 @@ export interface AttemptRecord {
   error: string | null;
 }
 
+/** An attempt as the database has it (as a row, or as JSON inside another row). */
+interface AttemptRow {
+  delivery_id: string;
+  number: number;
+  manual: boolean;
+  attempted_at: Date | string;
+  status_code: number | null;
+  latency_ms: number;
+  response_excerpt: string | null;
+  error: string | null;
+}
+
+const attempt = (r: AttemptRow): AttemptRecord => ({
+  deliveryId: r.delivery_id,
+  number: r.number,
+  manual: r.manual,
+  attemptedAt: asDate(r.attempted_at),
+  statusCode: r.status_code,
+  latencyMs: r.latency_ms,
+  responseExcerpt: r.response_excerpt,
+  error: r.error,
+});
+
 export async function attemptsOf(em: EntityManager, deliveryIds: string[]): Promise<AttemptRecord[]> {
   if (deliveryIds.length === 0) return [];
-  const rows = await query<{
-    delivery_id: string;
-    number: number;
-    manual: boolean;
-    attempted_at: Date;
-    status_code: number | null;
-    latency_ms: number;
-    response_excerpt: string | null;
-    error: string | null;
-  }>(
+  const rows = await query<AttemptRow>(
     em,
     'attempts_of',
     'select * from delivery_attempts where delivery_id = any($1::uuid[]) order by delivery_id, number',
     [deliveryIds],
   );
-  return rows.map((r) => ({
-    deliveryId: r.delivery_id,
-    number: r.number,
-    manual: r.manual,
-    attemptedAt: asDate(r.attempted_at),
-    statusCode: r.status_code,
-    latencyMs: r.latency_ms,
-    responseExcerpt: r.response_excerpt,
-    error: r.error,
-  }));
+  return rows.map(attempt);
 }
 
 /** Deliveries settled before the cutoff go, with their attempts; resolves with how many went. */

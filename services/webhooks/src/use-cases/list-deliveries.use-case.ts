@@ -1,4 +1,4 @@
-import { attemptsOf, listDeliveries as list } from '../db/delivery.repository.ts';
+import { listDeliveries as list } from '../db/delivery.repository.ts';
 import type { WebhooksContext } from './shared/context.ts';
 import { findOwnWebhook } from './shared/find-webhook.ts';
 
@@ -11,16 +11,5 @@ export async function listDeliveries(
   perPage: number,
 ) {
   const webhook = await findOwnWebhook(ctx, ownerId, id);
-  const { deliveries, total } = await list(ctx.em, webhook.id, perPage, (page - 1) * perPage);
-  const attempts = await attemptsOf(
-    ctx.em,
-    deliveries.map((d) => d.id),
-  );
-  return {
-    deliveries: deliveries.map((delivery) => ({
-      delivery,
-      attempts: attempts.filter((a) => a.deliveryId === delivery.id),
-    })),
-    total,
-  };
+  return list(ctx.em, webhook.id, perPage, (page - 1) * perPage);
 }
