@@ -237,31 +237,47 @@ describe('rounds: reset and forget', () => {
     ]);
   });
 
+  /**
+   * Holds a transaction of its own open (what a vote or another round command in flight holds), runs
+   * `statements` in it, sends the command, checks that the command waits for it, commits, and
+   * resolves with the command's answer.
+   */
+  async function whileInFlight<T>(
+    statements: Array<[query: string, params: unknown[]]>,
+    command: () => Promise<T>,
+  ): Promise<T> {
+    let answered = false;
+    const { pending } = await h.runtime.db.fork().transactional(async (tx) => {
+      for (const [query, params] of statements)
+        await tx.getConnection().execute(query, params, 'run', tx.getTransactionContext());
+      const pending = command().finally(() => (answered = true));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(answered).toBe(false); // the command waits for what is in flight
+      return { pending }; // not awaited here: what is in flight commits first
+    });
+    return pending;
+  }
+  const votesLeft = (storyId: string) =>
+    h.runtime.db
+      .fork()
+      .getConnection()
+      .execute('select count(*)::int as n from votes where story_id = ?', [storyId]);
+  const insertVote = (storyId: string, participantId: number, value: string): [string, unknown[]] => [
+    `insert into votes (story_id, participant_id, value, created_at, updated_at) values (?, ?, ?, now(), now())`,
+    [storyId, participantId, value],
+  ];
+
   it('a reset of the open round deletes a vote in flight on it (committed while the reset waited)', async () => {
     const session = await r.createSession('ann');
     const bob = await r.join(session.code, 'Bob');
     const story = await r.openStory(session);
-    let answered = false;
-    const { pending } = await h.runtime.db.fork().transactional(async (tx) => {
-      // What a vote's statement does: share-lock the open round, then write the vote.
-      const sql = (query: string, params: unknown[]) =>
-        tx.getConnection().execute(query, params, 'run', tx.getTransactionContext());
-      await sql('select id from rounds where id = ? for share', [story.id]);
-      await sql(
-        `insert into votes (story_id, participant_id, value, created_at, updated_at) values (?, ?, '5', now(), now())`,
-        [story.id, bob.id],
-      );
-      const pending = r.reset(session.id, story).finally(() => (answered = true));
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(answered).toBe(false); // the reset waits for the vote
-      return { pending }; // not awaited here: the vote commits first
-    });
-    expect((await pending).status).toBe(200);
-    const left = await h.runtime.db
-      .fork()
-      .getConnection()
-      .execute('select count(*)::int as n from votes where story_id = ?', [story.id]);
-    expect(left).toEqual([{ n: 0 }]);
+    // What a vote's statement does: share-lock the open round, then write the vote.
+    const reset = await whileInFlight(
+      [['select id from rounds where id = ? for share', [story.id]], insertVote(story.id, bob.id, '5')],
+      () => r.reset(session.id, story),
+    );
+    expect(reset.status).toBe(200);
+    expect(await votesLeft(story.id)).toEqual([{ n: 0 }]);
   });
 
   it('a re-vote that waited for another command (which reopened the round, and a vote came) deletes that vote too', async () => {
@@ -270,37 +286,24 @@ describe('rounds: reset and forget', () => {
     const story = await r.openStory(session);
     await r.vote(session.code, bob.id, '5');
     await r.seal(session.id, story.id);
-    let answered = false;
-    const { pending } = await h.runtime.db.fork().transactional(async (tx) => {
-      // What another round command and a vote after it do, not committed yet: the session's row
-      // locked with a newer round version, the round open again, a vote on it.
-      const sql = (query: string, params: unknown[]) =>
-        tx.getConnection().execute(query, params, 'run', tx.getTransactionContext());
-      await sql('update sessions set round_version = round_version + 1 where id = ?', [session.id]);
-      await sql(`update rounds set sealed = false, sealed_at = null, status = 'voting' where id = ?`, [
-        story.id,
-      ]);
-      await sql('delete from votes where story_id = ?', [story.id]);
-      await sql(
-        `insert into votes (story_id, participant_id, value, created_at, updated_at) values (?, ?, '8', now(), now())`,
-        [story.id, bob.id],
-      );
-      const revote = r.round(session.id, {
-        version: 2_000_000_000,
-        reset: [story.id],
-        current: { id: story.id, title: story.title, position: story.position },
-      });
-      const pending = revote.finally(() => (answered = true));
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(answered).toBe(false); // it waits for the session's lock
-      return { pending };
-    });
-    expect((await pending).body).toMatchObject({ applied: true });
-    const left = await h.runtime.db
-      .fork()
-      .getConnection()
-      .execute('select count(*)::int as n from votes where story_id = ?', [story.id]);
-    expect(left).toEqual([{ n: 0 }]);
+    // What another round command and a vote after it do: the session's row locked with a newer round
+    // version, the round open again, a vote on it.
+    const revote = await whileInFlight(
+      [
+        ['update sessions set round_version = round_version + 1 where id = ?', [session.id]],
+        [`update rounds set sealed = false, sealed_at = null, status = 'voting' where id = ?`, [story.id]],
+        ['delete from votes where story_id = ?', [story.id]],
+        insertVote(story.id, bob.id, '8'),
+      ],
+      () =>
+        r.round(session.id, {
+          version: 2_000_000_000,
+          reset: [story.id],
+          current: { id: story.id, title: story.title, position: story.position },
+        }),
+    );
+    expect(revote.body).toMatchObject({ applied: true });
+    expect(await votesLeft(story.id)).toEqual([{ n: 0 }]);
   });
 
   it('a deleted story takes its round and votes with it', async () => {
@@ -310,13 +313,7 @@ describe('rounds: reset and forget', () => {
     await r.vote(session.code, bob.id, '5');
     expect((await r.round(session.id, { forget: [story.id], current: null })).status).toBe(200);
     expect(await r.currentStory(session.code)).toBeNull();
-    const votes = (await h.runtime.db
-      .fork()
-      .getConnection()
-      .execute('select count(*)::int as n from votes where story_id = ?', [story.id])) as Array<{
-      n: number;
-    }>;
-    expect(votes).toEqual([{ n: 0 }]);
+    expect(await votesLeft(story.id)).toEqual([{ n: 0 }]);
   });
 });
 
