@@ -20,6 +20,32 @@ export interface LockedRound {
 }
 
 /**
+ * The SQL of a round's changes, written once for the transaction's statements and the one-statement
+ * round command. Each part takes its values as SQL expressions: `?` (in that order) in the
+ * transaction, `$n` parameters in the prepared statement; `when` conditions the whole change.
+ */
+export const roundSql = {
+  /** Seals a story's round once (it keeps the time it was first sealed); made sealed if the session had none. */
+  seal: (p: { id: string; session: string; at: string; when?: string }) =>
+    `insert into rounds (id, session_id, status, sealed, sealed_at)
+     select ${p.id}, ${p.session}, 'revealed', true, ${p.at} where ${p.when ?? 'true'}
+     on conflict (id) do update set status = 'revealed', sealed = true,
+       sealed_at = coalesce(rounds.sealed_at, excluded.sealed_at)
+     where rounds.session_id = excluded.session_id`,
+  /** The session's current round, but `keep`, goes back to pending (its votes kept). */
+  demote: (p: { session: string; keep: string; when?: string }) =>
+    `update rounds set status = 'pending'
+      where session_id = ${p.session} and status = 'voting' and id is distinct from ${p.keep} and ${p.when ?? 'true'}`,
+  /** The story's round is current and open for votes (unsealed); made if the session had none. */
+  promote: (p: { id: string; session: string; title: string; position: string; when?: string }) =>
+    `insert into rounds (id, session_id, title, position, status)
+     select ${p.id}, ${p.session}, ${p.title}, ${p.position}, 'voting' where ${p.when ?? 'true'}
+     on conflict (id) do update set title = excluded.title, position = excluded.position, status = 'voting',
+       sealed = false, sealed_at = null
+     where rounds.session_id = excluded.session_id`,
+};
+
+/**
  * Locks a story's round (FOR UPDATE), creating it first when the session has no round for the story
  * yet. The lock waits for every vote in flight on it (a vote holds the round share-locked), and
  * orders later votes after the change. Undefined when the story's round belongs to another session.
@@ -81,11 +107,7 @@ export async function sealRound(
 ): Promise<boolean> {
   const sealed = await row<{ id: string }>(
     tx,
-    `insert into rounds (id, session_id, status, sealed, sealed_at) values (?, ?, 'revealed', true, ?)
-     on conflict (id) do update set status = 'revealed', sealed = true,
-       sealed_at = coalesce(rounds.sealed_at, excluded.sealed_at)
-     where rounds.session_id = excluded.session_id
-     returning id`,
+    `${roundSql.seal({ id: '?::uuid', session: '?::uuid', at: '?::timestamptz' })} returning id`,
     [storyId, sessionId, at],
   );
   return sealed !== undefined;
@@ -106,7 +128,7 @@ export async function setCurrentRound(
   sessionId: string,
   story: RoundStory | null,
 ): Promise<void> {
-  const demote = `update rounds set status = 'pending' where session_id = ? and status = 'voting' and id is distinct from ?`;
+  const demote = roundSql.demote({ session: '?::uuid', keep: '?::uuid' });
   if (!story) {
     await run(tx, demote, [sessionId, null]);
     return;
@@ -115,10 +137,7 @@ export async function setCurrentRound(
   await run(
     tx,
     `with demoted as (${demote})
-     insert into rounds (id, session_id, title, position, status) values (?, ?, ?, ?, 'voting')
-     on conflict (id) do update set title = excluded.title, position = excluded.position, status = 'voting',
-       sealed = false, sealed_at = null
-     where rounds.session_id = excluded.session_id`,
+     ${roundSql.promote({ id: '?::uuid', session: '?::uuid', title: '?::text', position: '?::int' })}`,
     [sessionId, story.id, story.id, sessionId, story.title, story.position],
   );
 }

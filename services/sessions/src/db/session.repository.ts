@@ -2,7 +2,7 @@ import { isUuid } from '@pp/contracts';
 import { preparedRows, type EntityManager, type PreparedStatement } from '@pp/db';
 import { Session, type SessionRecord } from './entities/index.ts';
 import { asDate, asDateOrNull, rows } from './sql.ts';
-import type { RoundStatus } from './round.repository.ts';
+import { roundSql, type RoundStatus } from './round.repository.ts';
 
 export const findSessionByCode = (em: EntityManager, code: string) => em.findOne(Session, { code });
 export const findSessionById = (em: EntityManager, id: string) =>
@@ -95,8 +95,15 @@ const sessionColumns = (em: EntityManager) =>
     .join(', ');
 
 let roundStatement: PreparedStatement | undefined;
+/** Each change of the one-statement round command happens only when the command applies. */
+const OK = 'exists (select 1 from ok)';
 
-/** A round command the one statement below can apply (the rest takes a transaction). */
+/**
+ * A round command the one statement below can apply (the rest takes a transaction). Each row is
+ * changed by one part of the statement only: a sealed story is neither made current nor forgotten,
+ * a re-voted story is the one made current (the promotion reopens its round), and a command seals
+ * or re-votes, not both.
+ */
 export interface OneStatementRound {
   version: number;
   kind: string;
@@ -106,6 +113,49 @@ export interface OneStatementRound {
   seal?: { story_id: string; at: Date } | null;
   /** A re-vote: the story's votes go and it is made current; only a sealed round or none is cleared here. */
   reset?: string | null;
+}
+
+/** The one-statement round command's SQL (prepared once per connection). */
+function roundStatementText(em: EntityManager): string {
+  const session = '$1::uuid';
+  const sealed = roundSql.seal({
+    id: '$8::uuid',
+    session,
+    at: '$9::timestamptz',
+    when: `$8::uuid is not null and ${OK}`,
+  });
+  const demoted = roundSql.demote({
+    session,
+    keep: '$5::uuid',
+    when: `id is distinct from $8::uuid and id <> all($4::uuid[]) and ${OK}`,
+  });
+  const promoted = roundSql.promote({
+    id: '$5::uuid',
+    session,
+    title: '$6::text',
+    position: '$7::int',
+    when: `$5::uuid is not null and ${OK}`,
+  });
+  return `with s as (
+         select ${sessionColumns(em)}, s.round_version as previous from sessions s where s.id = $1::uuid for update),
+       seen as (select round_version from sessions where id = $1::uuid),
+       target as (select session_id, sealed from rounds where id = coalesce($8::uuid, $10::uuid)),
+       foreign_round as (select 1 from target where session_id <> $1::uuid),
+       deferred as (
+         select 1 from target where $10::uuid is not null and not sealed
+         union all select 1 from s, seen where s.previous <> seen.round_version),
+       ok as (
+         select 1 from s where $2::int > s.previous and ($3::text = 'resync' or s.status <> 'archived')
+           and not exists (select 1 from foreign_round) and not exists (select 1 from deferred)),
+       bump as (update sessions set round_version = $2::int where id = $1::uuid and ${OK}),
+       gone as (delete from rounds where session_id = $1::uuid and id = any($4::uuid[]) and ${OK}),
+       sealed as (${sealed}),
+       cleared as (delete from votes where story_id = $10::uuid and ${OK}),
+       demoted as (${demoted}),
+       promoted as (${promoted})
+       select s.*, exists (select 1 from ok) as applied, exists (select 1 from foreign_round) as foreign_round,
+         exists (select 1 from deferred) as deferred
+         from s`;
 }
 
 /**
@@ -124,52 +174,9 @@ export interface OneStatementRound {
  * so otherwise this statement's snapshot holds all its votes.
  */
 export async function applyRoundStatement(em: EntityManager, sessionId: string, command: OneStatementRound) {
-  roundStatement ??= {
-    name: 'sessions.round-statement',
-    text: `with s as (
-         select ${sessionColumns(em)}, s.round_version as previous from sessions s where s.id = $1::uuid for update),
-       seen as (select round_version from sessions where id = $1::uuid),
-       target as (select session_id, sealed from rounds where id = coalesce($8::uuid, $10::uuid)),
-       foreign_round as (select 1 from target where session_id <> $1::uuid),
-       deferred as (
-         select 1 from target where $10::uuid is not null and not sealed
-         union all select 1 from s, seen where s.previous <> seen.round_version),
-       ok as (
-         select 1 from s where $2::int > s.previous and ($3::text = 'resync' or s.status <> 'archived')
-           and not exists (select 1 from foreign_round) and not exists (select 1 from deferred)),
-       bump as (update sessions set round_version = $2::int where id = $1::uuid and exists (select 1 from ok)),
-       gone as (
-         delete from rounds where session_id = $1::uuid and id = any($4::uuid[]) and exists (select 1 from ok)),
-       sealed as (
-         insert into rounds (id, session_id, status, sealed, sealed_at)
-         select $8::uuid, $1::uuid, 'revealed', true, $9::timestamptz where $8::uuid is not null and exists (select 1 from ok)
-         on conflict (id) do update set status = 'revealed', sealed = true,
-           sealed_at = coalesce(rounds.sealed_at, excluded.sealed_at)
-         where rounds.session_id = excluded.session_id),
-       cleared as (delete from votes where story_id = $10::uuid and exists (select 1 from ok)),
-       demoted as (
-         update rounds set status = 'pending'
-          where session_id = $1::uuid and status = 'voting' and id is distinct from $5::uuid
-            and id is distinct from $8::uuid and id <> all($4::uuid[]) and exists (select 1 from ok)),
-       promoted as (
-         insert into rounds (id, session_id, title, position, status)
-         select $5::uuid, $1::uuid, $6::text, $7::int, 'voting' where $5::uuid is not null and exists (select 1 from ok)
-         on conflict (id) do update set title = excluded.title, position = excluded.position, status = 'voting',
-           sealed = false, sealed_at = null
-         where rounds.session_id = excluded.session_id)
-       select s.*, exists (select 1 from ok) as applied, exists (select 1 from foreign_round) as foreign_round,
-         exists (select 1 from deferred) as deferred
-         from s`,
-  };
+  roundStatement ??= { name: 'sessions.round-statement', text: roundStatementText(em) };
   const seal = command.seal ?? null;
   const reset = command.reset ?? null;
-  // Each row is changed by one part only: the sealed story is never made current, and a re-voted
-  // story is the one made current (the promotion reopens its round).
-  if (seal && (command.current?.id === seal.story_id || command.forget.includes(seal.story_id)))
-    throw new Error('a sealed story cannot be made current or forgotten by the same command');
-  if (reset && (command.current?.id !== reset || command.forget.includes(reset)))
-    throw new Error('a re-voted story must be the one made current');
-  if (seal && reset) throw new Error('one statement seals or re-votes, not both');
   const [found] = await preparedRows<Record<string, unknown>>(em, roundStatement, [
     sessionId,
     command.version,
