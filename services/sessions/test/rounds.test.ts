@@ -12,6 +12,15 @@ afterAll(() => h.stop());
 
 const summary = (id: string, title: string, position: number) => ({ id, title, position });
 
+/** Ann's session with one story open, and Bob's vote of 5 on it. */
+async function bobVoted() {
+  const session = await r.createSession('ann');
+  const bob = await r.join(session.code, 'Bob');
+  const story = await r.openStory(session);
+  await r.vote(session.code, bob.id, '5');
+  return { session, bob, story };
+}
+
 describe('rounds: the current story', () => {
   it('is the one the last command names, at once, with its title and position', async () => {
     const session = await r.createSession('ann');
@@ -207,10 +216,7 @@ describe('rounds: automatic seals', () => {
 
 describe('rounds: reset and forget', () => {
   it('a reset deletes the votes and opens the round again (a re-vote after a reveal)', async () => {
-    const session = await r.createSession('ann');
-    const bob = await r.join(session.code, 'Bob');
-    const story = await r.openStory(session);
-    await r.vote(session.code, bob.id, '5');
+    const { session, bob, story } = await bobVoted();
     await r.seal(session.id, story.id);
     expect((await r.reset(session.id, story)).status).toBe(200);
     const revote = await r.vote(session.code, bob.id, '8');
@@ -281,10 +287,7 @@ describe('rounds: reset and forget', () => {
   });
 
   it('a re-vote that waited for another command (which reopened the round, and a vote came) deletes that vote too', async () => {
-    const session = await r.createSession('ann');
-    const bob = await r.join(session.code, 'Bob');
-    const story = await r.openStory(session);
-    await r.vote(session.code, bob.id, '5');
+    const { session, bob, story } = await bobVoted();
     await r.seal(session.id, story.id);
     // What another round command and a vote after it do: the session's row locked with a newer round
     // version, the round open again, a vote on it.
@@ -307,10 +310,7 @@ describe('rounds: reset and forget', () => {
   });
 
   it('a deleted story takes its round and votes with it', async () => {
-    const session = await r.createSession('ann');
-    const bob = await r.join(session.code, 'Bob');
-    const story = await r.openStory(session);
-    await r.vote(session.code, bob.id, '5');
+    const { session, story } = await bobVoted();
     expect((await r.round(session.id, { forget: [story.id], current: null })).status).toBe(200);
     expect(await r.currentStory(session.code)).toBeNull();
     expect(await votesLeft(story.id)).toEqual([{ n: 0 }]);
