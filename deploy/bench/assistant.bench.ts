@@ -12,7 +12,7 @@ import { closedLoop, formatRow, HEADER, type LatencyResult } from '@pp/bench';
 import { connectNats, eventBus } from '@pp/events';
 import { createLogger } from '@pp/logger';
 import { storyText } from './story-texts.ts';
-import { benchServers, benchSystem, json } from './whole-system.ts';
+import { benchServers, benchSystem, cpuMeter, json } from './whole-system.ts';
 
 const HISTORY_SESSIONS = 10;
 const STORIES = 200;
@@ -110,13 +110,16 @@ export async function run(options: { durationSeconds?: number; log?: (line: stri
     await waitForHistory(system.databaseOf('ai'), user.id, HISTORY_SESSIONS * STORIES, log);
     log(`seeded in ${Math.round((Date.now() - started) / 1000)} s`);
 
+    const { metered, costs } = cpuMeter(() => system.processes());
     const results: LatencyResult[] = [];
     for (const name of ENDPOINTS) {
       const body = name === 'draft-stories' ? { text: BRIEF, count: 5 } : {};
       const call = () => json('POST', `${gateway}/sessions/${code}/ai/${name}`, body, token);
       for (let i = 0; i < 20; i++) await call(); // warm-up
       results.push(
-        await closedLoop(name, CONNECTIONS, duration, async (_worker, time) => void (await time(call))),
+        await metered(() =>
+          closedLoop(name, CONNECTIONS, duration, async (_worker, time) => void (await time(call))),
+        ),
       );
     }
     const met = results.every((r) => r.p99 < TARGET_P99_MS && r.failed === 0);
@@ -127,6 +130,8 @@ export async function run(options: { durationSeconds?: number; log?: (line: stri
     log(HEADER);
     for (const r of results) log(formatRow({ ...r, non2xx: r.failed, errors: 0 }));
     log(`assistant endpoints: p99 under ${TARGET_P99_MS} ms each, none failed: ${met ? 'yes' : 'NO'}`);
+    log('CPU per request, by process (from /proc):');
+    for (const c of costs) log(`  ${c.name.padEnd(32)} ${c.line}`);
     return { results, met };
   } finally {
     await system.stop();

@@ -13,18 +13,14 @@ import {
   BARE_PROXY_SCRIPT,
   HEADER,
   closedLoop,
-  cpuPerOperation,
-  formatCpu,
   formatRow,
-  readCpu,
   load,
   spawnServer,
-  type CpuReading,
   type LatencyResult,
   type LoadResult,
 } from '@pp/bench';
 import { withDatabaseName, ensureDatabase, dropDatabase } from '@pp/db';
-import { benchServers, benchSystem, json } from './whole-system.ts';
+import { benchServers, benchSystem, cpuMeter, json, type Metered } from './whole-system.ts';
 
 const BASELINE = fileURLToPath(new URL('./baseline-service.ts', import.meta.url));
 const PARTICIPANTS = 64;
@@ -50,25 +46,6 @@ async function prepareRoom(gateway: string, token: string) {
   }
   await json('POST', `${gateway}/sessions/${session.code}/stories`, { title: 'Benchmark story' }, token);
   return { code: session.code as string, ids };
-}
-
-/** Runs a measurement and notes the CPU each process of the system spent per operation of it. */
-type Metered = <T extends { name: string; count: number }>(measure: () => Promise<T>) => Promise<T>;
-
-/** How long after a measurement its deferred work (the events' consumers) is still counted. */
-const SETTLE_MS = 1_000;
-
-function cpuMeter(processes: () => Array<{ name: string; pid: number | undefined }>) {
-  const costs: Array<{ name: string; line: string }> = [];
-  const read = (): CpuReading => readCpu(processes(), ['postgres', 'nats-server']);
-  const metered: Metered = async (measure) => {
-    const before = read();
-    const result = await measure();
-    await new Promise((r) => setTimeout(r, SETTLE_MS));
-    costs.push({ name: result.name, line: formatCpu(cpuPerOperation(before, read(), result.count)) });
-    return result;
-  };
-  return { metered, costs };
 }
 
 /**

@@ -7,9 +7,10 @@
  * (an owner at the dashboard) and by 4 at once.
  * Run alone with `node deploy/bench/history.bench.ts`; exits 0 when every target is met.
  */
+import { gunzipSync } from 'node:zlib';
 import { HEADER, closedLoop, formatRow, type LatencyResult } from '@pp/bench';
 import { runStatement } from '@pp/db';
-import { benchSystem, json } from './whole-system.ts';
+import { benchSystem, cpuMeter, fetchRaw, json } from './whole-system.ts';
 
 const STORIES = 500;
 const VOTERS = 20;
@@ -94,11 +95,8 @@ async function seedSessions(gateway: string, token: string) {
 /** GETs of one URL by `connections` clients, each sending its next as soon as the previous answered. */
 async function measure(name: string, url: string, token: string, connections: number, seconds: number) {
   return closedLoop(name, connections, seconds, async (_worker, time) => {
-    await time(async () => {
-      const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
-      await res.arrayBuffer();
-      if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
-    });
+    const res = await time(() => fetchRaw(url, token));
+    if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
   });
 }
 
@@ -129,19 +127,24 @@ export async function run(
     const analyticsUrl = `${gateway}/sessions/${code}/analytics`;
     const check = await json('GET', analyticsUrl, undefined, historian);
     if (check.analytics.totals.revealed !== STORIES) throw new Error('the analytics miss revealed stories');
+    // The load takes the analytics gzipped and does not unpack them: check once that they unpack to the same.
+    const packed = await fetchRaw(analyticsUrl, historian);
+    if (packed.encoding !== 'gzip' || gunzipSync(packed.body).toString() !== JSON.stringify(check))
+      throw new Error('the gzipped analytics differ from the plain ones');
     const listUrl = `${gateway}/sessions`;
     const page = await json('GET', listUrl, undefined, busy);
     if (page.meta.total !== SESSIONS) throw new Error(`the owner's list counts ${page.meta.total} sessions`);
 
+    const { metered, costs } = cpuMeter(() => system.processes());
     await measure('warm-up', analyticsUrl, historian, 4, 1);
     const analytics = [
-      await measure('analytics, 1 client', analyticsUrl, historian, 1, duration),
-      await measure('analytics, 4 clients', analyticsUrl, historian, 4, duration),
+      await metered(() => measure('analytics, 1 client', analyticsUrl, historian, 1, duration)),
+      await metered(() => measure('analytics, 4 clients', analyticsUrl, historian, 4, duration)),
     ];
     await measure('warm-up', listUrl, busy, 4, 1);
     const list = [
-      await measure("owner's list, 1 client", listUrl, busy, 1, duration),
-      await measure("owner's list, 4 clients", listUrl, busy, 4, duration),
+      await metered(() => measure("owner's list, 1 client", listUrl, busy, 1, duration)),
+      await metered(() => measure("owner's list, 4 clients", listUrl, busy, 4, duration)),
     ];
     const result: HistoryBenchResult = {
       analytics,
@@ -158,6 +161,8 @@ export async function run(
     log(
       `analytics: p99 under ${ANALYTICS_P99_MS} ms: ${result.meetsAnalytics ? 'yes' : 'NO'}; owner's list: p99 under ${LIST_P99_MS} ms: ${result.meetsList ? 'yes' : 'NO'}`,
     );
+    log('CPU per request, by process (from /proc):');
+    for (const c of costs) log(`  ${c.name.padEnd(32)} ${c.line}`);
     return result;
   } finally {
     await system.stop();

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLauncherLog } from '../src/launcher/log.ts';
 import { createSystem } from '../src/launcher/system.ts';
+import { cpuPerOperation, formatCpu, readCpu, type CpuReading } from '@pp/bench';
 import { dropDatabase, withDatabaseName } from '@pp/db';
 import { units, type Unit } from '../src/launcher/units.ts';
 
@@ -54,6 +55,40 @@ export function json(method: string, url: string, body?: unknown, token?: string
     );
     req.on('error', reject);
     req.end(payload);
+  });
+}
+
+/**
+ * A GET as a load generator sends it: it takes gzip, as a browser does, and reads the answer to its
+ * end without unpacking or parsing it (a real client does that on a machine of its own; here it would
+ * take the cores of the system measured). Resolves with the status, the encoding and the body.
+ */
+export function fetchRaw(
+  url: string,
+  token?: string,
+): Promise<{ status: number; encoding: string | undefined; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      {
+        agent,
+        headers: { 'accept-encoding': 'gzip', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            encoding: res.headers['content-encoding'],
+            body: Buffer.concat(chunks),
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end();
   });
 }
 
@@ -112,4 +147,23 @@ export function benchSystem(options: { env?: Record<string, string>; units?: rea
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Runs a measurement and notes the CPU each process of the system spent per operation of it. */
+export type Metered = <T extends { name: string; count: number }>(measure: () => Promise<T>) => Promise<T>;
+
+/** How long after a measurement its deferred work (the events' consumers) is still counted. */
+const SETTLE_MS = 1_000;
+
+export function cpuMeter(processes: () => Array<{ name: string; pid: number | undefined }>) {
+  const costs: Array<{ name: string; line: string }> = [];
+  const read = (): CpuReading => readCpu(processes(), ['postgres', 'nats-server']);
+  const metered: Metered = async (measure) => {
+    const before = read();
+    const result = await measure();
+    await new Promise((r) => setTimeout(r, SETTLE_MS));
+    costs.push({ name: result.name, line: formatCpu(cpuPerOperation(before, read(), result.count)) });
+    return result;
+  };
+  return { metered, costs };
 }

@@ -1,9 +1,14 @@
 import { z } from 'zod';
 
+export const storyStatus = z.enum(['pending', 'voting', 'revealed']);
+export type StoryStatus = z.infer<typeof storyStatus>;
+
 /**
  * What the stories unit tells another unit (the assistant) of a session's stories: each story's own
  * text, its place and status and, once revealed, its final estimate and the values voted (never who
- * voted what: no reader of this needs names). `ids` narrows it to some stories of the session.
+ * voted what: no reader of this needs names). `ids` narrows it to some stories of the session, and
+ * `status` (a comma-separated list) to stories in one of those states; given both, a story must match
+ * both.
  */
 export const storiesForUnitsQuery = z.strictObject({
   ids: z
@@ -12,6 +17,12 @@ export const storiesForUnitsQuery = z.strictObject({
     .transform((value) => value.split(',').filter(Boolean))
     .pipe(z.array(z.uuid()).max(200))
     .optional(),
+  status: z
+    .string()
+    .max(40)
+    .transform((value) => value.split(',').filter(Boolean))
+    .pipe(z.array(storyStatus).max(3))
+    .optional(),
 });
 
 export const storyForUnits = z.object({
@@ -19,7 +30,7 @@ export const storyForUnits = z.object({
   title: z.string(),
   description: z.string(),
   acceptance_criteria: z.string(),
-  status: z.enum(['pending', 'voting', 'revealed']),
+  status: storyStatus,
   position: z.number().int(),
   final_estimate: z.string().nullable(),
   revealed_at: z.iso.datetime({ offset: true }).nullable(),

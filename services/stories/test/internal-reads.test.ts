@@ -39,8 +39,31 @@ describe("reading a session's stories for another unit", () => {
     ]);
     expect(JSON.stringify(res.body)).not.toContain('Voter 1');
 
+    expect(res.body.stories[0].revealed_at).toBe(new Date(res.body.stories[0].revealed_at).toISOString());
+
     const one = await h.client.get(`/internal/sessions/${s.id}/stories?ids=${second}`, asService);
     expect(one.body.stories.map((x: { id: string }) => x.id)).toEqual([second]);
+  });
+
+  it('narrows the list to stories in the states asked for, and to ids and states together', async () => {
+    const s = await h.session();
+    const [first, second, third] = await h.stories(s, ['One', 'Two', 'Three']);
+    await h.castVotes(s, ['3']);
+    expect((await h.client.post(`/stories/${first}/reveal`, as(s.owner_id))).status).toBe(200);
+    const ids = async (query: string) => {
+      const res = await h.client.get(`/internal/sessions/${s.id}/stories?${query}`, asService);
+      expect(res.status).toBe(200);
+      return res.body.stories.map((x: { id: string }) => x.id);
+    };
+    expect(await ids('status=voting')).toEqual([second]);
+    expect(await ids('status=revealed')).toEqual([first]);
+    expect(await ids('status=pending,revealed')).toEqual([first, third]);
+    expect(await ids(`status=voting&ids=${first},${second}`)).toEqual([second]);
+    expect(await ids(`status=voting&ids=${first}`)).toEqual([]);
+    expect(await ids('ids=')).toEqual([]);
+    expect((await h.client.get(`/internal/sessions/${s.id}/stories?status=done`, asService)).status).toBe(
+      422,
+    );
   });
 
   it('answers an empty list for a session without stories, and refuses users (403) and bad ids (422)', async () => {

@@ -30,7 +30,7 @@ export async function keepPastStoryInLine(
   options: { onlyIfKept?: boolean } = {},
 ): Promise<void> {
   if (options.onlyIfKept && !(await hasPastStory(ctx.em, storyId))) return;
-  const [story] = await ctx.stories.list(sessionId, [storyId]);
+  const [story] = await ctx.stories.list(sessionId, { ids: [storyId] });
   if (!story || story.status !== 'revealed') return forgetPastStory(ctx.em, storyId);
   const owner = await ownerOf(ctx, sessionId);
   if (!owner) return forgetPastStory(ctx.em, storyId);

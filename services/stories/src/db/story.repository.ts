@@ -5,12 +5,9 @@ import { Story, type StoryRecord } from './entities/index.ts';
 
 export const findStory = (em: EntityManager, id: string) => em.findOne(Story, { id }, { refresh: true });
 
-/** The session's stories in queue order (fresh from the database), or only those of `ids`. */
-export const storiesOf = (em: EntityManager, sessionId: string, ids?: readonly string[]) =>
-  em.find(Story, ids ? { sessionId, id: { $in: [...ids] } } : { sessionId }, {
-    orderBy: { position: 'asc' },
-    refresh: true,
-  });
+/** The session's stories in queue order (fresh from the database). */
+export const storiesOf = (em: EntityManager, sessionId: string) =>
+  em.find(Story, { sessionId }, { orderBy: { position: 'asc' }, refresh: true });
 
 /**
  * The version of a session's stories as a whole: their number and the newest row version (xmin) among
@@ -52,6 +49,53 @@ export async function storyOutcomes(em: EntityManager, sessionId: string): Promi
     ...r,
     revealed_at: r.revealed_at === null ? null : new Date(r.revealed_at).toISOString(),
   }));
+}
+
+/** What another unit reads of a session's stories (the assistant), as plain rows. */
+export interface StoryForUnitsRow {
+  id: string;
+  title: string;
+  description: string;
+  acceptance_criteria: string;
+  status: StoryStatus;
+  position: number;
+  final_estimate: string | null;
+  revealed_at: Date | string | null;
+  /** The values voted, once revealed; empty before. */
+  votes: string[];
+}
+
+/**
+ * A session's stories in queue order, only those of `ids` and of `statuses` when given. Plain rows, and
+ * of the votes only their values: a read of a few hundred stories costs no entity tracking.
+ */
+export async function storiesForUnitsOf(
+  em: EntityManager,
+  sessionId: string,
+  filter: { ids?: readonly string[]; statuses?: readonly StoryStatus[] },
+): Promise<StoryForUnitsRow[]> {
+  const params: unknown[] = [sessionId];
+  let where = 'session_id = ?';
+  if (filter.ids) {
+    if (filter.ids.length === 0) return [];
+    where += ' and id in (?)';
+    params.push(filter.ids);
+  }
+  if (filter.statuses) {
+    if (filter.statuses.length === 0) return [];
+    where += ' and status in (?)';
+    params.push(filter.statuses);
+  }
+  return em.getConnection().execute<StoryForUnitsRow[]>(
+    `select id, title, description, acceptance_criteria, status, position,
+            case when status = 'revealed' then final_estimate end as final_estimate,
+            case when status = 'revealed' then revealed_at end as revealed_at,
+            case when status = 'revealed' then coalesce(jsonb_path_query_array(votes, '$[*].value'), '[]') else '[]' end as votes
+       from stories where ${where} order by position`,
+    params,
+    'all',
+    em.getTransactionContext(),
+  );
 }
 
 export interface NewStory {

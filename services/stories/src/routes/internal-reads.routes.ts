@@ -14,7 +14,8 @@ export function internalReadRoutes(deps: RouteDeps): Router {
     validate(
       { params: internalSessionParams, query: storiesForUnitsQuery },
       async ({ params, query }, _req, res) => {
-        send(res, 200, { stories: await listStoriesForUnits(deps.context(), params.sessionId, query.ids) });
+        const filter = { ids: query.ids, statuses: query.status };
+        send(res, 200, { stories: await listStoriesForUnits(deps.context(), params.sessionId, filter) });
       },
     ),
   );

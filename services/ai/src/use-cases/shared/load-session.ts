@@ -21,21 +21,22 @@ export async function ownedSession(ctx: AiContext, userId: string, code: string)
   return session;
 }
 
-/** The story asked for, or else the current one (the one open for votes). */
-export function chosenStory(stories: readonly StoryForUnits[], storyId?: string): StoryForUnits {
-  if (storyId) {
-    const story = stories.find((s) => s.id === storyId.toLowerCase());
-    if (!story) throw new StoryNotFoundError();
-    return story;
-  }
-  const current = stories.find((s) => s.status === 'voting');
-  if (!current) throw new NoCurrentStoryError();
-  return current;
+/**
+ * The story asked for, or else the current one (the one open for votes): the stories unit is asked for
+ * that one story only, not the session's whole backlog.
+ */
+export async function chosenStory(
+  ctx: AiContext,
+  sessionId: string,
+  storyId?: string,
+): Promise<StoryForUnits> {
+  const [story] = await ctx.stories.list(sessionId, storyId ? { ids: [storyId] } : { status: ['voting'] });
+  if (story) return story;
+  throw storyId ? new StoryNotFoundError() : new NoCurrentStoryError();
 }
 
 /** The session, owned by the caller, and one of its stories (the current one by default). */
 export async function ownedStory(ctx: AiContext, userId: string, code: string, storyId?: string) {
   const session = await ownedSession(ctx, userId, code);
-  const stories = await ctx.stories.list(session.id);
-  return { session, stories, story: chosenStory(stories, storyId) };
+  return { session, story: await chosenStory(ctx, session.id, storyId) };
 }
