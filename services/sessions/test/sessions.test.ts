@@ -291,6 +291,13 @@ describe('sessions: the owner’s list', () => {
     const page2 = await list('?per_page=2&page=2&sort=created_at&order=asc');
     expect(page2.body.sessions.map((s: { name: string }) => s.name)).toEqual(['Bravo']);
     expect(page2.body.meta).toEqual({ current_page: 2, per_page: 2, total: 3, last_page: 2 });
+    // Past the last page: no session, and still the count of them all (and of the filtered ones).
+    const past = await list('?per_page=2&page=5');
+    expect(past.body.sessions).toEqual([]);
+    expect(past.body.meta).toEqual({ current_page: 5, per_page: 2, total: 3, last_page: 2 });
+    expect((await list(`?folder_id=${first}&page=3`)).body.meta.total).toBe(2);
+    const none = await h.client.get('/sessions', { headers: asUser('owns-nothing') });
+    expect(none.body).toMatchObject({ sessions: [], meta: { total: 0, current_page: 1 } });
   });
 
   it('shows each listed session’s participants and current story, like the lookup', async () => {

@@ -19,25 +19,64 @@ export interface SessionFilter {
   perPage: number;
 }
 
-const sortFields = { created_at: 'createdAt', updated_at: 'updatedAt', name: 'name' } as const;
-
-/** One page of the owner's sessions and how many there are in all (not those still waiting for their stories). */
-export function listSessions(em: EntityManager, f: SessionFilter) {
-  return em.findAndCount(
-    Session,
-    {
-      ownerId: f.ownerId,
-      provisionalSince: null,
-      ...(f.folderId !== undefined ? { folderId: f.folderId } : {}),
-      ...(f.status !== undefined ? { status: f.status } : {}),
-    },
-    {
-      orderBy: { [sortFields[f.sort]]: f.order, id: f.order },
-      limit: f.perPage,
-      offset: (f.page - 1) * f.perPage,
-    },
+/**
+ * One page of the owner's sessions (not those still waiting for their stories), each with its facts,
+ * and how many there are in all: one statement (the count rides along the page as a window). A page
+ * past the end has no row to carry the count, so only then is it counted apart.
+ */
+export async function listSessionsWithFacts(em: EntityManager, f: SessionFilter) {
+  const where = ['s.owner_id = ?', 's.provisional_since is null'];
+  const params: unknown[] = [f.ownerId];
+  if (f.folderId === null) where.push('s.folder_id is null');
+  else if (f.folderId !== undefined) {
+    where.push('s.folder_id = ?');
+    params.push(f.folderId);
+  }
+  if (f.status !== undefined) {
+    where.push('s.status = ?');
+    params.push(f.status);
+  }
+  // The sort and order are checked against fixed lists at the edge; the column is named from this map.
+  const direction = f.order === 'asc' ? 'asc' : 'desc';
+  const order = `s.${sortColumns[f.sort]} ${direction}, s.id ${direction}`;
+  const found = await rows<Record<string, unknown>>(
+    em,
+    `with page as (
+       select ${sessionColumns(em)}, count(*) over () as total from sessions s
+        where ${where.join(' and ')} order by ${order} limit ? offset ?)
+     select s.*, ${FACT_COLUMNS} from page s ${CURRENT_STORY} order by ${order}`,
+    [...params, f.perPage, (f.page - 1) * f.perPage],
   );
+  const sessions = found.map((r) => {
+    const {
+      total: _,
+      participants_count,
+      story_id,
+      story_title,
+      story_status,
+      story_position,
+      ...columns
+    } = r;
+    const facts = toFacts({
+      participants_count,
+      story_id,
+      story_title,
+      story_status,
+      story_position,
+    } as FactRow);
+    return { session: sessionRecordOf(em, columns), facts };
+  });
+  if (found.length > 0) return { sessions, total: Number(found[0]!.total) };
+  if (f.page === 1) return { sessions, total: 0 };
+  const [counted] = await rows<{ total: string }>(
+    em,
+    `select count(*) as total from sessions s where ${where.join(' and ')}`,
+    params,
+  );
+  return { sessions, total: Number(counted!.total) };
 }
+
+const sortColumns = { created_at: 'created_at', updated_at: 'updated_at', name: 'name' } as const;
 
 /** Per session: live participants (observers included) and the `voting` story, in one query. */
 export async function sessionFactRows(em: EntityManager, sessionIds: string[]) {
