@@ -218,6 +218,10 @@ describe('webhook deliveries', () => {
       token,
     });
     expect(again.status).toBe(202);
+    // The answer is the delivery as queued: pending, with the attempts made before (the new one is
+    // not in it, however fast it is made).
+    expect(again.body.delivery).toMatchObject({ id: test.body.delivery.id, status: 'pending' });
+    expect(again.body.delivery.attempts.map((a: { manual: boolean }) => a.manual)).toEqual([false]);
     await p.until(async () => rx.received.length >= 2);
     expect(rx.received[1]!.headers['webhook-id']).toBe(test.body.delivery.id);
     const [log] = await p.until(async () => {

@@ -123,22 +123,29 @@ export async function findDelivery(em: EntityManager, webhookId: string, id: str
   return rows[0] && record(rows[0]);
 }
 
+/** A delivery's attempts as one JSON array, oldest first (`d` is the delivery's row). */
+const ATTEMPT_LOG = `coalesce((select json_agg(a order by a.number) from delivery_attempts a where a.delivery_id = d.id), '[]')`;
+
 /**
  * Asks for one more attempt now: a pending delivery is brought forward (its retries stay), a settled
- * one gets a single attempt. Undefined while an attempt is in flight.
+ * one gets a single attempt. Resolves with the delivery and its attempts so far, read by the same
+ * statement (an attempt made meanwhile cannot show beside the status before it); undefined while an
+ * attempt is in flight.
  */
 export async function requestRedelivery(em: EntityManager, webhookId: string, id: string) {
-  const rows = await query<Row>(
+  const rows = await query<Row & { attempt_log: AttemptRow[] }>(
     em,
     'request_redelivery',
-    `update deliveries set
-       retries = (status = 'pending' and retries),
+    `update deliveries d set
+       retries = (d.status = 'pending' and d.retries),
        status = 'pending', next_attempt_at = now(), redeliver_requested = true
-     where id = $1 and webhook_id = $2 and (claimed_until is null or claimed_until < now())
-     returning *`,
+     where d.id = $1 and d.webhook_id = $2 and (d.claimed_until is null or d.claimed_until < now())
+     returning d.*, ${ATTEMPT_LOG} as attempt_log`,
     [id, webhookId],
   );
-  return rows[0] && record(rows[0]);
+  if (!rows[0]) return undefined;
+  const { attempt_log, ...row } = rows[0];
+  return { delivery: record(row), attempts: attempt_log.map(attempt) };
 }
 
 /** Deliveries that wait for an attempt fail at once (their webhook was disabled). */
@@ -161,9 +168,7 @@ export async function listDeliveries(em: EntityManager, webhookId: string, limit
   const rows = await query<Row & { total: string; attempt_log: AttemptRow[] }>(
     em,
     'list_deliveries_with_attempts',
-    `select d.*, count(*) over () as total,
-       coalesce((select json_agg(a order by a.number) from delivery_attempts a where a.delivery_id = d.id), '[]')
-         as attempt_log
+    `select d.*, count(*) over () as total, ${ATTEMPT_LOG} as attempt_log
      from deliveries d where d.webhook_id = $1
      order by d.created_at desc, d.id limit $2 offset $3`,
     [webhookId, limit, offset],
@@ -220,17 +225,6 @@ const attempt = (r: AttemptRow): AttemptRecord => ({
   responseExcerpt: r.response_excerpt,
   error: r.error,
 });
-
-export async function attemptsOf(em: EntityManager, deliveryIds: string[]): Promise<AttemptRecord[]> {
-  if (deliveryIds.length === 0) return [];
-  const rows = await query<AttemptRow>(
-    em,
-    'attempts_of',
-    'select * from delivery_attempts where delivery_id = any($1::uuid[]) order by delivery_id, number',
-    [deliveryIds],
-  );
-  return rows.map(attempt);
-}
 
 /** Deliveries settled before the cutoff go, with their attempts; resolves with how many went. */
 export async function pruneDeliveries(em: EntityManager, before: Date, batch: number): Promise<number> {

@@ -1,5 +1,5 @@
 import { isUuid } from '@pp/contracts';
-import { attemptsOf, findDelivery, requestRedelivery } from '../db/delivery.repository.ts';
+import { findDelivery, requestRedelivery } from '../db/delivery.repository.ts';
 import { DeliveryInFlightError, DeliveryNotFoundError, WebhookDisabledError } from '../errors.ts';
 import type { WebhooksContext } from './shared/context.ts';
 import { findOwnWebhook } from './shared/find-webhook.ts';
@@ -15,8 +15,8 @@ export async function redeliver(ctx: WebhooksContext, ownerId: string, id: strin
     : undefined;
   if (!found) throw new DeliveryNotFoundError();
   if (!webhook.enabled) throw new WebhookDisabledError();
-  const delivery = await requestRedelivery(ctx.em, webhook.id, found.id);
-  if (!delivery) throw new DeliveryInFlightError();
+  const requested = await requestRedelivery(ctx.em, webhook.id, found.id);
+  if (!requested) throw new DeliveryInFlightError();
   ctx.deliverNow();
-  return { delivery, attempts: await attemptsOf(ctx.em, [delivery.id]) };
+  return requested;
 }
