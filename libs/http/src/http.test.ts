@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { z } from 'zod';
 import { createLogger } from '@pp/logger';
 import {
@@ -53,6 +54,17 @@ afterAll(() => server.close());
 const post = (path: string, body: string, type = 'application/json') =>
   fetch(server.url + path, { method: 'POST', headers: { 'content-type': type }, body });
 
+/** Sends bytes as they are (no HTTP client would send them) and resolves with the whole answer. */
+function raw(request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(server.port, '127.0.0.1', () => socket.write(request));
+    let answer = '';
+    socket.on('data', (chunk) => (answer += chunk.toString()));
+    socket.on('end', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
+
 describe('service app', () => {
   it('returns the payload under its resource key and under data', async () => {
     const res = await post('/things/7', JSON.stringify({ name: 'ab' }));
@@ -81,6 +93,33 @@ describe('service app', () => {
     const inQuery = await post('/things/7?n=%00', JSON.stringify({ name: 'ab' }));
     expect(inQuery.status).toBe(422);
     expect(Object.keys(((await inQuery.json()) as any).errors)).toEqual(['query.n']);
+  });
+
+  it('answers 422 for a lone surrogate in any text or key (no text or JSON column takes it), naming the field', async () => {
+    const lone = await post('/things/7', '{"name":"a\\ud800"}');
+    expect(lone.status).toBe(422);
+    expect(((await lone.json()) as any).errors).toEqual({
+      name: ['must be valid Unicode (a lone surrogate such as \\ud800 is not)'],
+    });
+    const inKey = await post('/things/7', '{"name":"ab","\\udc00":1}');
+    expect(Object.keys(((await inKey.json()) as any).errors)).toEqual(['\udc00']);
+    // A pair of surrogates is one character (here an emoji), and welcome.
+    expect((await post('/things/7', '{"name":"\\ud83d\\ude00"}')).status).toBe(201);
+  });
+
+  it('answers what the HTTP parser refuses (headers over 16 KB, not HTTP) with the JSON error envelope', async () => {
+    const big = await raw(
+      `GET /me HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${'a'.repeat(20_000)}\r\n\r\n`,
+    );
+    expect(big).toMatch(/^HTTP\/1\.1 431 /);
+    expect(JSON.parse(big.slice(big.indexOf('\r\n\r\n') + 4))).toEqual({
+      success: false,
+      message: expect.stringContaining('headers are too large'),
+      error: { code: 'headers_too_large' },
+    });
+    const garbage = await raw('NOT HTTP AT ALL\r\n\r\n');
+    expect(garbage).toMatch(/^HTTP\/1\.1 400 /);
+    expect(garbage).toContain('"code":"bad_request"');
   });
 
   it('answers 400 for malformed JSON and a query value of the wrong type', async () => {

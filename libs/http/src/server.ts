@@ -1,7 +1,32 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { STATUS_CODES, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Express } from 'express';
 import type { Logger } from '@pp/logger';
+import { errorEnvelope } from './envelope.ts';
+
+/**
+ * What node's HTTP parser refuses before any route sees the request (headers over 16 KB, a request
+ * line that is not HTTP, headers that took too long) gets the same JSON error envelope as everything
+ * else, instead of node's bare status line.
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Socket) {
+  if (!socket.writable || err.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const [status, code, message] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'headers_too_large', 'The request headers are too large (at most 16 KB in all)']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'request_timeout', 'The request took too long to arrive']
+        : [400, 'bad_request', 'The request is not valid HTTP'];
+  const body = JSON.stringify(errorEnvelope(code, message));
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
 
 export interface RunningServer {
   server: Server;
@@ -17,6 +42,7 @@ export async function listen(app: Express, port: number, host = '0.0.0.0'): Prom
     server.once('listening', resolve);
     server.once('error', reject);
   });
+  server.on('clientError', answerClientError);
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   const bound = (server.address() as AddressInfo).port;

@@ -38,18 +38,30 @@ function pathOf(visit: Visit): string {
   return keys.reverse().join('.');
 }
 
+/** Why a string cannot be stored as text or JSON, or undefined when it can. */
+function unstorable(text: string): string | undefined {
+  if (text.includes('\u0000')) return 'must not contain the NUL character (\\u0000)';
+  // A lone surrogate (`"\ud800"` in JSON) is no Unicode character: no text or JSON column takes it.
+  if (!text.isWellFormed()) return 'must be valid Unicode (a lone surrogate such as \\ud800 is not)';
+  return undefined;
+}
+
 /**
- * Where a value holds a string with a NUL character (which no text column can store), as field paths in
- * document order. An explicit stack rather than recursion: request data decides how deep it goes.
+ * Where a value holds a string (or a key) that no column can store: a NUL character or a lone
+ * surrogate, as field paths in document order, with the reason. An explicit stack rather than
+ * recursion: request data decides how deep it goes.
  */
-function nulPaths(root: unknown): string[] {
-  const found: string[] = [];
+function unstorablePaths(root: unknown): Array<{ path: string; reason: string }> {
+  const found: Array<{ path: string; reason: string }> = [];
   const stack: Visit[] = [{ value: root }];
   while (stack.length > 0) {
     const visit = stack.pop()!;
     const { value } = visit;
-    if (typeof value === 'string') {
-      if (value.includes('\u0000')) found.push(pathOf(visit));
+    const keyReason = visit.key === undefined ? undefined : unstorable(visit.key);
+    if (keyReason) found.push({ path: pathOf(visit), reason: keyReason });
+    else if (typeof value === 'string') {
+      const reason = unstorable(value);
+      if (reason) found.push({ path: pathOf(visit), reason });
     } else if (value && typeof value === 'object') {
       const entries = Array.isArray(value)
         ? value.map((v, i) => [String(i), v] as const)
@@ -73,14 +85,12 @@ function bodyErrors(issues: z.core.$ZodIssue[]): Record<string, string[]> {
 
 function parsePart(part: 'params' | 'query' | 'body', schema: z.ZodType | undefined, value: unknown) {
   if (!schema) return undefined;
-  const withNul = nulPaths(value);
-  if (withNul.length > 0) {
+  const unfit = unstorablePaths(value);
+  if (unfit.length > 0) {
     const errors: Record<string, string[]> = {};
     const root = part === 'body' ? BODY_FIELD : part;
-    for (const path of withNul)
-      errors[path ? (part === 'body' ? path : `${part}.${path}`) : root] = [
-        'must not contain the NUL character (\\u0000)',
-      ];
+    for (const { path, reason } of unfit)
+      errors[path ? (part === 'body' ? path : `${part}.${path}`) : root] = [reason];
     throw new ValidationError(errors);
   }
   // No body at all reads as `{}`; a body of `null` is there, and is not an object.
