@@ -1,0 +1,89 @@
+/**
+ * Input no client library would send, through the gateway in front of the real units: text that no
+ * database column can store (a lone surrogate, a NUL character) in every write of the route table,
+ * and headers over node's limit. Each is a 4xx with the error envelope; none reaches a database.
+ */
+import { connect } from 'node:net';
+import { routeTable } from '../gateway/src/routes.ts';
+import { startPlatform, type Platform } from './support/platform.ts';
+
+const WRITES = new Set(['POST', 'PUT', 'PATCH']);
+/** The units this platform runs (the others answer 503 through its gateway). */
+const RUNNING = new Set(['identity', 'sessions', 'stories', 'ai']);
+
+describe('odd input through the gateway', () => {
+  let p: Platform;
+  let token: string;
+  const placeholders: Record<string, string> = {};
+  beforeAll(async () => {
+    p = await startPlatform({ aiEnv: {} });
+    token = await p.signUp('Odd');
+    const session = await p.client.post('/sessions', { body: { name: 'Odd input' }, token });
+    const story = await p.client.post(`/sessions/${session.body.session.code}/stories`, {
+      body: { title: 'A story' },
+      token,
+    });
+    const joined = await p.client.post(`/sessions/${session.body.session.code}/join`, {
+      body: { name: 'Bob' },
+    });
+    Object.assign(placeholders, {
+      code: session.body.session.code,
+      story: story.body.story.id,
+      id: String(joined.body.participant.id),
+    });
+  });
+  afterAll(() => p.stop());
+
+  const writes = () =>
+    routeTable
+      .filter((r) => WRITES.has(r.method) && RUNNING.has(r.unit))
+      .map((r) => ({
+        key: `${r.method} ${r.path}`,
+        method: r.method.toLowerCase() as 'post' | 'patch' | 'put',
+        path: r.path.replace(/\{(\w+)\}/g, (_m, name: string) => placeholders[name] ?? 'x'),
+      }));
+
+  it.each([
+    ['a lone surrogate', '\ud800'],
+    ['a NUL character', 'a\u0000b'],
+  ])('refuses %s in any field of any write that takes a body with 422, never a 5xx', async (_name, text) => {
+    const fields = ['name', 'title', 'description', 'email', 'password', 'vote', 'text', 'prompt', 'url'];
+    const body = Object.fromEntries(fields.map((f) => [f, text]));
+    const answers: Array<{ key: string; status: number; success: unknown }> = [];
+    for (const w of writes()) {
+      const res = await p.client[w.method](w.path, { body, token });
+      answers.push({ key: w.key, status: res.status, success: res.body?.success });
+    }
+    // Writes that take no body (a reveal, a reset) ignore it; the others refuse it.
+    expect(answers.filter((a) => a.status >= 500 || typeof a.success !== 'boolean')).toEqual([]);
+    expect(answers.filter((a) => a.status === 422).length).toBeGreaterThan(15);
+    // The story's own writes (where a lone surrogate was once a 500) name the field.
+    const add = await p.client.post(`/sessions/${placeholders.code}/stories`, {
+      body: { title: text },
+      token,
+    });
+    expect([add.status, Object.keys(add.body.errors ?? {})]).toEqual([422, ['title']]);
+    const edit = await p.client.patch(`/stories/${placeholders.story}`, {
+      body: { description: text },
+      token,
+    });
+    expect([edit.status, Object.keys(edit.body.errors ?? {})]).toEqual([422, ['description']]);
+  });
+
+  it('answers headers over 16 KB with 431 and the error envelope', async () => {
+    const { port } = new URL(p.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () =>
+        socket.write(
+          `GET /auth/me HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${'a'.repeat(20_000)}\r\n\r\n`,
+        ),
+      );
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk.toString()));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 431 /);
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)).error.code).toBe('headers_too_large');
+  });
+});
