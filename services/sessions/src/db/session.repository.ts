@@ -47,25 +47,7 @@ export async function listSessionsWithFacts(em: EntityManager, f: SessionFilter)
      select s.*, ${FACT_COLUMNS} from page s ${CURRENT_STORY} order by ${order}`,
     [...params, f.perPage, (f.page - 1) * f.perPage],
   );
-  const sessions = found.map((r) => {
-    const {
-      total: _,
-      participants_count,
-      story_id,
-      story_title,
-      story_status,
-      story_position,
-      ...columns
-    } = r;
-    const facts = toFacts({
-      participants_count,
-      story_id,
-      story_title,
-      story_status,
-      story_position,
-    } as FactRow);
-    return { session: sessionRecordOf(em, columns), facts };
-  });
+  const sessions = found.map(({ total: _, ...row }) => sessionAndFactsOf(em, row));
   if (found.length > 0) return { sessions, total: Number(found[0]!.total) };
   if (f.page === 1) return { sessions, total: 0 };
   const [counted] = await rows<{ total: string }>(
@@ -115,7 +97,12 @@ function sessionWithFactsStatement(em: EntityManager): PreparedStatement {
 export async function findSessionWithFacts(em: EntityManager, code: string) {
   const [found] = await preparedRows<Record<string, unknown>>(em, sessionWithFactsStatement(em), [code]);
   if (!found) return null;
-  const { participants_count, story_id, story_title, story_status, story_position, ...columns } = found;
+  return sessionAndFactsOf(em, found);
+}
+
+/** A row of the session's columns and its facts (FACT_COLUMNS), as the record and its facts. */
+function sessionAndFactsOf(em: EntityManager, row: Record<string, unknown>) {
+  const { participants_count, story_id, story_title, story_status, story_position, ...columns } = row;
   const facts = toFacts({
     participants_count,
     story_id,
