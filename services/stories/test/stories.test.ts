@@ -11,6 +11,38 @@ describe('stories: adding, reading, editing and deleting', () => {
   const add = (code: string, owner: string, title: string, extra: Record<string, unknown> = {}) =>
     h.client.post(`/sessions/${code}/stories`, { body: { title, ...extra }, ...as(owner) });
 
+  it('takes ten stories added at once, each in a place of its own, the first made current in both units', async () => {
+    const s = await h.session();
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => add(s.code, s.owner_id, `Story ${i + 1}`)),
+    );
+    expect(answers.map((a) => a.status)).toEqual(new Array(10).fill(201));
+    const room = (await h.client.get(`/sessions/${s.code}/stories`)).body.stories as Array<{
+      id: string;
+      status: string;
+      position: number;
+    }>;
+    expect(room.map((x) => x.position)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(room.map((x) => x.status)).toEqual(['voting', ...new Array(9).fill('pending')]);
+    expect(await h.currentStory(s.code)).toBe(room[0]!.id);
+  });
+
+  it('activates stories asked for at once: each answers 200, and both units agree on the one made current last', async () => {
+    const s = await h.session();
+    const ids = await h.stories(s, ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J']);
+    const answers = await Promise.all(
+      ids.map((id) => h.client.post(`/stories/${id}/activate`, as(s.owner_id))),
+    );
+    expect(answers.map((a) => a.status)).toEqual(new Array(10).fill(200));
+    const room = (await h.client.get(`/sessions/${s.code}/stories`)).body.stories as Array<{
+      id: string;
+      status: string;
+    }>;
+    const voting = room.filter((x) => x.status === 'voting').map((x) => x.id);
+    expect(voting).toHaveLength(1);
+    expect(await h.currentStory(s.code)).toBe(voting[0]);
+  });
+
   it('creates a story with 201 and every field; the first is voting, the next ones pending', async () => {
     const s = await h.session();
     const first = await add(s.code, s.owner_id, 'Login page', {

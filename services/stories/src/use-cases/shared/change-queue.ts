@@ -23,6 +23,7 @@ import {
 } from '../../errors.ts';
 import { SOURCE, type Actor, type StoriesContext } from './context.ts';
 import { loadSession } from './load-session.ts';
+import { inSessionTurn, knownSessionOf, rememberSessionOf } from './session-turns.ts';
 import { sessionOfSnapshot } from './summaries.ts';
 
 /**
@@ -141,9 +142,7 @@ function normalized(target: QueueTarget): QueueTarget | undefined {
 }
 
 /** The queue of the change's session, and the next round version (the read model filled in first if need be). */
-async function plan(ctx: StoriesContext, actor: Actor, given: QueueTarget): Promise<PlannedQueue> {
-  const target = normalized(given);
-  if (!target) throw 'storyId' in given ? new StoryNotFoundError() : new SessionNotFoundError();
+async function plan(ctx: StoriesContext, actor: Actor, target: QueueTarget): Promise<PlannedQueue> {
   const owner = actor.kind === 'user' ? actor.userId : null;
   let planned = await planQueue(ctx.em, target, owner);
   if (!planned && !('storyId' in target)) {
@@ -170,6 +169,9 @@ async function plan(ctx: StoriesContext, actor: Actor, given: QueueTarget): Prom
  *    sealed votes) and is written with its events in one statement, only if no change was planned or
  *    committed since the read; else it is planned again.
  *
+ * Changes of one session take turns in this process (in the order they came), so that changes made
+ * at once through one replica do not keep undoing each other's plans; see session-turns.ts.
+ *
  * So after a 2xx, the sessions unit already shows what the change made of the round. If the sessions
  * unit cannot be reached, the answer is 503 and nothing has changed here; if it changed the round but
  * this service could not commit (a crash, a lost answer, the database), the round stays unsettled and
@@ -178,41 +180,59 @@ async function plan(ctx: StoriesContext, actor: Actor, given: QueueTarget): Prom
 export async function changeQueue<T>(
   ctx: StoriesContext,
   actor: Actor,
-  target: QueueTarget,
+  given: QueueTarget,
   change: Change<T>,
   kind: ChangeKind = 'change',
 ): Promise<{ result: T; session: SessionRecord }> {
-  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-    const planned = await plan(ctx, actor, target);
-    const version = planned.roundVersion!;
-    const now = ctx.now();
-    let round: RoundPlan;
-    let answer: RoundAnswer;
-    try {
-      round = runChange(planned, target, change, now).round;
-      answer = await ctx.sessions.applyRound(planned.session.id, { version, kind, ...round });
-    } catch (err) {
-      // A refusal changed nothing anywhere: the round is as settled as it was (if another change was
-      // in flight, it may not be, and the round sync states it again).
-      const refused = err instanceof AppError && err.status < 500;
-      if (refused && planned.wasSettled) await settleRound(ctx.em, planned.session.id, version);
-      throw err;
-    }
-    if (round.seal && answer.votes === null) continue; // a newer command overtook this one there
-    const made = runChange(planned, target, change, now, answer);
-    if (!sameRound(made.round, round)) throw new Error('a change must make the same round both times');
-    const written = await commitQueue(ctx.em, {
-      sessionId: planned.session.id,
-      roundVersion: version,
-      queueVersion: planned.queueVersion,
-      ...differences(planned, made.stories, made.whole),
-      events: made.events,
-    });
-    if (written) {
-      ctx.publish();
-      return { result: made.result, session: sessionOfSnapshot(answer.session) };
-    }
-    await sleep(Math.random() * 10 * attempt);
+  const target = normalized(given);
+  if (!target) throw 'storyId' in given ? new StoryNotFoundError() : new SessionNotFoundError();
+  // The session's turn is taken before the read when the session is known, else right after it.
+  let read: PlannedQueue | undefined;
+  let sessionId = knownSessionOf(target);
+  if (!sessionId) {
+    read = await plan(ctx, actor, target);
+    sessionId = read.session.id;
+    rememberSessionOf(target, sessionId);
   }
-  throw new ConcurrentChangeError();
+  return inSessionTurn(sessionId, async (waited) => {
+    // What was read while an earlier change of the session was under way is stale: read again.
+    let planned = waited ? undefined : read;
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      planned ??= await plan(ctx, actor, target);
+      const version = planned.roundVersion!;
+      const now = ctx.now();
+      let round: RoundPlan;
+      let answer: RoundAnswer;
+      try {
+        round = runChange(planned, target, change, now).round;
+        answer = await ctx.sessions.applyRound(planned.session.id, { version, kind, ...round });
+      } catch (err) {
+        // A refusal changed nothing anywhere: the round is as settled as it was (if another change was
+        // in flight, it may not be, and the round sync states it again).
+        const refused = err instanceof AppError && err.status < 500;
+        if (refused && planned.wasSettled) await settleRound(ctx.em, planned.session.id, version);
+        throw err;
+      }
+      const made =
+        round.seal && answer.votes === null ? undefined : runChange(planned, target, change, now, answer);
+      // Else a newer command overtook this one there: plan again.
+      if (made) {
+        if (!sameRound(made.round, round)) throw new Error('a change must make the same round both times');
+        const written = await commitQueue(ctx.em, {
+          sessionId: planned.session.id,
+          roundVersion: version,
+          queueVersion: planned.queueVersion,
+          ...differences(planned, made.stories, made.whole),
+          events: made.events,
+        });
+        if (written) {
+          ctx.publish();
+          return { result: made.result, session: sessionOfSnapshot(answer.session) };
+        }
+        await sleep(Math.random() * 10 * attempt);
+      }
+      planned = undefined;
+    }
+    throw new ConcurrentChangeError();
+  });
 }
