@@ -1,3 +1,4 @@
+import { ServiceUnavailableError } from '@pp/http';
 import type { QueueTarget } from '../../db/queue.repository.ts';
 
 /**
@@ -11,21 +12,55 @@ import type { QueueTarget } from '../../db/queue.repository.ts';
 const turns = new Map<string, Promise<void>>();
 
 /**
- * Runs `work` once the changes of the session queued before it in this process are done. `waited`
- * says whether there were any (then what was read before may be stale).
+ * How long a change waits for its turn before it gives up with 503, having done nothing (a retry is
+ * safe). Turns take milliseconds; only changes queued behind a sessions unit that answers very
+ * slowly wait this long, and they answer well before the gateway's upstream timeout (15 s), which
+ * would leave the client unsure whether the change was made.
  */
-export async function inSessionTurn<T>(sessionId: string, work: (waited: boolean) => Promise<T>): Promise<T> {
+export const TURN_WAIT_MS = 5_000;
+
+/**
+ * Runs `work` once the changes of the session queued before it in this process are done. `waited`
+ * says whether there were any (then what was read before may be stale). After `maxWaitMs` in the
+ * line it rejects with 503 instead, and the changes after it keep their order.
+ */
+export async function inSessionTurn<T>(
+  sessionId: string,
+  work: (waited: boolean) => Promise<T>,
+  maxWaitMs = TURN_WAIT_MS,
+): Promise<T> {
   const before = turns.get(sessionId);
   let done!: () => void;
   const mine = new Promise<void>((resolve) => (done = resolve));
   const last = before ? before.then(() => mine) : mine;
   turns.set(sessionId, last);
+  // The line goes once everything in it is done (a change that gave up leaves those before it there).
+  void last.then(() => {
+    if (turns.get(sessionId) === last) turns.delete(sessionId);
+  });
   try {
-    if (before) await before;
+    if (before) await waitAtMost(before, maxWaitMs);
     return await work(before !== undefined);
   } finally {
     done();
-    if (turns.get(sessionId) === last) turns.delete(sessionId);
+  }
+}
+
+async function waitAtMost(turn: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new ServiceUnavailableError('Other changes of this session are still under way, try again shortly'),
+        ),
+      ms,
+    );
+  });
+  try {
+    await Promise.race([turn, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -51,3 +86,6 @@ export function rememberSessionOf(target: QueueTarget, sessionId: string): void 
   if (sessionOfTarget.size >= TARGETS_KEPT) sessionOfTarget.delete(sessionOfTarget.keys().next().value!);
   sessionOfTarget.set(key, sessionId);
 }
+
+/** How many sessions have changes under way or waiting in this process (for tests). */
+export const sessionsInLine = () => turns.size;
