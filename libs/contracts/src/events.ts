@@ -3,6 +3,9 @@ import { z } from 'zod';
 const isoDate = z.iso.datetime({ offset: true });
 const sessionStatus = z.enum(['active', 'paused', 'completed', 'archived']);
 const participantRole = z.enum(['moderator', 'participant', 'observer']);
+/** Where a story stands: waiting, open for votes (the session's current story), or revealed. */
+export const storyStatus = z.enum(['pending', 'voting', 'revealed']);
+export type StoryStatus = z.infer<typeof storyStatus>;
 
 /** What other units keep of a session (the stories service's read model is built from it). */
 export const sessionSnapshot = z.object({
@@ -33,7 +36,7 @@ const revealedVote = z.object({
 const storySummary = z.object({
   id: z.uuid(),
   title: z.string(),
-  status: z.enum(['pending', 'voting', 'revealed']),
+  status: storyStatus,
   position: z.number().int(),
 });
 

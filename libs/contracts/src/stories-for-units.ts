@@ -1,7 +1,5 @@
 import { z } from 'zod';
-
-export const storyStatus = z.enum(['pending', 'voting', 'revealed']);
-export type StoryStatus = z.infer<typeof storyStatus>;
+import { storyStatus } from './events.ts';
 
 /**
  * What the stories unit tells another unit (the assistant) of a session's stories: each story's own

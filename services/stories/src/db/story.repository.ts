@@ -1,3 +1,4 @@
+import type { StoryForUnits } from '@pp/contracts';
 import type { EntityManager } from '@pp/db';
 import type { StoryStatus } from '../domain/story-queue.ts';
 import type { KeptVote } from '../domain/vote-names.ts';
@@ -26,6 +27,10 @@ export async function storiesVersion(em: EntityManager, sessionId: string): Prom
   return row!.version;
 }
 
+/** A timestamp as a plain read gives it (a Date, or text), or none. */
+type RowDate = Date | string | null;
+const isoOrNull = (value: RowDate) => (value === null ? null : new Date(value).toISOString());
+
 /** What analytics reads of a session's stories (plain rows: no entity to track for a read). */
 export interface StoryOutcome {
   id: string;
@@ -39,30 +44,13 @@ export interface StoryOutcome {
 export async function storyOutcomes(em: EntityManager, sessionId: string): Promise<StoryOutcome[]> {
   const rows = await em
     .getConnection()
-    .execute<Array<Omit<StoryOutcome, 'revealed_at'> & { revealed_at: Date | string | null }>>(
+    .execute<Array<Omit<StoryOutcome, 'revealed_at'> & { revealed_at: RowDate }>>(
       `select id, title, status, final_estimate, revealed_at, votes from stories where session_id = ? order by position`,
       [sessionId],
       'all',
       em.getTransactionContext(),
     );
-  return rows.map((r) => ({
-    ...r,
-    revealed_at: r.revealed_at === null ? null : new Date(r.revealed_at).toISOString(),
-  }));
-}
-
-/** What another unit reads of a session's stories (the assistant), as plain rows. */
-export interface StoryForUnitsRow {
-  id: string;
-  title: string;
-  description: string;
-  acceptance_criteria: string;
-  status: StoryStatus;
-  position: number;
-  final_estimate: string | null;
-  revealed_at: Date | string | null;
-  /** The values voted, once revealed; empty before. */
-  votes: string[];
+  return rows.map((r) => ({ ...r, revealed_at: isoOrNull(r.revealed_at) }));
 }
 
 /**
@@ -73,7 +61,7 @@ export async function storiesForUnitsOf(
   em: EntityManager,
   sessionId: string,
   filter: { ids?: readonly string[]; statuses?: readonly StoryStatus[] },
-): Promise<StoryForUnitsRow[]> {
+): Promise<StoryForUnits[]> {
   const params: unknown[] = [sessionId];
   let where = 'session_id = ?';
   if (filter.ids) {
@@ -86,7 +74,7 @@ export async function storiesForUnitsOf(
     where += ' and status in (?)';
     params.push(filter.statuses);
   }
-  return em.getConnection().execute<StoryForUnitsRow[]>(
+  const rows = await em.getConnection().execute<Array<StoryForUnits & { revealed_at: RowDate }>>(
     `select id, title, description, acceptance_criteria, status, position,
             case when status = 'revealed' then final_estimate end as final_estimate,
             case when status = 'revealed' then revealed_at end as revealed_at,
@@ -96,6 +84,7 @@ export async function storiesForUnitsOf(
     'all',
     em.getTransactionContext(),
   );
+  return rows.map((r) => ({ ...r, revealed_at: isoOrNull(r.revealed_at) }));
 }
 
 export interface NewStory {

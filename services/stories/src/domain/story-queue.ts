@@ -1,8 +1,10 @@
+import type { StoryStatus } from '@pp/contracts';
+
 /**
  * The queue of a session's stories: `pending` (queued), `voting` (the current one, at most one),
  * `revealed`. Positions run 1..n without gaps.
  */
-export type StoryStatus = 'pending' | 'voting' | 'revealed';
+export type { StoryStatus };
 
 export interface QueuedStory {
   id: string;

@@ -13,12 +13,8 @@ export async function listStoriesForUnits(
   sessionId: string,
   filter: { ids?: readonly string[]; statuses?: readonly StoryStatus[] } = {},
 ): Promise<StoryForUnits[]> {
-  const rows = await storiesForUnitsOf(ctx.em, sessionId.toLowerCase(), {
+  return storiesForUnitsOf(ctx.em, sessionId.toLowerCase(), {
     ids: filter.ids?.map((id) => id.toLowerCase()),
     statuses: filter.statuses,
   });
-  return rows.map((r) => ({
-    ...r,
-    revealed_at: r.revealed_at === null ? null : new Date(r.revealed_at).toISOString(),
-  }));
 }
