@@ -143,9 +143,7 @@ export async function requestRedelivery(em: EntityManager, webhookId: string, id
      returning d.*, ${ATTEMPT_LOG} as attempt_log`,
     [id, webhookId],
   );
-  if (!rows[0]) return undefined;
-  const { attempt_log, ...row } = rows[0];
-  return { delivery: record(row), attempts: attempt_log.map(attempt) };
+  return rows[0] && withAttempts(rows[0]);
 }
 
 /** Deliveries that wait for an attempt fail at once (their webhook was disabled). */
@@ -183,13 +181,7 @@ export async function listDeliveries(em: EntityManager, webhookId: string, limit
           [webhookId],
         )
       )[0]?.n ?? 0);
-  return {
-    deliveries: rows.map(({ attempt_log, ...row }) => ({
-      delivery: record(row),
-      attempts: attempt_log.map(attempt),
-    })),
-    total,
-  };
+  return { deliveries: rows.map(withAttempts), total };
 }
 
 export interface AttemptRecord {
@@ -224,6 +216,12 @@ const attempt = (r: AttemptRow): AttemptRecord => ({
   latencyMs: r.latency_ms,
   responseExcerpt: r.response_excerpt,
   error: r.error,
+});
+
+/** A delivery's row with its ATTEMPT_LOG, as the delivery and its attempts. */
+const withAttempts = ({ attempt_log, ...row }: Row & { attempt_log: AttemptRow[] }) => ({
+  delivery: record(row),
+  attempts: attempt_log.map(attempt),
 });
 
 /** Deliveries settled before the cutoff go, with their attempts; resolves with how many went. */
