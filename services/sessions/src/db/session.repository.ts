@@ -60,14 +60,14 @@ export async function listSessionsWithFacts(em: EntityManager, f: SessionFilter)
 
 const sortColumns = { created_at: 'created_at', updated_at: 'updated_at', name: 'name' } as const;
 
-/** Per session: live participants (observers included) and the `voting` story, in one query. */
-export async function sessionFactRows(em: EntityManager, sessionIds: string[]) {
-  if (sessionIds.length === 0) return [];
-  return rows<FactRow & { session_id: string }>(
+/** A session's live participants (observers included) and its `voting` story, in one query. */
+export async function sessionFactRow(em: EntityManager, sessionId: string) {
+  const [found] = await rows<FactRow>(
     em,
-    `select s.id as session_id, ${FACT_COLUMNS} from sessions s ${CURRENT_STORY} where s.id in (?)`,
-    [sessionIds],
+    `select ${FACT_COLUMNS} from sessions s ${CURRENT_STORY} where s.id = ?`,
+    [sessionId],
   );
+  return found;
 }
 
 const FACT_COLUMNS = `(select count(*)::int from participants p where p.session_id = s.id and p.removed_at is null)
