@@ -110,7 +110,7 @@ export async function run(options: { durationSeconds?: number; log?: (line: stri
     await waitForHistory(system.databaseOf('ai'), user.id, HISTORY_SESSIONS * STORIES, log);
     log(`seeded in ${Math.round((Date.now() - started) / 1000)} s`);
 
-    const { metered, costs } = cpuMeter(() => system.processes());
+    const { metered, report } = cpuMeter(() => system.processes());
     const results: LatencyResult[] = [];
     for (const name of ENDPOINTS) {
       const body = name === 'draft-stories' ? { text: BRIEF, count: 5 } : {};
@@ -130,8 +130,7 @@ export async function run(options: { durationSeconds?: number; log?: (line: stri
     log(HEADER);
     for (const r of results) log(formatRow({ ...r, non2xx: r.failed, errors: 0 }));
     log(`assistant endpoints: p99 under ${TARGET_P99_MS} ms each, none failed: ${met ? 'yes' : 'NO'}`);
-    log('CPU per request, by process (from /proc):');
-    for (const c of costs) log(`  ${c.name.padEnd(32)} ${c.line}`);
+    report(log, 'CPU per request, by process (from /proc):');
     return { results, met };
   } finally {
     await system.stop();

@@ -121,7 +121,7 @@ export async function run(
   const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
   const { databaseUrl: server, natsUrl } = benchServers();
   const system = benchSystem();
-  const { metered, costs } = cpuMeter(() => system.processes());
+  const { metered, costs, report } = cpuMeter(() => system.processes());
   const baselineDb = withDatabaseName(server, 'pp_bench_baseline');
   const children: Array<{ child: ChildProcess }> = [];
   try {
@@ -218,8 +218,10 @@ export async function run(
     for (const c of changes) log(formatRow({ ...c, non2xx: c.failed, errors: 0 }));
     log(`story changes: p99 under 50 ms each, none failed: ${result.meetsChanges ? 'yes' : 'NO'}`);
     log('');
-    log('CPU per operation, by process (from /proc; a reveal step is a vote, the reveal and the reset):');
-    for (const c of costs) log(`  ${c.name.padEnd(32)} ${c.line}`);
+    report(
+      log,
+      'CPU per operation, by process (from /proc; a reveal step is a vote, the reveal and the reset):',
+    );
     return result;
   } finally {
     await Promise.all(

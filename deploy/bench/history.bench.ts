@@ -135,7 +135,7 @@ export async function run(
     const page = await json('GET', listUrl, undefined, busy);
     if (page.meta.total !== SESSIONS) throw new Error(`the owner's list counts ${page.meta.total} sessions`);
 
-    const { metered, costs } = cpuMeter(() => system.processes());
+    const { metered, report } = cpuMeter(() => system.processes());
     await measure('warm-up', analyticsUrl, historian, 4, 1);
     const analytics = [
       await metered(() => measure('analytics, 1 client', analyticsUrl, historian, 1, duration)),
@@ -161,8 +161,7 @@ export async function run(
     log(
       `analytics: p99 under ${ANALYTICS_P99_MS} ms: ${result.meetsAnalytics ? 'yes' : 'NO'}; owner's list: p99 under ${LIST_P99_MS} ms: ${result.meetsList ? 'yes' : 'NO'}`,
     );
-    log('CPU per request, by process (from /proc):');
-    for (const c of costs) log(`  ${c.name.padEnd(32)} ${c.line}`);
+    report(log, 'CPU per request, by process (from /proc):');
     return result;
   } finally {
     await system.stop();

@@ -20,9 +20,13 @@ export type Json = Record<string, any>; // eslint-disable-line @typescript-eslin
  */
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
-/** A JSON request to the API; anything but a 2xx throws with the answer. */
-export function json(method: string, url: string, body?: unknown, token?: string): Promise<Json> {
-  const payload = body === undefined ? undefined : JSON.stringify(body);
+/** One request on the kept-alive connections; resolves with the whole answer, unread. */
+function request(
+  method: string,
+  url: string,
+  options: { payload?: string; token?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  const { payload, token } = options;
   return new Promise((resolve, reject) => {
     const req = http.request(
       url,
@@ -30,6 +34,7 @@ export function json(method: string, url: string, body?: unknown, token?: string
         method,
         agent,
         headers: {
+          ...options.headers,
           ...(payload === undefined
             ? {}
             : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
@@ -39,17 +44,9 @@ export function json(method: string, url: string, body?: unknown, token?: string
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          try {
-            const data = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Json;
-            const status = res.statusCode ?? 0;
-            if (status < 200 || status >= 300)
-              reject(new Error(`${method} ${url}: ${status} ${JSON.stringify(data)}`));
-            else resolve(data);
-          } catch (err) {
-            reject(err as Error);
-          }
-        });
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
         res.on('error', reject);
       },
     );
@@ -58,38 +55,24 @@ export function json(method: string, url: string, body?: unknown, token?: string
   });
 }
 
+/** A JSON request to the API; anything but a 2xx throws with the answer. */
+export async function json(method: string, url: string, body?: unknown, token?: string): Promise<Json> {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  const res = await request(method, url, { payload, token });
+  const data = JSON.parse(res.body.toString('utf8')) as Json;
+  if (res.status < 200 || res.status >= 300)
+    throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(data)}`);
+  return data;
+}
+
 /**
  * A GET as a load generator sends it: it takes gzip, as a browser does, and reads the answer to its
  * end without unpacking or parsing it (a real client does that on a machine of its own; here it would
  * take the cores of the system measured). Resolves with the status, the encoding and the body.
  */
-export function fetchRaw(
-  url: string,
-  token?: string,
-): Promise<{ status: number; encoding: string | undefined; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      {
-        agent,
-        headers: { 'accept-encoding': 'gzip', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            encoding: res.headers['content-encoding'],
-            body: Buffer.concat(chunks),
-          }),
-        );
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
+export async function fetchRaw(url: string, token?: string) {
+  const res = await request('GET', url, { token, headers: { 'accept-encoding': 'gzip' } });
+  return { status: res.status, encoding: res.headers['content-encoding'], body: res.body };
 }
 
 /** PostgreSQL and NATS as the environment names them, else this machine's. */
@@ -155,6 +138,10 @@ export type Metered = <T extends { name: string; count: number }>(measure: () =>
 /** How long after a measurement its deferred work (the events' consumers) is still counted. */
 const SETTLE_MS = 1_000;
 
+/**
+ * Meters measurements (`metered`); `report` logs what each cost per operation, process by process,
+ * under `title`.
+ */
 export function cpuMeter(processes: () => Array<{ name: string; pid: number | undefined }>) {
   const costs: Array<{ name: string; line: string }> = [];
   const read = (): CpuReading => readCpu(processes(), ['postgres', 'nats-server']);
@@ -165,5 +152,9 @@ export function cpuMeter(processes: () => Array<{ name: string; pid: number | un
     costs.push({ name: result.name, line: formatCpu(cpuPerOperation(before, read(), result.count)) });
     return result;
   };
-  return { metered, costs };
+  const report = (log: (line: string) => void, title: string) => {
+    log(title);
+    for (const c of costs) log(`  ${c.name.padEnd(32)} ${c.line}`);
+  };
+  return { metered, costs, report };
 }
