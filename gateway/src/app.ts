@@ -95,7 +95,13 @@ export function createApp(deps: GatewayDeps): Express {
     matchRoute(routeTable),
     bodyLimit(config.BODY_LIMIT),
     authenticate({ verifier, signingKey: config.INTERNAL_SIGNING_KEY, logger }),
-    forwardToUnits({ urls, timeoutMs: config.UPSTREAM_TIMEOUT_MS, logger, tokenCache: deps.tokenCache }),
+    forwardToUnits({
+      urls,
+      timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+      logger,
+      tokenCache: deps.tokenCache,
+      streamsPerAddress: config.LIVE_STREAMS_PER_ADDRESS,
+    }),
   );
   // One express layer for every request (the router's walk through layers is a cost on the hot
   // path): the edge, the gateway's own endpoints included, then its own paths or the API.

@@ -49,6 +49,8 @@ export const configSchema = z
       .string()
       .regex(/^rediss?:\/\//, 'must be a redis:// URL')
       .optional(),
+    /** Live room streams open at once from one client address, per gateway replica. */
+    LIVE_STREAMS_PER_ADDRESS: z.coerce.number().int().min(1).default(100),
     RATE_LIMIT_REDIS_PREFIX: z.string().default('pp:rl:'),
     /** Comma-separated origins allowed by CORS, or `*` (never together with credentials). */
     CORS_ORIGINS: z.string().default('*'),

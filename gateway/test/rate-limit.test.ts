@@ -63,6 +63,44 @@ describe('gateway: rate limit', () => {
     controller.abort();
   });
 
+  it('keeps at most LIVE_STREAMS_PER_ADDRESS streams open from one address: the next is 429 too_many_streams until one closes', async () => {
+    const capped = await startGateway({ env: { ...units.env, LIVE_STREAMS_PER_ADDRESS: '2' } });
+    const controllers: AbortController[] = [];
+    const open = async (headers: Record<string, string>) => {
+      const controller = new AbortController();
+      controllers.push(controller);
+      const res = await fetch(`${capped.url}/sessions/ABCDEF/events`, { headers, signal: controller.signal });
+      return { res, controller };
+    };
+    try {
+      const me = ip(5);
+      const first = await open(me);
+      const second = await open(me);
+      expect([first.res.status, second.res.status]).toEqual([200, 200]);
+
+      const refused = await open(me);
+      expect(refused.res.status).toBe(429);
+      expect(await refused.res.json()).toMatchObject({ success: false, error: { code: 'too_many_streams' } });
+      expect(Number(refused.res.headers.get('retry-after'))).toBeGreaterThan(0);
+      // Another address, and a plain request from this one, are not held back.
+      expect((await open(ip(6))).res.status).toBe(200);
+      expect((await api(capped.url).get('/sessions/ABCDEF', { headers: me })).status).toBe(200);
+
+      // Closing a stream frees its place (the gateway hears of the close a moment later).
+      first.controller.abort();
+      let again = await open(me);
+      for (let tries = 0; again.res.status === 429 && tries < 50; tries++) {
+        await new Promise((r) => setTimeout(r, 20));
+        again = await open(me);
+      }
+      expect(again.res.status).toBe(200);
+      expect((await open(me)).res.status).toBe(429);
+    } finally {
+      for (const c of controllers) c.abort();
+      await capped.stop();
+    }
+  });
+
   it('never counts or limits the probes, metrics and docs: a flood of /healthz leaves the API budget untouched', async () => {
     const limited = await startGateway({ env: { ...units.env, RATE_LIMIT_PER_MINUTE: '5' } });
     try {

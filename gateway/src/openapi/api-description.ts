@@ -58,7 +58,8 @@ by all gateway replicas; \`/healthz\`, \`/readyz\`, \`/metrics\`, \`/openapi.jso
 or limited. Every API response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\`,
 \`X-RateLimit-Reset\` (Unix epoch seconds) and the IETF draft \`RateLimit\` / \`RateLimit-Policy\` headers.
 Over the limit: 429 with \`Retry-After\` (seconds) and the error envelope. The live room stream counts once,
-when it is opened.
+when it is opened; at most 100 streams (by default) may be open at once from one address on each gateway replica, and the
+next is refused with 429 \`too_many_streams\` until one closes.
 
 **Session codes** are 6 characters and case-insensitive in paths. Every response carries \`X-Request-Id\`.
 `.trim();

@@ -4,6 +4,7 @@ import type { Logger } from '@pp/logger';
 import type { TokenCache } from '../auth/token-cache.ts';
 import { clientIp } from '../http/client-ip.ts';
 import type { RouteEntry } from '../routes.ts';
+import { streamLimit } from './stream-limit.ts';
 import { createUpstreamProxy } from './upstream-proxy.ts';
 
 /** Sends a matched, authenticated request to its unit: one proxy per unit, and one without timeout for live streams. */
@@ -12,7 +13,10 @@ export function forwardToUnits(options: {
   timeoutMs: number;
   logger: Logger;
   tokenCache: TokenCache;
+  /** Live streams open at once per client address. */
+  streamsPerAddress: number;
 }): RequestHandler {
+  const admitStream = streamLimit(options.streamsPerAddress);
   const proxies = new Map<string, RequestHandler>();
   const proxyFor = (route: RouteEntry) => {
     const key = `${route.unit}:${route.stream ? 'stream' : 'api'}`;
@@ -45,6 +49,7 @@ export function forwardToUnits(options: {
     req.headers['x-forwarded-for'] = clientIp(req);
     req.headers['x-forwarded-proto'] = req.protocol;
     if (route.stream) {
+      admitStream(req, res);
       req.socket.setTimeout(0);
       res.setHeader('X-Accel-Buffering', 'no');
     }
