@@ -1,3 +1,4 @@
+import { BoundedMap } from '@pp/collections';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { IDENTITY_HEADER, ServiceUnavailableError, signIdentity, UnauthorizedError } from '@pp/http';
 import type { Logger } from '@pp/logger';
@@ -22,13 +23,12 @@ export function authenticate(options: {
   logger: Logger;
 }): RequestHandler {
   // A signed header lives 60 s; one signed less than 30 s ago is reused rather than signed again per request.
-  const signed = new Map<string, { value: string; until: number }>();
+  const signed = new BoundedMap<string, { value: string; until: number }>(10_000);
   const headerFor = (identity: CachedIdentity): string => {
     const key = identity.token_id ?? identity.sub;
     const now = Date.now();
     const hit = signed.get(key);
     if (hit && hit.until > now) return hit.value;
-    if (signed.size > 10_000) signed.clear();
     const value = signIdentity(options.signingKey, identity, 60);
     signed.set(key, { value, until: now + 30_000 });
     return value;

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler, Request } from 'express';
 import { z } from 'zod';
+import { BoundedMap } from '@pp/collections';
 import { ForbiddenError, UnauthorizedError } from './errors.ts';
 
 /** The header that carries the verified caller from the gateway (or a calling service) to a service. */
@@ -66,14 +67,13 @@ const VERIFIED_KEPT = 10_000;
 
 /** Reads the signed identity header: absent means anonymous, present but not valid is refused. */
 export function identityMiddleware(key: string): RequestHandler {
-  const verified = new Map<string, Identity>();
+  const verified = new BoundedMap<string, Identity>(VERIFIED_KEPT);
   const verify = (header: string) => {
     const now = Date.now();
     const known = verified.get(header);
     if (known) return known.exp >= Math.floor(now / 1000) ? known : undefined;
     const identity = verifyIdentity(key, header, now);
     if (identity) {
-      if (verified.size >= VERIFIED_KEPT) verified.clear();
       verified.set(header, Object.freeze(identity));
     }
     return identity;

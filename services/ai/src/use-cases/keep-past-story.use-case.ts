@@ -1,18 +1,17 @@
+import { BoundedMap } from '@pp/collections';
 import { termCounts } from '../domain/similarity.ts';
 import { forgetPastStory, hasPastStory, keepPastStory } from '../db/past-story.repository.ts';
 import type { AiContext } from './shared/context.ts';
 import { TERMS_VERSION } from './shared/past-story.ts';
 
 /** Sessions' owners never change: each is asked for once per process (bounded). */
-const owners = new Map<string, string>();
-const OWNERS_KEPT = 10_000;
+const owners = new BoundedMap<string, string>(10_000);
 
 async function ownerOf(ctx: AiContext, sessionId: string): Promise<string | null> {
   const known = owners.get(sessionId);
   if (known) return known;
   const session = await ctx.sessions.lookup(sessionId);
   if (!session) return null;
-  if (owners.size >= OWNERS_KEPT) owners.delete(owners.keys().next().value!);
   owners.set(sessionId, session.owner_id);
   return session.owner_id;
 }

@@ -1,3 +1,4 @@
+import { BoundedMap } from '@pp/collections';
 import { analyse } from '../domain/analytics.ts';
 import { votesToShow } from '../domain/vote-names.ts';
 import { storiesVersion, storyOutcomes, type StoryOutcome } from '../db/story.repository.ts';
@@ -13,11 +14,10 @@ type Analytics = ReturnType<typeof analyse>;
  * building it again for every look at an unchanged session would cost more than everything else the
  * request does. The sessions asked most recently stay.
  */
-const built = new Map<
+const built = new BoundedMap<
   string,
   { version: string; named: boolean; deck: string; names: boolean; analytics: Analytics }
->();
-const SESSIONS_KEPT = 16;
+>(16);
 
 const hasNamedVote = (stories: readonly StoryOutcome[]) =>
   stories.some((s) => s.votes?.some((v) => v.participant.name !== null));
@@ -38,7 +38,6 @@ export async function sessionAnalytics(ctx: StoriesContext, actor: Actor, code: 
   const session = named ? await currentSession(ctx, known) : known;
   const deck = session.deck.join('\n');
   if (kept?.version === version && kept.deck === deck && kept.names === session.recordVoteNames) {
-    built.delete(known.id);
     built.set(known.id, kept);
     return kept.analytics;
   }
@@ -47,8 +46,6 @@ export async function sessionAnalytics(ctx: StoriesContext, actor: Actor, code: 
     session.deck,
     stories.map((s) => ({ ...s, votes: votesToShow(s.votes ?? [], session.recordVoteNames) })),
   );
-  built.delete(known.id);
   built.set(known.id, { version, named, deck, names: session.recordVoteNames, analytics });
-  if (built.size > SESSIONS_KEPT) built.delete(built.keys().next().value!);
   return analytics;
 }

@@ -1,3 +1,4 @@
+import { BoundedMap } from '@pp/collections';
 import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync, randomBytes } from 'node:crypto';
 
 /**
@@ -17,7 +18,7 @@ export interface SecretBox {
 export function secretBox(masterKey: string): SecretBox {
   const key = createSecretKey(Buffer.from(hkdfSync('sha256', masterKey, 'pp-webhooks', INFO, 32)));
   // What was opened, by sealed text and owner: a delivery opens its webhook's secret on every attempt.
-  const opened = new Map<string, string>();
+  const opened = new BoundedMap<string, string>(10_000);
   return {
     seal(plain, owner) {
       const iv = randomBytes(12);
@@ -39,7 +40,6 @@ export function secretBox(masterKey: string): SecretBox {
       const plain = Buffer.concat([decipher.update(Buffer.from(data, 'base64')), decipher.final()]).toString(
         'utf8',
       );
-      if (opened.size >= 10_000) opened.clear();
       opened.set(cacheKey, plain);
       return plain;
     },

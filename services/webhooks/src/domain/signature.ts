@@ -1,3 +1,4 @@
+import { BoundedMap } from '@pp/collections';
 import { createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 
 /** Standard Webhooks secrets: `whsec_` and 32 random bytes in base64 (the HMAC key is the decoded bytes). */
@@ -6,11 +7,10 @@ export const SECRET_PREFIX = 'whsec_';
 export const newSecret = () => SECRET_PREFIX + randomBytes(32).toString('base64');
 
 /** HMAC keys by secret: importing a key costs more than the HMAC of a small body. Bounded, in memory only. */
-const keys = new Map<string, KeyObject>();
+const keys = new BoundedMap<string, KeyObject>(10_000);
 function keyOf(secret: string): KeyObject {
   let key = keys.get(secret);
   if (!key) {
-    if (keys.size >= 10_000) keys.clear();
     key = createSecretKey(Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64'));
     keys.set(secret, key);
   }

@@ -1,3 +1,4 @@
+import { BoundedMap } from '@pp/collections';
 import type { EventEnvelope } from '@pp/contracts';
 import { addEventDeliveries, type EventDeliveries } from '../db/delivery.repository.ts';
 import { keepSessionOwner, sessionOwnerById, type SessionOwner } from '../db/session-owner.repository.ts';
@@ -12,15 +13,13 @@ interface SessionData {
 /**
  * Owners by session, as this process has learnt them: a session's owner never changes, so what was
  * learnt once holds (every event of a busy room would otherwise read or write the read model).
- * Bounded: forgotten all at once when full, and learnt again from the read model.
+ * Bounded: the entries learnt longest ago go first, and are learnt again from the read model.
  */
-const learnt = new Map<string, string>();
-const LEARNT_KEPT = 50_000;
+const learnt = new BoundedMap<string, string>(50_000);
 
 async function learn(ctx: WebhooksContext, owner: SessionOwner) {
   if (learnt.get(owner.sessionId) === owner.ownerId) return;
   await keepSessionOwner(ctx.em, owner);
-  if (learnt.size >= LEARNT_KEPT) learnt.clear();
   learnt.set(owner.sessionId, owner.ownerId);
 }
 
@@ -30,7 +29,6 @@ async function ownerOf(ctx: WebhooksContext, sessionId: string): Promise<string 
   if (remembered) return remembered;
   const known = await sessionOwnerById(ctx.em, sessionId);
   if (known) {
-    if (learnt.size >= LEARNT_KEPT) learnt.clear();
     learnt.set(sessionId, known.ownerId);
     return known.ownerId;
   }

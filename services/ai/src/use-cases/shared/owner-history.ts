@@ -1,4 +1,5 @@
 import type { StoryForUnits } from '@pp/contracts';
+import { BoundedMap } from '@pp/collections';
 import type { EntityManager } from '@pp/db';
 import { historyOf, type History, type PastStory } from '../../domain/estimate.ts';
 import { termCounts, type Document } from '../../domain/similarity.ts';
@@ -10,17 +11,12 @@ import { TERMS_VERSION } from './past-story.ts';
  * read on every question, so a change on any replica shows at once). The owners asked most recently
  * stay; a few dozen histories of thousands of stories take a few megabytes.
  */
-const built = new Map<string, { version: string; history: History }>();
-const OWNERS_KEPT = 64;
+const built = new BoundedMap<string, { version: string; history: History }>(64);
 
 async function keptHistory(em: EntityManager, ownerId: string): Promise<History> {
   const version = await historyVersion(em, ownerId);
-  const cached = built.get(ownerId);
-  if (cached?.version === version) {
-    built.delete(ownerId);
-    built.set(ownerId, cached);
-    return cached.history;
-  }
+  const cached = built.use(ownerId);
+  if (cached?.version === version) return cached.history;
   const rows = await pastStoriesOf(em, ownerId);
   const history = historyOf(
     rows.map((r) => ({
@@ -29,9 +25,7 @@ async function keptHistory(em: EntityManager, ownerId: string): Promise<History>
       counts: r.terms_version === TERMS_VERSION ? r.terms : termCounts({ title: r.title }),
     })),
   );
-  built.delete(ownerId);
   built.set(ownerId, { version, history });
-  if (built.size > OWNERS_KEPT) built.delete(built.keys().next().value!);
   return history;
 }
 

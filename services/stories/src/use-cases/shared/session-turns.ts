@@ -1,3 +1,4 @@
+import { BoundedMap } from '@pp/collections';
 import { ServiceUnavailableError } from '@pp/http';
 import type { QueueTarget } from '../../db/queue.repository.ts';
 
@@ -69,8 +70,7 @@ async function waitAtMost(turn: Promise<void>, ms: number): Promise<void> {
  * that a change can wait for its turn before it reads. A story never moves and a code never changes
  * session; a wrong guess would only make a change wait in another session's line.
  */
-const sessionOfTarget = new Map<string, string>();
-const TARGETS_KEPT = 10_000;
+const sessionOfTarget = new BoundedMap<string, string>(10_000);
 
 const keyOf = (target: QueueTarget) =>
   'storyId' in target ? `story:${target.storyId}` : 'code' in target ? `code:${target.code}` : undefined;
@@ -83,7 +83,6 @@ export function knownSessionOf(target: QueueTarget): string | undefined {
 export function rememberSessionOf(target: QueueTarget, sessionId: string): void {
   const key = keyOf(target);
   if (!key || sessionOfTarget.has(key)) return;
-  if (sessionOfTarget.size >= TARGETS_KEPT) sessionOfTarget.delete(sessionOfTarget.keys().next().value!);
   sessionOfTarget.set(key, sessionId);
 }
 

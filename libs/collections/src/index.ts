@@ -1,0 +1,1 @@
+export * from './bounded-map.ts';
