@@ -136,18 +136,17 @@ describe('organising sessions through the gateway', () => {
     await until(async () => (await p.client.get(`/sessions/${code}/stories`)).status === 404);
   });
 
-  it('refuses another owner’s template and folder with 404, and leaves nothing behind', async () => {
+  it('refuses another owner’s template and folder with 403, and leaves nothing behind', async () => {
     const mallory = await p.signUp('Mallory');
     const template = await newTemplate(owner, { name: 'Olga only', stories: STORIES });
-    expect((await fromTemplate(mallory, template.id)).status).toBe(404);
+    expect((await fromTemplate(mallory, template.id)).status).toBe(403);
     const folder = (
       await p.client.post('/folders', { body: { name: 'Olga', color: '#000000' }, ...as(owner) })
     ).body.folder;
     const own = await newTemplate(mallory, { name: 'Mine', stories: STORIES });
     const res = await fromTemplate(mallory, own.id, { folder_id: folder.id });
-    expect(res.status).toBe(404);
-    expect(res.body.error.code).toBe('folder_not_found');
+    expect([res.status, res.body.error.code]).toEqual([403, 'forbidden']);
     expect((await p.client.get('/sessions', as(mallory))).body.meta.total).toBe(0);
-    expect((await p.client.get(`/workspace/templates/${template.id}`, as(mallory))).status).toBe(404);
+    expect((await p.client.get(`/workspace/templates/${template.id}`, as(mallory))).status).toBe(403);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * The platform in this process for end-to-end tests: identity, sessions and stories (one or more
- * replicas each, behind a round-robin proxy as their URL), and the real gateway in front, on fresh
+ * replicas each, behind a round-robin proxy as their URL), integrations, ai and webhooks when asked
+ * for, and the real gateway in front, on fresh
  * databases and an event prefix of their own. Only tests put units together like this.
  */
 import { jetstreamManager } from '@nats-io/jetstream';
@@ -32,6 +33,8 @@ import { definition as sessions } from '../../services/sessions/src/app.ts';
 import { readConfig as readSessionsConfig } from '../../services/sessions/src/config.ts';
 import { definition as stories } from '../../services/stories/src/app.ts';
 import { readConfig as readStoriesConfig } from '../../services/stories/src/config.ts';
+import { definition as webhooks } from '../../services/webhooks/src/app.ts';
+import { readConfig as readWebhooksConfig } from '../../services/webhooks/src/config.ts';
 
 /** The internal signing key of the units started here (for a unit a test starts beside them). */
 export const KEY = 'internal-signing-key-for-platform-tests-0123456789';
@@ -52,6 +55,8 @@ export interface PlatformOptions {
   integrationsEnv?: Record<string, string>;
   /** Start the ai unit too (the built-in engine unless these settings name a model). */
   aiEnv?: Record<string, string>;
+  /** Start the webhooks unit too, with these extra settings (local endpoints allowed). */
+  webhooksEnv?: Record<string, string>;
 }
 
 async function replicas(count: number, def: ServiceDefinition) {
@@ -111,12 +116,23 @@ export async function startPlatform(options: PlatformOptions = {}) {
     ),
   );
   toStories.retarget({ host: '127.0.0.1', port: Number(new URL(storiesUnit.url).port) });
-  const integrationsUnit = options.integrationsEnv
-    ? await startIntegrations(common, sessionsUnit.url, storiesUnit.url, options.integrationsEnv, dbs)
-    : undefined;
-  const aiUnit = options.aiEnv
-    ? await startAi(common, sessionsUnit.url, storiesUnit.url, options.aiEnv, dbs)
-    : undefined;
+  const urls = { sessions: sessionsUnit.url, stories: storiesUnit.url };
+  const beside = <C>(
+    name: string,
+    unit: Parameters<typeof startBeside<C>>[1],
+    env: Record<string, string> | undefined,
+  ) => (env ? startBeside(name, unit, common, urls, env, dbs) : undefined);
+  const integrationsUnit = await beside(
+    'integrations',
+    { readConfig: readIntegrationsConfig, definition: integrations },
+    options.integrationsEnv,
+  );
+  const aiUnit = await beside('ai', { readConfig: readAiConfig, definition: ai }, options.aiEnv);
+  const webhooksUnit = await beside(
+    'webhooks',
+    { readConfig: readWebhooksConfig, definition: (c) => webhooks(c) },
+    options.webhooksEnv,
+  );
   const gatewayConfig = readGatewayConfig({
     INTERNAL_SIGNING_KEY: KEY,
     NATS_URL: testNatsUrl(),
@@ -126,6 +142,7 @@ export async function startPlatform(options: PlatformOptions = {}) {
     STORIES_URL: storiesUnit.url,
     ...(integrationsUnit ? { INTEGRATIONS_URL: integrationsUnit.url } : {}),
     ...(aiUnit ? { AI_URL: aiUnit.url } : {}),
+    ...(webhooksUnit ? { WEBHOOKS_URL: webhooksUnit.url } : {}),
     ...options.gatewayEnv,
   });
   const gateway = await startApp(
@@ -142,6 +159,7 @@ export async function startPlatform(options: PlatformOptions = {}) {
     storiesUnit,
     ...(integrationsUnit ? [integrationsUnit] : []),
     ...(aiUnit ? [aiUnit] : []),
+    ...(webhooksUnit ? [webhooksUnit] : []),
   ];
 
   let users = 0;
@@ -157,6 +175,7 @@ export async function startPlatform(options: PlatformOptions = {}) {
       stories: storiesUnit.url,
       integrations: integrationsUnit?.url,
       ai: aiUnit?.url,
+      webhooks: webhooksUnit?.url,
     },
     /** The connection the stories unit calls the sessions unit through (with proxyBetweenUnits). */
     betweenUnits,
@@ -191,46 +210,31 @@ export async function startPlatform(options: PlatformOptions = {}) {
   };
 }
 
-/** The integrations unit on the platform's bus, calling its sessions and stories units. */
-async function startIntegrations(
+/**
+ * A unit beside the core ones (integrations, ai, webhooks), on the platform's bus and a database of
+ * its own, calling its sessions and stories units; local addresses are allowed for its outbound calls
+ * (to local fakes).
+ */
+async function startBeside<C>(
+  name: string,
+  unit: { readConfig: (env: Record<string, string>) => C; definition: (config: C) => ServiceDefinition },
   common: Record<string, string>,
-  sessionsUrl: string,
-  storiesUrl: string,
+  urls: { sessions: string; stories: string },
   env: Record<string, string>,
   dbs: TestDatabase[],
 ) {
-  const db = await createTestDatabase('pf_integrations');
+  const db = await createTestDatabase(`pf_${name}`);
   dbs.push(db);
-  const config = readIntegrationsConfig({
+  const config = unit.readConfig({
     ...common,
     DATABASE_URL: db.url,
-    SESSIONS_URL: sessionsUrl,
-    STORIES_URL: storiesUrl,
+    SESSIONS_URL: urls.sessions,
+    STORIES_URL: urls.stories,
     CREDENTIALS_ENCRYPTION_KEY: 'credentials-key-for-platform-tests-0123456789',
     OUTBOUND_ALLOW_PRIVATE: 'true',
     ...env,
   });
-  return replicas(1, integrations(config));
-}
-
-/** The ai unit on the platform's bus, reading from its sessions and stories units. */
-async function startAi(
-  common: Record<string, string>,
-  sessionsUrl: string,
-  storiesUrl: string,
-  env: Record<string, string>,
-  dbs: TestDatabase[],
-) {
-  const db = await createTestDatabase('pf_ai');
-  dbs.push(db);
-  const config = readAiConfig({
-    ...common,
-    DATABASE_URL: db.url,
-    SESSIONS_URL: sessionsUrl,
-    STORIES_URL: storiesUrl,
-    ...env,
-  });
-  return replicas(1, ai(config));
+  return replicas(1, unit.definition(config));
 }
 
 /** The event streams of a platform's prefix go with it. */

@@ -73,6 +73,13 @@ export class FolderNotFoundError extends NotFoundError {
   }
 }
 
+/** Folders, templates and workspaces are their owner's: another account's answers 403. */
+export class NotOwnerError extends ForbiddenError {
+  constructor(what: 'folder' | 'template' | 'workspace') {
+    super(`Only the owner of this ${what} can do this`, 'forbidden');
+  }
+}
+
 export class WorkspaceNotFoundError extends NotFoundError {
   constructor() {
     super('Workspace not found: a session can only be in the workspace of its owner', 'workspace_not_found');

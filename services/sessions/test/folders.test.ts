@@ -107,9 +107,13 @@ describe('folders: create, list, rename, recolour, delete', () => {
     expect((await patchFolder(f.id, { id: 5 })).status).toBe(422);
   });
 
-  it('answers 404 for another owner’s folder, an unknown one, or an id no folder can have, and 401 without a user', async () => {
+  it('answers 403 for another owner’s folder, 404 for an unknown one or an id no folder can have, and 401 without a user', async () => {
     const theirs = await folder('Private', 'mallory');
-    for (const id of [theirs.id, 999_999, 2_147_483_648, 99_999_999_999, 'abc', '1e3', -1, 0]) {
+    const renamed = await patchFolder(theirs.id, { name: 'Mine' });
+    expect([renamed.status, renamed.body.error.code]).toEqual([403, 'forbidden']);
+    const deleted = await deleteFolder(theirs.id);
+    expect([deleted.status, deleted.body.error.code]).toEqual([403, 'forbidden']);
+    for (const id of [999_999, 2_147_483_648, 99_999_999_999, 'abc', '1e3', -1, 0]) {
       expect((await patchFolder(id, { name: 'Mine' })).status).toBe(404);
       const gone = await deleteFolder(id);
       expect(gone.status).toBe(404);
@@ -156,15 +160,14 @@ describe('folders and sessions', () => {
     expect(await names('?folder_id=none&sort=name&order=asc')).toEqual(['Loose', 'Moved']);
   });
 
-  it('never links another owner’s folder: 404 at creation, by PATCH and as a filter, and nothing changes', async () => {
+  it('never links another owner’s folder: 403 at creation, by PATCH and as a filter, and nothing changes', async () => {
     const theirs = await folder('Theirs', 'mallory');
     const before = await sql<{ n: number }>('select count(*)::int as n from sessions');
     const created = await h.client.post('/sessions', {
       body: { name: 'Sneaky', folder_id: theirs.id },
       headers: asUser('ann'),
     });
-    expect(created.status).toBe(404);
-    expect(created.body.error.code).toBe('folder_not_found');
+    expect([created.status, created.body.error.code]).toEqual([403, 'forbidden']);
     expect(await sql('select count(*)::int as n from sessions')).toEqual(before);
 
     const mine = await r.createSession('ann');
@@ -172,12 +175,11 @@ describe('folders and sessions', () => {
       body: { folder_id: theirs.id, name: 'Renamed too' },
       headers: asUser('ann'),
     });
-    expect(patched.status).toBe(404);
+    expect(patched.status).toBe(403);
     expect(await sessionOf(mine.code)).toMatchObject({ folder_id: null, name: 'Sprint 42' });
 
     const filtered = await h.client.get(`/sessions?folder_id=${theirs.id}`, { headers: asUser('ann') });
-    expect(filtered.status).toBe(404);
-    expect(filtered.body.error.code).toBe('folder_not_found');
+    expect([filtered.status, filtered.body.error.code]).toEqual([403, 'forbidden']);
     expect(
       (await sql('select count(*)::int as n from sessions where folder_id = ?', [theirs.id]))[0],
     ).toEqual({ n: 0 });

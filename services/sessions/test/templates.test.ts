@@ -95,11 +95,18 @@ describe('templates', () => {
     expect((await create(randomUUID(), { name: 'Refinement' })).status).toBe(201);
   });
 
-  it('answers 404 for another owner’s template, an unknown one, or an id no template can have', async () => {
+  it('answers 403 for another owner’s template, 404 for an unknown one or an id no template can have', async () => {
     const theirs = await template(randomUUID());
     const owner = randomUUID();
-    for (const id of [theirs.id, 2_147_483_647, 2_147_483_648, 1e15, 'abc', 0]) {
-      const headers = asUser(owner);
+    const headers = asUser(owner);
+    expect((await h.client.get(`/workspace/templates/${theirs.id}`, { headers })).status).toBe(403);
+    expect(
+      (await h.client.patch(`/workspace/templates/${theirs.id}`, { body: { name: 'x' }, headers })).status,
+    ).toBe(403);
+    expect((await h.client.delete(`/workspace/templates/${theirs.id}`, { headers })).status).toBe(403);
+    const used = await fromTemplate(owner, theirs.id);
+    expect([used.status, used.body.error.code]).toEqual([403, 'forbidden']);
+    for (const id of [2_147_483_647, 2_147_483_648, 1e15, 'abc', 0]) {
       expect((await h.client.get(`/workspace/templates/${id}`, { headers })).status).toBe(404);
       expect(
         (await h.client.patch(`/workspace/templates/${id}`, { body: { name: 'x' }, headers })).status,

@@ -133,22 +133,26 @@ describe('the workspace', () => {
     expect((await createSession(owner, { voteby_enabled: false })).vote_by_at).toBeNull();
   });
 
-  it('puts a session only in its owner’s workspace (404 for another’s), or in none', async () => {
+  it('puts a session only in its owner’s workspace (403 for another’s, 404 for none), or in none', async () => {
     const owner = randomUUID();
     const theirs = (await getWorkspace(randomUUID())).body.workspace.id;
     const refused = await h.client.post('/sessions', {
       body: { name: 'x', workspace_id: theirs },
       headers: asUser(owner),
     });
-    expect(refused.status).toBe(404);
-    expect(refused.body.error.code).toBe('workspace_not_found');
+    expect([refused.status, refused.body.error.code]).toEqual([403, 'forbidden']);
+    const unknown = await h.client.post('/sessions', {
+      body: { name: 'x', workspace_id: 2_000_000_000 },
+      headers: asUser(owner),
+    });
+    expect([unknown.status, unknown.body.error.code]).toEqual([404, 'workspace_not_found']);
     const session = await createSession(owner, { workspace_id: null });
     expect(session.workspace_id).toBeNull();
     const patched = await h.client.patch(`/sessions/${session.code}`, {
       body: { workspace_id: theirs },
       headers: asUser(owner),
     });
-    expect(patched.status).toBe(404);
+    expect(patched.status).toBe(403);
     const own = (await getWorkspace(owner)).body.workspace.id;
     const moved = await h.client.patch(`/sessions/${session.code}`, {
       body: { workspace_id: own },

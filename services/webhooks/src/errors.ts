@@ -1,8 +1,14 @@
-import { ConflictError, NotFoundError, ValidationError } from '@pp/http';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '@pp/http';
 
 export class WebhookNotFoundError extends NotFoundError {
   constructor() {
     super('Webhook not found', 'webhook_not_found');
+  }
+}
+
+export class NotWebhookOwnerError extends ForbiddenError {
+  constructor() {
+    super('Only the owner of this webhook can do this', 'forbidden');
   }
 }
 

@@ -109,7 +109,7 @@ describe('the webhooks API', () => {
     expect(receiver.received).toHaveLength(0);
   });
 
-  it("keeps each account's webhooks to itself: another's id is a 404 everywhere, and absent from lists", async () => {
+  it("keeps each account's webhooks to itself: another's id is a 403 everywhere, and absent from lists", async () => {
     const mine = (await register(ann, { url: 'https://hooks.example.com/a', events: ['*'] })).body.webhook;
     const test = await p.client.post(`/webhooks/${mine.id}/test`, { token: ann });
     const deliveryId = test.body.delivery.id;
@@ -122,7 +122,7 @@ describe('the webhooks API', () => {
       p.client.delete(`/webhooks/${mine.id}`, { token: bob }),
     ];
     for (const res of await Promise.all(calls))
-      expect([res.status, res.body.error.code]).toEqual([404, 'webhook_not_found']);
+      expect([res.status, res.body.error.code]).toEqual([403, 'forbidden']);
     const list = await p.client.get('/webhooks?per_page=100', { token: bob });
     expect(list.body.webhooks.map((w: { id: string }) => w.id)).not.toContain(mine.id);
     expect((await p.client.get(`/webhooks/${mine.id}`, { token: ann })).body.webhook.enabled).toBe(true);

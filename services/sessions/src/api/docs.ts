@@ -23,8 +23,9 @@ const sessionPayload = z.object({ session });
 const notFound = { description: 'Unknown session code (`session_not_found`)' };
 const linkNotFound = {
   description:
-    "A folder_id or workspace_id that is not the caller's (`folder_not_found`, `workspace_not_found`)",
+    'No folder or workspace has this folder_id or workspace_id (`folder_not_found`, `workspace_not_found`)',
 };
+const linkNotOwned = { description: "A folder_id or workspace_id of another account's (`forbidden`)" };
 const notOwner = { description: 'Not the owner of the session (`forbidden`)' };
 
 /** The documentation of each public sessions endpoint, keyed like the gateway's route table ("METHOD /path"). */
@@ -37,7 +38,8 @@ export const sessionsApi = {
         description: 'A page of sessions',
         payload: z.object({ sessions: z.array(session), meta: pageMeta }),
       },
-      404: { description: 'folder_id is not a folder of the caller (`folder_not_found`)' },
+      403: { description: "folder_id is another account's folder (`forbidden`)" },
+      404: { description: 'No folder has this folder_id (`folder_not_found`)' },
       400: { description: 'A query value of the wrong type, e.g. per_page=abc (`invalid_query`)' },
       422: { description: 'A query value out of range, e.g. per_page=0 or 101' },
     },
@@ -49,6 +51,7 @@ export const sessionsApi = {
     body: createSessionBody,
     responses: {
       201: { description: 'The session (full record)', payload: sessionPayload },
+      403: linkNotOwned,
       404: linkNotFound,
       422: { description: 'Invalid fields, unknown fields, or a custom deck without cards' },
     },
@@ -73,7 +76,7 @@ export const sessionsApi = {
     body: updateSessionBody,
     responses: {
       200: { description: 'The session (full record)', payload: sessionPayload },
-      403: notOwner,
+      403: { description: `${notOwner.description}; ${linkNotOwned.description}` },
       404: { description: `${notFound.description}; ${linkNotFound.description}` },
       422: {
         description: 'Invalid or unknown fields; vote_by_at in the past; custom deck missing or invalid',

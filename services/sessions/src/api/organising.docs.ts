@@ -21,8 +21,14 @@ import { pageMeta } from './schemas.ts';
 const folderPayload = z.object({ folder });
 const templatePayload = z.object({ template });
 const workspacePayload = z.object({ workspace });
-const FOLDER_404 = { 404: { description: 'No folder of the caller has this id (`folder_not_found`)' } };
-const TEMPLATE_404 = { 404: { description: 'No template of the caller has this id (`template_not_found`)' } };
+const FOLDER_404 = {
+  403: { description: "Another account's folder (`forbidden`)" },
+  404: { description: 'No folder has this id (`folder_not_found`)' },
+};
+const TEMPLATE_404 = {
+  403: { description: "Another account's template (`forbidden`)" },
+  404: { description: 'No template has this id (`template_not_found`)' },
+};
 const PAGE_ERRORS = {
   400: { description: 'A query value of the wrong type, e.g. per_page=abc (`invalid_query`)' },
   422: { description: 'A query value out of range, e.g. per_page=0 or 101' },
@@ -131,6 +137,7 @@ export const organisingApi = {
     body: sessionFromTemplateBody,
     responses: {
       201: { description: 'The session (full record) and its stories', payload: sessionFromTemplate },
+      403: { description: "Another account's template, folder or workspace (`forbidden`)" },
       404: { description: '`template_not_found`, `folder_not_found` or `workspace_not_found`' },
       422: { description: 'Invalid or unknown fields' },
       503: { description: 'The stories service did not answer (`stories_unavailable`): no session was made' },

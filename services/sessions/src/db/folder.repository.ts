@@ -1,9 +1,8 @@
 import { LockMode, type EntityManager } from '@pp/db';
 import { Folder, Session } from './entities/index.ts';
 
-/** A folder of this owner, or null (another owner's folder is as unknown as a missing one). */
-export const findOwnFolder = (em: EntityManager, ownerId: string, id: number) =>
-  em.findOne(Folder, { id, ownerId });
+/** A folder by id, whoever owns it (the caller checks the owner), or null. */
+export const findFolder = (em: EntityManager, id: number) => em.findOne(Folder, { id });
 
 /** One page of the owner's folders by name, and how many there are. */
 export const listFolders = (em: EntityManager, ownerId: string, page: number, perPage: number) =>
@@ -14,11 +13,11 @@ export const listFolders = (em: EntityManager, ownerId: string, page: number, pe
   );
 
 /**
- * The folder locked for its deletion (sessions being put in it wait, then find it gone) with the
- * sessions in it, or null when the owner has no such folder.
+ * The folder locked for its deletion (sessions being put in it wait, then find it gone), or null when
+ * there is no such folder.
  */
-export async function lockFolderWithSessions(tx: EntityManager, ownerId: string, id: number) {
-  const folder = await tx.findOne(Folder, { id, ownerId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-  if (!folder) return null;
-  return { folder, sessions: await tx.find(Session, { folderId: id }) };
-}
+export const lockFolder = (tx: EntityManager, id: number) =>
+  tx.findOne(Folder, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+
+/** The sessions in a folder. */
+export const sessionsInFolder = (tx: EntityManager, id: number) => tx.find(Session, { folderId: id });

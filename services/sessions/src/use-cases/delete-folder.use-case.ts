@@ -1,7 +1,8 @@
-import { lockFolderWithSessions } from '../db/folder.repository.ts';
+import { lockFolder, sessionsInFolder } from '../db/folder.repository.ts';
 import { rowIdOf } from '../domain/row-id.ts';
 import { FolderNotFoundError } from '../errors.ts';
 import type { SessionsContext } from './shared/context.ts';
+import { owned } from './shared/owned.ts';
 import { announce } from './shared/room-history.ts';
 import { toSnapshot } from './shared/session-snapshot.ts';
 
@@ -15,14 +16,13 @@ export async function deleteFolder(ctx: SessionsContext, ownerId: string, rawId:
   if (id === undefined) throw new FolderNotFoundError();
   const now = ctx.now();
   const folder = await ctx.em.transactional(async (tx) => {
-    const found = await lockFolderWithSessions(tx, ownerId, id);
-    if (!found) throw new FolderNotFoundError();
-    for (const session of found.sessions) {
+    const folder = owned(await lockFolder(tx, id), ownerId, 'folder');
+    for (const session of await sessionsInFolder(tx, id)) {
       Object.assign(session, { folderId: null, updatedAt: now });
       announce(tx, 'session.updated', { session: toSnapshot(session), changed: ['folder_id'] });
     }
-    tx.remove(found.folder);
-    return found.folder;
+    tx.remove(folder);
+    return folder;
   });
   ctx.publish();
   return folder;

@@ -1,10 +1,11 @@
 import { withUniqueAs } from '@pp/db';
-import { findOwnFolder } from '../db/folder.repository.ts';
+import { findFolder } from '../db/folder.repository.ts';
 import { rowIdOf } from '../domain/row-id.ts';
-import { DuplicateNameError, FolderNotFoundError } from '../errors.ts';
+import { DuplicateNameError } from '../errors.ts';
 import type { SessionsContext } from './shared/context.ts';
+import { owned } from './shared/owned.ts';
 
-/** Renames or recolours a folder of the owner (another owner's is unknown: 404). */
+/** Renames or recolours a folder of the owner (404 for no such folder, 403 for another owner's). */
 export async function updateFolder(
   ctx: SessionsContext,
   ownerId: string,
@@ -12,8 +13,7 @@ export async function updateFolder(
   patch: { name?: string; color?: string },
 ) {
   const id = rowIdOf(rawId);
-  const folder = id === undefined ? null : await findOwnFolder(ctx.em, ownerId, id);
-  if (!folder) throw new FolderNotFoundError();
+  const folder = owned(id === undefined ? null : await findFolder(ctx.em, id), ownerId, 'folder');
   const name = patch.name ?? folder.name;
   const color = patch.color?.toLowerCase() ?? folder.color;
   if (name === folder.name && color === folder.color) return folder;

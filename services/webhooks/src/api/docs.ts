@@ -12,11 +12,13 @@ import {
   webhookWithSecret,
 } from './schemas.ts';
 
-const NOT_FOUND = { 404: { description: 'No webhook of yours has this id (`webhook_not_found`)' } };
+const NOT_YOURS = { 403: { description: "Another account's webhook (`forbidden`)" } };
+const NOT_FOUND = { 404: { description: 'No webhook has this id (`webhook_not_found`)' }, ...NOT_YOURS };
 const DELIVERY_NOT_FOUND = {
   404: {
-    description: 'No such webhook of yours (`webhook_not_found`) or delivery of it (`delivery_not_found`)',
+    description: 'No such webhook (`webhook_not_found`) or delivery of it (`delivery_not_found`)',
   },
+  ...NOT_YOURS,
 };
 const INVALID = {
   422: {

@@ -78,13 +78,9 @@ export async function insertWebhook(em: EntityManager, w: NewWebhook, limit: num
   return rows[0] && record(rows[0]);
 }
 
-export async function findOwnedWebhook(em: EntityManager, id: string, ownerId: string) {
-  const rows = await query<Row>(
-    em,
-    'find_webhook',
-    'select * from webhooks where id = $1 and owner_id = $2',
-    [id, ownerId],
-  );
+/** A webhook by id, whoever owns it (the caller checks the owner). */
+export async function findWebhook(em: EntityManager, id: string) {
+  const rows = await query<Row>(em, 'find_webhook', 'select * from webhooks where id = $1', [id]);
   return rows[0] && record(rows[0]);
 }
 

@@ -1,24 +1,21 @@
 import { isForeignKeyViolation, type EntityManager } from '@pp/db';
 import { Workspace } from '../../db/entities/index.ts';
-import { findOwnFolder } from '../../db/folder.repository.ts';
-import { FolderNotFoundError, WorkspaceNotFoundError } from '../../errors.ts';
+import { findFolder } from '../../db/folder.repository.ts';
+import { FolderNotFoundError } from '../../errors.ts';
+import { owned } from './owned.ts';
 
 /**
- * A session's folder and workspace must be its owner's: another owner's id is refused as unknown
- * (404), and never links. null takes the session out of them.
+ * A session's folder and workspace must be its owner's: an unknown id is a 404, another owner's a 403,
+ * and neither links. null takes the session out of them.
  */
 export async function checkLinks(
   em: EntityManager,
   ownerId: string,
   input: { folder_id?: number | null; workspace_id?: number | null },
 ): Promise<void> {
-  if (typeof input.folder_id === 'number' && !(await findOwnFolder(em, ownerId, input.folder_id)))
-    throw new FolderNotFoundError();
-  if (
-    typeof input.workspace_id === 'number' &&
-    !(await em.findOne(Workspace, { id: input.workspace_id, ownerId }))
-  )
-    throw new WorkspaceNotFoundError();
+  if (typeof input.folder_id === 'number') owned(await findFolder(em, input.folder_id), ownerId, 'folder');
+  if (typeof input.workspace_id === 'number')
+    owned(await em.findOne(Workspace, { id: input.workspace_id }), ownerId, 'workspace');
 }
 
 /** Writes a session; a folder deleted meanwhile (checked, then gone) is as unknown as one never there. */

@@ -1,17 +1,15 @@
 import type { EntityManager } from '@pp/db';
 import type { TemplateStory } from '../../db/entities/index.ts';
-import { findOwnTemplate } from '../../db/template.repository.ts';
+import { findTemplateById } from '../../db/template.repository.ts';
 import { presetProblems, type PresetSettings } from '../../domain/presets.ts';
 import { rowIdOf } from '../../domain/row-id.ts';
-import { TemplateNotFoundError } from '../../errors.ts';
+import { owned } from './owned.ts';
 import { prefixed } from './presets.ts';
 
-/** A template of the owner by the path's id: another owner's, or an id no row can have, is a 404. */
+/** A template of the owner by the path's id: an id no row can have is a 404, another owner's a 403. */
 export async function findTemplate(em: EntityManager, ownerId: string, rawId: string) {
   const id = rowIdOf(rawId);
-  const template = id === undefined ? null : await findOwnTemplate(em, ownerId, id);
-  if (!template) throw new TemplateNotFoundError();
-  return template;
+  return owned(id === undefined ? null : await findTemplateById(em, id), ownerId, 'template');
 }
 
 /** Problems of a template's settings, keyed `settings.<field>`. */

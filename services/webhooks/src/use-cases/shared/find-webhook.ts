@@ -1,11 +1,12 @@
 import { isUuid } from '@pp/contracts';
-import { findOwnedWebhook } from '../../db/webhook.repository.ts';
-import { WebhookNotFoundError } from '../../errors.ts';
+import { findWebhook } from '../../db/webhook.repository.ts';
+import { NotWebhookOwnerError, WebhookNotFoundError } from '../../errors.ts';
 import type { WebhooksContext } from './context.ts';
 
-/** The caller's webhook; another account's (or no such id) is the same 404. */
+/** The caller's webhook: 404 when there is no such webhook, 403 when it is another account's. */
 export async function findOwnWebhook(ctx: WebhooksContext, ownerId: string, id: string) {
-  const webhook = isUuid(id) ? await findOwnedWebhook(ctx.em, id.toLowerCase(), ownerId) : undefined;
+  const webhook = isUuid(id) ? await findWebhook(ctx.em, id.toLowerCase()) : undefined;
   if (!webhook) throw new WebhookNotFoundError();
+  if (webhook.ownerId !== ownerId) throw new NotWebhookOwnerError();
   return webhook;
 }
