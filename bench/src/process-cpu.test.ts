@@ -3,13 +3,18 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { cpuPerOperation, formatCpu, readCpu } from './process-cpu.ts';
 
-/** A process that prints `ready`, then spins `spinMs` of CPU, prints `done` and waits to be killed. */
+/**
+ * A process that prints `ready`, then spins until it has spent `spinMs` more of CPU (its own CPU time,
+ * not the clock's: on a busy machine it gets less than all of a core), prints `done` and waits to be
+ * killed.
+ */
 function child(spinMs: number) {
   const code = `
     console.log('ready');
     setTimeout(() => {
-      const until = Date.now() + ${spinMs};
-      while (Date.now() < until);
+      const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+      const until = cpu() + ${spinMs};
+      while (cpu() < until);
       console.log('done');
     }, 50);
     setInterval(() => {}, 1000);`;
