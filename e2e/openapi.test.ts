@@ -9,10 +9,12 @@ import { unitOpenApi } from '@pp/http';
 import { until } from '@pp/testing';
 import type { OpenApiJson } from '../gateway/src/openapi/document.ts';
 import { routeTable } from '../gateway/src/routes.ts';
+import { aiApi } from '../services/ai/src/api/docs.ts';
 import { identityApi } from '../services/identity/src/api/docs.ts';
 import { integrationsApi } from '../services/integrations/src/api/docs.ts';
 import { sessionsApi } from '../services/sessions/src/api/docs.ts';
 import { storiesApi } from '../services/stories/src/api/docs.ts';
+import { webhooksApi } from '../services/webhooks/src/api/docs.ts';
 import { startPlatform, type Platform } from './support/platform.ts';
 
 const units = {
@@ -90,6 +92,35 @@ describe('the OpenAPI document of the whole API', () => {
     expect(validated).toEqual(
       expect.arrayContaining(['POST /sessions', 'POST /sessions/{code}/vote', 'PATCH /stories/{story}']),
     );
+  });
+
+  it('refuses unknown fields in every request body: each object a body can be is closed', () => {
+    const open: string[] = [];
+    const every = { ...units, ai: aiApi, webhooks: webhooksApi };
+    for (const [unit, docs] of Object.entries(every)) {
+      const own = unitOpenApi(unit, docs) as unknown as OpenApiJson;
+      const components = (own.components?.schemas ?? {}) as Record<string, Record<string, unknown>>;
+      const walk = (schema: Record<string, unknown>, where: string): void => {
+        const ref = schema.$ref as string | undefined;
+        if (ref) return walk(components[ref.split('/').pop()!]!, where);
+        const members = [schema.anyOf, schema.oneOf, schema.allOf].flat().filter(Boolean);
+        for (const member of members as Array<Record<string, unknown>>) walk(member, where);
+        if ((schema.type === 'object' || schema.properties) && schema.additionalProperties !== false)
+          open.push(where);
+      };
+      let bodies = 0;
+      for (const [path, item] of Object.entries(own.paths ?? {}))
+        for (const [method, operation] of Object.entries(item)) {
+          const body = (
+            operation.requestBody as { content?: Record<string, { schema?: object }> } | undefined
+          )?.content?.['application/json']?.schema;
+          if (!body) continue;
+          bodies++;
+          walk(body as Record<string, unknown>, `${method.toUpperCase()} ${path}`);
+        }
+      expect([unit, bodies > 0]).toEqual([unit, true]);
+    }
+    expect(open).toEqual([]);
   });
 
   it('names no document outside the product in any description', () => {

@@ -53,6 +53,22 @@ describe('identity: accounts', () => {
     expect(Object.keys(res.body.errors).sort()).toEqual(['email', 'name', 'password']);
   });
 
+  it('refuses a field it does not take (an id, a role) with 422 naming it, and makes no account', async () => {
+    const res = await client.post('/auth/register', {
+      body: { email: 'extra@example.com', password: 'correct horse', name: 'Extra', role: 'admin' },
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.errors._body).toEqual([expect.stringContaining('role')]);
+    const login = await client.post('/auth/login', {
+      body: { email: 'extra@example.com', password: 'correct horse' },
+    });
+    expect(login.status).toBe(401);
+    const extra = await client.post('/auth/login', {
+      body: { email: 'ann@example.com', password: 'correct horse', remember: true },
+    });
+    expect(extra.status).toBe(422);
+  });
+
   it('logs in with the right password and refuses a wrong one or an unknown email with 401', async () => {
     const ok = await client.post('/auth/login', {
       body: { email: 'ann@example.com', password: 'correct horse' },

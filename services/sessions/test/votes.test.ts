@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { until } from '@pp/testing';
 import { rooms } from './support/room.ts';
 import { asUser, startSessions, type SessionsHarness } from './support/sessions-harness.ts';
@@ -108,6 +109,18 @@ describe('votes: casting', () => {
     await patch(session.code, { voting_system: 'custom', custom_deck_values: ['small', 'big'] });
     expect((await r.vote(session.code, bob.id, 'big')).status).toBe(200);
     expect((await r.vote(session.code, bob.id, 'XL')).status).toBe(422);
+  });
+
+  it('refuses a field it does not take (a story of the client’s choosing) with 422, and counts nothing', async () => {
+    const session = await r.createSession('ann');
+    const bob = await r.join(session.code, 'Bob');
+    await r.openStory(session);
+    const res = await h.client.post(`/sessions/${session.code}/vote`, {
+      body: { participant_id: bob.id, vote: '5', story_id: randomUUID() },
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.errors._body).toEqual([expect.stringContaining('story_id')]);
+    expect((await r.vote(session.code, bob.id, '5')).body.stats.votes_cast).toBe(1);
   });
 });
 

@@ -119,12 +119,22 @@ describe('stories: adding, reading, editing and deleting', () => {
     expect((await h.client.get(`/stories/${story.id}`)).status).toBe(401);
   });
 
-  it('edits the text, ignores a status in the body and moves a story in the queue', async () => {
+  it('edits the text, refuses a status (or any field it does not take) in the body, and moves a story in the queue', async () => {
     const s = await h.session();
     const ids: string[] = [];
     for (const t of ['A', 'B', 'C']) ids.push((await add(s.code, s.owner_id, t)).body.story.id);
+    const refused = await h.client.patch(`/stories/${ids[0]}`, {
+      body: { title: 'A2', status: 'revealed' },
+      ...as(s.owner_id),
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors._body).toEqual([expect.stringContaining('status')]);
+    expect((await h.client.get(`/stories/${ids[0]}`, as(s.owner_id))).body.story).toMatchObject({
+      title: 'A',
+      status: 'voting',
+    });
     const edited = await h.client.patch(`/stories/${ids[0]}`, {
-      body: { title: 'A2', acceptance_criteria: 'AC', status: 'revealed' },
+      body: { title: 'A2', acceptance_criteria: 'AC' },
       ...as(s.owner_id),
     });
     expect(edited.status).toBe(200);

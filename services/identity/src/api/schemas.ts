@@ -7,7 +7,7 @@ import { z } from 'zod';
 export const isoDate = z.iso.datetime({ offset: true });
 
 export const registerBody = z
-  .object({
+  .strictObject({
     email: z.email().max(320),
     password: z.string().min(8).max(256),
     name: z.string().trim().min(1).max(100),
@@ -15,11 +15,11 @@ export const registerBody = z
   .meta({ id: 'RegisterRequest' });
 
 export const loginBody = z
-  .object({ email: z.string().trim().min(1).max(320), password: z.string().min(1).max(256) })
+  .strictObject({ email: z.string().trim().min(1).max(320), password: z.string().min(1).max(256) })
   .meta({ id: 'LoginRequest' });
 
 export const createTokenBody = z
-  .object({
+  .strictObject({
     name: z.string().trim().min(1).max(100),
     kind: z.enum(['api', 'mcp']),
     expires_at: isoDate

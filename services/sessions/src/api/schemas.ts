@@ -78,7 +78,7 @@ export const codeParams = z.object({
 export const participantParams = codeParams.extend({ id: z.coerce.number().int().positive() });
 
 export const joinBody = z
-  .object({
+  .strictObject({
     name: z
       .string()
       .trim()
@@ -94,7 +94,7 @@ export const joinBody = z
   .meta({ id: 'JoinRequest' });
 
 export const voteBody = z
-  .object({
+  .strictObject({
     participant_id: z.number().int().positive(),
     vote: z
       .string()
@@ -105,7 +105,7 @@ export const voteBody = z
   .meta({ id: 'VoteRequest' });
 
 export const participantRoleBody = z
-  .object({ role: z.enum(participantRoles) })
+  .strictObject({ role: z.enum(participantRoles) })
   .meta({ id: 'ParticipantRoleRequest' });
 
 export const internalSessionParams = z.object({ codeOrId: z.string() });

@@ -12,7 +12,7 @@ const title = z.string().trim().min(1).max(200);
 const longText = z.string().max(10_000);
 
 export const createStoryBody = z
-  .object({
+  .strictObject({
     title,
     description: longText.optional(),
     acceptance_criteria: longText.optional().meta({ description: 'Free text, may contain line breaks' }),
@@ -20,7 +20,7 @@ export const createStoryBody = z
   .meta({ id: 'CreateStoryRequest' });
 
 export const updateStoryBody = z
-  .object({
+  .strictObject({
     title: title.optional(),
     description: longText.optional(),
     acceptance_criteria: longText.optional(),
