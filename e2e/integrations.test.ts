@@ -109,6 +109,48 @@ describe('integrations through the gateway', () => {
     ).toBe(403);
   });
 
+  it('keeps at most 100 connections per account: the next is 409 too_many_connections until one is deleted', async () => {
+    const collector = await p.signUp('Collector');
+    const connect = (repository: string) =>
+      p.client.post('/integrations/connections', {
+        body: {
+          provider: 'github',
+          credentials: { token: GITHUB_TOKEN },
+          settings: { api_url: github.apiUrl, owner: 'octo', repository },
+        },
+        token: collector,
+      });
+    const made: string[] = [];
+    for (let i = 0; i < 100; i++) {
+      const res = await connect(`repo-${i}`);
+      expect(res.status).toBe(201);
+      made.push(res.body.connection.id);
+    }
+    const refused = await connect('one-too-many');
+    expect([refused.status, refused.body.error.code]).toEqual([409, 'too_many_connections']);
+    expect(
+      (await p.client.get('/integrations/connections', { token: collector })).body.connections,
+    ).toHaveLength(100);
+    expect((await p.client.delete(`/integrations/connections/${made[0]}`, { token: collector })).status).toBe(
+      200,
+    );
+    expect((await connect('in its place')).status).toBe(201);
+    // Another account is not held back.
+    expect((await connect('x')).status).toBe(409);
+    expect(
+      (
+        await p.client.post('/integrations/connections', {
+          body: {
+            provider: 'github',
+            credentials: { token: GITHUB_TOKEN },
+            settings: { api_url: github.apiUrl, owner: 'octo', repository: 'other' },
+          },
+          token,
+        })
+      ).status,
+    ).toBe(201);
+  });
+
   it('refuses a tracker address at the cloud metadata address, and answers 401 without a token', async () => {
     const res = await p.client.post('/integrations/connections', {
       body: {

@@ -116,6 +116,33 @@ describe('identity: API and MCP tokens', () => {
     ).toBe(404);
   });
 
+  it('keeps at most 100 working tokens per account: tokens made at once stop at 100, and a revoked one frees its place', async () => {
+    const carl = (
+      await client.post('/auth/register', {
+        body: { email: 'carl@example.com', password: 'password1', name: 'Carl' },
+      })
+    ).body.user.id;
+    const make = (name: string) =>
+      client.post('/auth/tokens', { body: { name, kind: 'api' }, headers: asUser(carl) });
+    for (let i = 0; i < 80; i++) expect((await make(`t${i}`)).status).toBe(201);
+    const burst = await Promise.all(Array.from({ length: 40 }, (_, i) => make(`burst${i}`)));
+    const statuses = burst.map((r) => r.status);
+    expect([statuses.filter((s) => s === 201).length, statuses.filter((s) => s === 409).length]).toEqual([
+      20, 20,
+    ]);
+    expect(burst.find((r) => r.status === 409)!.body.error.code).toBe('too_many_tokens');
+    const listed = (await client.get('/auth/tokens', { headers: asUser(carl) })).body.tokens;
+    expect(listed).toHaveLength(100);
+
+    await client.delete(`/auth/tokens/${listed[0].id}`, { headers: asUser(carl) });
+    expect((await make('after a revoke')).status).toBe(201);
+    expect((await make('one too many')).status).toBe(409);
+    // Another account is not held back.
+    expect(
+      (await client.post('/auth/tokens', { body: { name: 'x', kind: 'api' }, headers: asUser(bob) })).status,
+    ).toBe(201);
+  });
+
   it('needs a signed-in user for every token endpoint', async () => {
     expect((await client.get('/auth/tokens')).status).toBe(401);
     expect((await client.post('/auth/tokens', { body: { name: 'x', kind: 'api' } })).status).toBe(401);

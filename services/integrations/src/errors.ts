@@ -1,4 +1,23 @@
-import { AppError, ForbiddenError, NotFoundError, ServiceUnavailableError, ValidationError } from '@pp/http';
+import {
+  AppError,
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  ServiceUnavailableError,
+  ValidationError,
+} from '@pp/http';
+
+/** Tracker connections per account: plenty for every tracker and project, and a list that stays short. */
+export const CONNECTIONS_PER_ACCOUNT = 100;
+
+export class TooManyConnectionsError extends ConflictError {
+  constructor() {
+    super(
+      `An account has at most ${CONNECTIONS_PER_ACCOUNT} tracker connections: delete one first`,
+      'too_many_connections',
+    );
+  }
+}
 
 export class ConnectionNotFoundError extends NotFoundError {
   constructor() {

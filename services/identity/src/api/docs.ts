@@ -39,9 +39,12 @@ export const identityApi = {
   },
   'POST /auth/tokens': {
     summary: 'Create an API or MCP token (the secret is shown once)',
+    description:
+      'An account has at most 100 API and MCP tokens that still work (revoked and expired ones do not count).',
     body: createTokenBody,
     responses: {
       201: { description: 'The token with its secret', payload: z.object({ token: createdToken }) },
+      409: { description: 'The account has 100 working tokens already (`too_many_tokens`)' },
     },
   },
   'GET /auth/tokens': {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from '@pp/db';
+import { LockMode, type EntityManager } from '@pp/db';
 import { generateToken, type TokenKind } from '../domain/token.ts';
-import { Token } from './entities/index.ts';
+import { Token, User } from './entities/index.ts';
 
 export interface IssuedToken {
   token: Token;
@@ -33,18 +33,25 @@ export function createToken(
 export const findTokenByHash = (em: EntityManager, secretHash: string) => em.findOne(Token, { secretHash });
 export const findTokenById = (em: EntityManager, id: string) => em.findOne(Token, { id });
 
+const workingPersonalTokens = (userId: string, now: Date) => ({
+  userId,
+  kind: { $in: ['api', 'mcp'] },
+  revokedAt: null,
+  $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }],
+});
+
 /** The user's API and MCP tokens that still work, newest first. */
 export const listPersonalTokens = (em: EntityManager, userId: string, now: Date) =>
-  em.find(
-    Token,
-    {
-      userId,
-      kind: { $in: ['api', 'mcp'] },
-      revokedAt: null,
-      $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }],
-    },
-    { orderBy: { createdAt: 'desc', id: 'desc' } },
-  );
+  em.find(Token, workingPersonalTokens(userId, now), { orderBy: { createdAt: 'desc', id: 'desc' } });
+
+/**
+ * How many API and MCP tokens of the user still work, counted under the user's row lock (so tokens
+ * made at once are counted one after the other); inside a transaction.
+ */
+export async function countPersonalTokensLocked(tx: EntityManager, userId: string, now: Date) {
+  await tx.findOne(User, { id: userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  return tx.count(Token, workingPersonalTokens(userId, now));
+}
 
 /** Records use at most once a minute, so introspection does not write on every call. */
 export async function touchToken(em: EntityManager, id: string, now: Date): Promise<void> {

@@ -1,6 +1,10 @@
 import { ValidationError } from '@pp/http';
-import { createToken } from '../db/token.repository.ts';
+import { countPersonalTokensLocked, createToken } from '../db/token.repository.ts';
+import { TooManyTokensError } from '../errors.ts';
 import type { IdentityContext } from './shared/context.ts';
+
+/** API and MCP tokens that still work, per account: enough for every tool and assistant, and a list that stays short. */
+export const TOKENS_PER_ACCOUNT = 100;
 
 export interface CreatePersonalTokenInput {
   name: string;
@@ -18,11 +22,13 @@ export async function createPersonalToken(
   if (input.expiresAt && input.expiresAt.getTime() <= now.getTime()) {
     throw new ValidationError({ expires_at: ['must be in the future'] });
   }
-  const issued = createToken(
-    ctx.em,
-    { userId, kind: input.kind, name: input.name.trim(), expiresAt: input.expiresAt ?? null },
-    now,
-  );
-  await ctx.em.flush();
-  return issued;
+  return ctx.em.transactional(async (tx) => {
+    if ((await countPersonalTokensLocked(tx, userId, now)) >= TOKENS_PER_ACCOUNT)
+      throw new TooManyTokensError(TOKENS_PER_ACCOUNT);
+    return createToken(
+      tx,
+      { userId, kind: input.kind, name: input.name.trim(), expiresAt: input.expiresAt ?? null },
+      now,
+    );
+  });
 }

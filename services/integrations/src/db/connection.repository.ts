@@ -37,21 +37,32 @@ const rowOf = (r: Record<string, unknown>): ConnectionRow => ({
   updatedAt: new Date(r.updated_at as string),
 });
 
-export async function insertConnection(em: EntityManager, c: ConnectionRow): Promise<void> {
-  await rows(em, `insert into connections (${COLUMNS}) values (?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?)`, [
-    c.id,
-    c.ownerId,
-    c.provider,
-    c.name,
-    c.authMethod,
-    JSON.stringify(c.settings),
-    c.credentials,
-    c.status,
-    c.account,
-    c.tokenExpiresAt,
-    c.createdAt,
-    c.updatedAt,
-  ]);
+/** Inserts the connection unless its owner already has `limit` of them; false when over the limit. */
+export async function insertConnection(em: EntityManager, c: ConnectionRow, limit: number): Promise<boolean> {
+  const inserted = await rows(
+    em,
+    `insert into connections (${COLUMNS})
+     select ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?
+      where (select count(*) from connections where owner_id = ?) < ?
+     returning id`,
+    [
+      c.id,
+      c.ownerId,
+      c.provider,
+      c.name,
+      c.authMethod,
+      JSON.stringify(c.settings),
+      c.credentials,
+      c.status,
+      c.account,
+      c.tokenExpiresAt,
+      c.createdAt,
+      c.updatedAt,
+      c.ownerId,
+      limit,
+    ],
+  );
+  return inserted.length > 0;
 }
 
 /** The connection by id; `forUpdate` takes its row lock (inside a transaction) so one refresh runs at a time. */
