@@ -135,8 +135,8 @@ describe('integrations through the gateway', () => {
       200,
     );
     expect((await connect('in its place')).status).toBe(201);
-    // Another account is not held back.
     expect((await connect('x')).status).toBe(409);
+    // Another account is not held back.
     expect(
       (
         await p.client.post('/integrations/connections', {
