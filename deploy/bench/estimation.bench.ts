@@ -8,6 +8,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import {
   BARE_PROXY_SCRIPT,
@@ -217,6 +218,17 @@ export async function run(
     log(HEADER);
     for (const c of changes) log(formatRow({ ...c, non2xx: c.failed, errors: 0 }));
     log(`story changes: p99 under 50 ms each, none failed: ${result.meetsChanges ? 'yes' : 'NO'}`);
+    // With every connection always busy, the cores are the queue: a round of each connection cannot
+    // take less, on average, than all connections' CPU for one round shared out over the cores.
+    const cores = availableParallelism();
+    for (const c of changes) {
+      const ms = costs.find((x) => x.name === c.name)?.ms;
+      if (ms)
+        log(
+          `  ${c.name}: ${ms.toFixed(1)} ms of CPU a round; ${CONNECTIONS} connections on ${cores} cores: ` +
+            `a round takes at least ${((CONNECTIONS * ms) / cores).toFixed(0)} ms on average`,
+        );
+    }
     log('');
     report(
       log,

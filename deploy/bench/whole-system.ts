@@ -143,13 +143,14 @@ const SETTLE_MS = 1_000;
  * under `title`.
  */
 export function cpuMeter(processes: () => Array<{ name: string; pid: number | undefined }>) {
-  const costs: Array<{ name: string; line: string }> = [];
+  const costs: Array<{ name: string; line: string; ms: number }> = [];
   const read = (): CpuReading => readCpu(processes(), ['postgres', 'nats-server']);
   const metered: Metered = async (measure) => {
     const before = read();
     const result = await measure();
     await new Promise((r) => setTimeout(r, SETTLE_MS));
-    costs.push({ name: result.name, line: formatCpu(cpuPerOperation(before, read(), result.count)) });
+    const cost = cpuPerOperation(before, read(), result.count);
+    costs.push({ name: result.name, line: formatCpu(cost), ms: cost.total });
     return result;
   };
   const report = (log: (line: string) => void, title: string) => {
