@@ -1,7 +1,16 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { BODY_FIELD } from './body-limits.ts';
 import { BadRequestError, ValidationError } from './errors.ts';
+
+/**
+ * The body of an action that takes no fields (a reveal, a test delivery): none, or `{}`. A field sent
+ * with it is refused like any unknown field, rather than ignored as if it had done something.
+ */
+export const noBody = z.strictObject({}).meta({
+  id: 'NoFields',
+  description: 'This action takes no fields: send no body, or `{}`',
+});
 
 export interface Schemas {
   params?: z.ZodType;

@@ -87,6 +87,21 @@ describe('reveal and reset', () => {
     });
   });
 
+  it('takes no fields: a reveal with a field (a final estimate of the client’s own) is 422 and reveals nothing; none or {} reveals', async () => {
+    const { s, ids } = await sessionWithStories(['A', 'B']);
+    const forced = await h.client.post(`/stories/${ids[0]}/reveal`, {
+      body: { final_estimate: '8' },
+      ...as(s.owner_id),
+    });
+    expect(forced.status).toBe(422);
+    expect(forced.body.errors._body).toEqual([expect.stringContaining('final_estimate')]);
+    expect((await h.client.get(`/stories/${ids[0]}`, as(s.owner_id))).body.story.status).toBe('voting');
+    expect((await h.client.post(`/stories/${ids[0]}/reveal`, { body: {}, ...as(s.owner_id) })).status).toBe(
+      200,
+    );
+    expect((await h.client.post(`/stories/${ids[1]}/reveal`, as(s.owner_id))).status).toBe(200);
+  });
+
   it('of several reveals at once, exactly one answers 200 and the others 409', async () => {
     const { s, ids } = await sessionWithStories(['A', 'B']);
     await h.castVotes(s, ['3', '5', '5']);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { UnitDocs } from '@pp/http';
+import { noBody, type UnitDocs } from '@pp/http';
 import {
   analytics,
   codeParams,
@@ -73,6 +73,7 @@ export const storiesApi = {
       "session's deck: `?` and `coffee` do not count; the one most frequent card wins; on a tie, the median of the " +
       'counted votes in deck order (the upper of the two middle ones for an even count); null when no vote counts.',
     params: storyParams,
+    body: noBody,
     responses: {
       200: {
         description: 'The revealed story',
@@ -89,6 +90,7 @@ export const storiesApi = {
     description:
       'Also after a reveal (a re-vote): the final estimate goes back to null and the story becomes current.',
     params: storyParams,
+    body: noBody,
     responses: {
       200: { description: 'The story, open for voting', payload: z.object({ story }) },
       ...OWNER,
@@ -100,6 +102,7 @@ export const storiesApi = {
     summary: 'Make this the current story (owner)',
     description: 'The previous current story goes back to `pending` with its votes kept.',
     params: storyParams,
+    body: noBody,
     responses: {
       200: { description: 'The story, now current', payload: z.object({ story }) },
       ...OWNER,
