@@ -12,6 +12,11 @@ export const noBody = z.strictObject({}).meta({
   description: 'This action takes no fields: send no body, or `{}`',
 });
 
+/** The answer documented beside `noBody`. */
+export const noBodyRefused = {
+  422: { description: 'The body holds a field: this action takes none (`validation_failed`)' },
+};
+
 export interface Schemas {
   params?: z.ZodType;
   query?: z.ZodType;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { noBody, type UnitDocs } from '@pp/http';
+import { noBody, noBodyRefused, type UnitDocs } from '@pp/http';
 import {
   analytics,
   codeParams,
@@ -75,6 +75,7 @@ export const storiesApi = {
     params: storyParams,
     body: noBody,
     responses: {
+      ...noBodyRefused,
       200: {
         description: 'The revealed story',
         payload: z.object({ story: revealedStory, next_story: storySummary.nullable() }),
@@ -92,6 +93,7 @@ export const storiesApi = {
     params: storyParams,
     body: noBody,
     responses: {
+      ...noBodyRefused,
       200: { description: 'The story, open for voting', payload: z.object({ story }) },
       ...OWNER,
       ...STORY_404,
@@ -104,6 +106,7 @@ export const storiesApi = {
     params: storyParams,
     body: noBody,
     responses: {
+      ...noBodyRefused,
       200: { description: 'The story, now current', payload: z.object({ story }) },
       ...OWNER,
       ...STORY_404,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { noBody, type UnitDocs } from '@pp/http';
+import { noBody, noBodyRefused, type UnitDocs } from '@pp/http';
 import {
   createWebhookBody,
   delivery,
@@ -104,6 +104,7 @@ export const webhooksApi = {
     params: webhookParams,
     body: noBody,
     responses: {
+      ...noBodyRefused,
       202: { description: 'The delivery, queued', payload: z.object({ delivery }) },
       409: { description: 'The webhook is disabled (`webhook_disabled`)' },
       ...NOT_FOUND,
@@ -131,6 +132,7 @@ export const webhooksApi = {
     params: deliveryParams,
     body: noBody,
     responses: {
+      ...noBodyRefused,
       202: { description: 'The delivery, queued', payload: z.object({ delivery }) },
       409: {
         description:
