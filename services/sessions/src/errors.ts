@@ -82,7 +82,7 @@ export class NotOwnerError extends ForbiddenError {
 
 export class WorkspaceNotFoundError extends NotFoundError {
   constructor() {
-    super('Workspace not found: a session can only be in the workspace of its owner', 'workspace_not_found');
+    super('Workspace not found', 'workspace_not_found');
   }
 }
 
