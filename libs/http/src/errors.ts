@@ -55,6 +55,35 @@ export class ValidationError extends AppError {
   }
 }
 
+/** Acting on another account's resource (a session, a folder, a webhook...): 403 `forbidden`. */
+export class NotOwnerError extends ForbiddenError {
+  constructor(what: string) {
+    super(`Only the owner of this ${what} can do this`, 'forbidden');
+  }
+}
+
+/**
+ * What a path or a field names, when the caller owns it: `notFound` when there is no such thing, 403
+ * when it is another account's.
+ */
+export function ownedBy<T extends { ownerId: string }>(
+  found: T | null | undefined,
+  ownerId: string,
+  what: string,
+  notFound: () => AppError,
+): T {
+  if (!found) throw notFound();
+  if (found.ownerId !== ownerId) throw new NotOwnerError(what);
+  return found;
+}
+
+/** An account that holds as many of something as it may (tokens, webhooks...): 409 `too_many_<things>`. */
+export class LimitReachedError extends ConflictError {
+  constructor(things: string, limit: number, described = things) {
+    super(`An account has at most ${limit} ${described}: remove one first`, `too_many_${things}`);
+  }
+}
+
 export class ServiceUnavailableError extends AppError {
   constructor(
     message = 'A dependency is unavailable, try again shortly',

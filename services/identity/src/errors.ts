@@ -12,12 +12,6 @@ export class EmailTakenError extends ConflictError {
   }
 }
 
-export class TooManyTokensError extends ConflictError {
-  constructor(limit: number) {
-    super(`An account has at most ${limit} API and MCP tokens: revoke one first`, 'too_many_tokens');
-  }
-}
-
 export class TokenNotFoundError extends NotFoundError {
   constructor() {
     super('Token not found', 'token_not_found');

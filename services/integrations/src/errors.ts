@@ -1,23 +1,4 @@
-import {
-  AppError,
-  ConflictError,
-  ForbiddenError,
-  NotFoundError,
-  ServiceUnavailableError,
-  ValidationError,
-} from '@pp/http';
-
-/** Tracker connections per account: plenty for every tracker and project, and a list that stays short. */
-export const CONNECTIONS_PER_ACCOUNT = 100;
-
-export class TooManyConnectionsError extends ConflictError {
-  constructor() {
-    super(
-      `An account has at most ${CONNECTIONS_PER_ACCOUNT} tracker connections: delete one first`,
-      'too_many_connections',
-    );
-  }
-}
+import { AppError, NotFoundError, ServiceUnavailableError, ValidationError } from '@pp/http';
 
 export class ConnectionNotFoundError extends NotFoundError {
   constructor() {
@@ -25,21 +6,9 @@ export class ConnectionNotFoundError extends NotFoundError {
   }
 }
 
-export class NotConnectionOwnerError extends ForbiddenError {
-  constructor() {
-    super('This connection belongs to someone else', 'forbidden');
-  }
-}
-
 export class SessionNotFoundError extends NotFoundError {
   constructor() {
     super('Session not found', 'session_not_found');
-  }
-}
-
-export class NotSessionOwnerError extends ForbiddenError {
-  constructor() {
-    super('Only the owner of the session can do this', 'forbidden');
   }
 }
 

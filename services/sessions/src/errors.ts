@@ -8,12 +8,6 @@ export class SessionNotFoundError extends NotFoundError {
   }
 }
 
-export class NotSessionOwnerError extends ForbiddenError {
-  constructor() {
-    super('Only the owner of this session can do this', 'forbidden');
-  }
-}
-
 export class SessionNotActiveError extends ConflictError {
   constructor() {
     super('The session is not active', 'session_not_active');
@@ -70,13 +64,6 @@ export class RevealNotDueError extends ConflictError {
 export class FolderNotFoundError extends NotFoundError {
   constructor() {
     super('Folder not found', 'folder_not_found');
-  }
-}
-
-/** Folders, templates and workspaces are their owner's: another account's answers 403. */
-export class NotOwnerError extends ForbiddenError {
-  constructor(what: 'folder' | 'template' | 'workspace') {
-    super(`Only the owner of this ${what} can do this`, 'forbidden');
   }
 }
 

@@ -1,4 +1,4 @@
-import { ConflictError, ForbiddenError, NotFoundError } from '@pp/http';
+import { ConflictError, NotFoundError } from '@pp/http';
 
 export class SessionNotFoundError extends NotFoundError {
   constructor() {
@@ -9,12 +9,6 @@ export class SessionNotFoundError extends NotFoundError {
 export class StoryNotFoundError extends NotFoundError {
   constructor() {
     super('Story not found', 'story_not_found');
-  }
-}
-
-export class NotSessionOwnerError extends ForbiddenError {
-  constructor() {
-    super('Only the owner of the session can do this', 'forbidden');
   }
 }
 

@@ -1,14 +1,8 @@
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '@pp/http';
+import { ConflictError, NotFoundError, ValidationError } from '@pp/http';
 
 export class WebhookNotFoundError extends NotFoundError {
   constructor() {
     super('Webhook not found', 'webhook_not_found');
-  }
-}
-
-export class NotWebhookOwnerError extends ForbiddenError {
-  constructor() {
-    super('Only the owner of this webhook can do this', 'forbidden');
   }
 }
 
@@ -27,12 +21,6 @@ export class DeliveryInFlightError extends ConflictError {
 export class WebhookDisabledError extends ConflictError {
   constructor() {
     super('The webhook is disabled: enable it first (PATCH enabled: true)', 'webhook_disabled');
-  }
-}
-
-export class TooManyWebhooksError extends ConflictError {
-  constructor(limit: number) {
-    super(`An account can register at most ${limit} webhooks`, 'too_many_webhooks');
   }
 }
 

@@ -1,6 +1,5 @@
-import { ValidationError } from '@pp/http';
+import { LimitReachedError, ValidationError } from '@pp/http';
 import { countPersonalTokensLocked, createToken } from '../db/token.repository.ts';
-import { TooManyTokensError } from '../errors.ts';
 import type { IdentityContext } from './shared/context.ts';
 
 /** API and MCP tokens that still work, per account: enough for every tool and assistant, and a list that stays short. */
@@ -24,7 +23,7 @@ export async function createPersonalToken(
   }
   return ctx.em.transactional(async (tx) => {
     if ((await countPersonalTokensLocked(tx, userId, now)) >= TOKENS_PER_ACCOUNT)
-      throw new TooManyTokensError(TOKENS_PER_ACCOUNT);
+      throw new LimitReachedError('tokens', TOKENS_PER_ACCOUNT, 'API and MCP tokens that still work');
     return createToken(
       tx,
       { userId, kind: input.kind, name: input.name.trim(), expiresAt: input.expiresAt ?? null },

@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { insertConnection } from '../db/connection.repository.ts';
-import { CONNECTIONS_PER_ACCOUNT, fieldError, TooManyConnectionsError } from '../errors.ts';
-import { checkedFields, checkSettingsUrls, encryptCredentials, specOf } from './shared/connections.ts';
+import { fieldError } from '../errors.ts';
+import {
+  checkedFields,
+  checkSettingsUrls,
+  encryptCredentials,
+  specOf,
+  storeConnection,
+} from './shared/connections.ts';
 import { connectionView } from './shared/connection-view.ts';
 import type { IntegrationsContext } from './shared/context.ts';
 
@@ -46,6 +51,6 @@ export async function createConnection(
     updatedAt: now,
   };
   row.credentials = encryptCredentials(ctx, row, credentials);
-  if (!(await insertConnection(ctx.em, row, CONNECTIONS_PER_ACCOUNT))) throw new TooManyConnectionsError();
+  await storeConnection(ctx, row);
   return connectionView(row);
 }

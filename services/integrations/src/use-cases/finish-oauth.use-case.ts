@@ -1,15 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { insertConnection } from '../db/connection.repository.ts';
 import { takeOAuthState } from '../db/oauth-state.repository.ts';
 import type { ImportProviderId } from '../domain/providers.ts';
-import {
-  CONNECTIONS_PER_ACCOUNT,
-  InvalidOAuthStateError,
-  OAuthNotConfiguredError,
-  ProviderRejectedError,
-  TooManyConnectionsError,
-} from '../errors.ts';
-import { encryptCredentials } from './shared/connections.ts';
+import { InvalidOAuthStateError, OAuthNotConfiguredError, ProviderRejectedError } from '../errors.ts';
+import { encryptCredentials, storeConnection } from './shared/connections.ts';
 import { connectionView } from './shared/connection-view.ts';
 import type { IntegrationsContext } from './shared/context.ts';
 import { redirectUri } from './start-oauth.use-case.ts';
@@ -74,6 +67,6 @@ export async function finishOAuth(
     updatedAt: now,
   };
   row.credentials = encryptCredentials(ctx, row, credentials);
-  if (!(await insertConnection(ctx.em, row, CONNECTIONS_PER_ACCOUNT))) throw new TooManyConnectionsError();
+  await storeConnection(ctx, row);
   return connectionView(row);
 }

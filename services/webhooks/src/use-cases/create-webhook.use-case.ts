@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { LimitReachedError } from '@pp/http';
 import { insertWebhook } from '../db/webhook.repository.ts';
 import type { WebhookKind } from '../domain/chat-formats.ts';
 import { newSecret } from '../domain/signature.ts';
-import { TooManyWebhooksError } from '../errors.ts';
 import { WEBHOOKS_PER_ACCOUNT, type WebhooksContext } from './shared/context.ts';
 import { checkTargetUrl, normaliseEvents, ownSession } from './shared/targets.ts';
 
@@ -33,6 +33,6 @@ export async function createWebhook(ctx: WebhooksContext, ownerId: string, input
     },
     WEBHOOKS_PER_ACCOUNT,
   );
-  if (!webhook) throw new TooManyWebhooksError(WEBHOOKS_PER_ACCOUNT);
+  if (!webhook) throw new LimitReachedError('webhooks', WEBHOOKS_PER_ACCOUNT);
   return { webhook, secret };
 }

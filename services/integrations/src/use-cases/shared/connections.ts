@@ -1,11 +1,20 @@
 import { isUuid } from '@pp/contracts';
-import { issuesToErrors, ValidationError } from '@pp/http';
+import { issuesToErrors, LimitReachedError, ownedBy, ValidationError } from '@pp/http';
 import { checkOutboundUrl, OutboundRefusedError } from '@pp/outbound';
-import { findConnection, type ConnectionRow } from '../../db/connection.repository.ts';
+import { findConnection, insertConnection, type ConnectionRow } from '../../db/connection.repository.ts';
 import { credentialsBinding } from '../../domain/credentials-cipher.ts';
 import { fieldsSchema, isImportProvider, providerSpec, type ProviderSpec } from '../../domain/providers.ts';
-import { ConnectionNotFoundError, fieldError, NotConnectionOwnerError } from '../../errors.ts';
+import { ConnectionNotFoundError, fieldError } from '../../errors.ts';
 import type { IntegrationsContext } from './context.ts';
+
+/** Tracker connections per account: plenty for every tracker and project, and a list that stays short. */
+const CONNECTIONS_PER_ACCOUNT = 100;
+
+/** Stores a new connection, unless its owner has as many as an account may (409 too_many_connections). */
+export async function storeConnection(ctx: IntegrationsContext, row: ConnectionRow): Promise<void> {
+  if (!(await insertConnection(ctx.em, row, CONNECTIONS_PER_ACCOUNT)))
+    throw new LimitReachedError('connections', CONNECTIONS_PER_ACCOUNT, 'tracker connections');
+}
 
 /** The caller's connection: 404 for an id that names none, 403 for someone else's. */
 export async function ownedConnection(
@@ -15,9 +24,7 @@ export async function ownedConnection(
 ): Promise<ConnectionRow> {
   if (!isUuid(id)) throw new ConnectionNotFoundError();
   const found = await findConnection(ctx.em, id.toLowerCase());
-  if (!found) throw new ConnectionNotFoundError();
-  if (found.ownerId !== userId) throw new NotConnectionOwnerError();
-  return found;
+  return ownedBy(found, userId, 'connection', () => new ConnectionNotFoundError());
 }
 
 export function specOf(provider: string): ProviderSpec {

@@ -1,5 +1,6 @@
 import type { SessionSnapshot } from '@pp/contracts';
-import { NotSessionOwnerError, SessionNotFoundError } from '../../errors.ts';
+import { NotOwnerError } from '@pp/http';
+import { SessionNotFoundError } from '../../errors.ts';
 import type { IntegrationsContext } from './context.ts';
 
 const CODE = /^[A-Za-z0-9]{6}$/;
@@ -13,6 +14,6 @@ export async function ownedSession(
   if (!CODE.test(code)) throw new SessionNotFoundError();
   const session = await ctx.units.session(code.toUpperCase());
   if (!session) throw new SessionNotFoundError();
-  if (session.owner_id !== userId) throw new NotSessionOwnerError();
+  if (session.owner_id !== userId) throw new NotOwnerError('session');
   return session;
 }

@@ -2,7 +2,8 @@ import type { EntityManager } from '@pp/db';
 import type { Session } from '../../db/entities/index.ts';
 import { findSessionByCode } from '../../db/session.repository.ts';
 import { normalizeCode } from '../../domain/session-code.ts';
-import { NotSessionOwnerError, SessionNotFoundError } from '../../errors.ts';
+import { NotOwnerError } from '@pp/http';
+import { SessionNotFoundError } from '../../errors.ts';
 
 /** The session of a path's code (any case), or a 404. */
 export async function findSession(em: EntityManager, rawCode: string): Promise<Session> {
@@ -15,6 +16,6 @@ export async function findSession(em: EntityManager, rawCode: string): Promise<S
 /** The session of a path's code when the caller owns it: 404 when unknown, 403 when someone else's. */
 export async function findOwnedSession(em: EntityManager, rawCode: string, userId: string): Promise<Session> {
   const session = await findSession(em, rawCode);
-  if (session.ownerId !== userId) throw new NotSessionOwnerError();
+  if (session.ownerId !== userId) throw new NotOwnerError('session');
   return session;
 }

@@ -1,10 +1,5 @@
-import type { AppError } from '@pp/http';
-import {
-  FolderNotFoundError,
-  NotOwnerError,
-  TemplateNotFoundError,
-  WorkspaceNotFoundError,
-} from '../../errors.ts';
+import { ownedBy, type AppError } from '@pp/http';
+import { FolderNotFoundError, TemplateNotFoundError, WorkspaceNotFoundError } from '../../errors.ts';
 
 type Owned = 'folder' | 'template' | 'workspace';
 
@@ -14,16 +9,9 @@ const notFound: Record<Owned, () => AppError> = {
   workspace: () => new WorkspaceNotFoundError(),
 };
 
-/**
- * What a path or a field names, when the caller owns it: 404 when there is no such thing, 403 when it
- * is another account's (as for sessions and stories).
- */
-export function owned<T extends { ownerId: string }>(
+/** A folder, template or workspace the caller owns: 404 when there is none, 403 when another account's. */
+export const owned = <T extends { ownerId: string }>(
   found: T | null | undefined,
   ownerId: string,
   what: Owned,
-): T {
-  if (!found) throw notFound[what]();
-  if (found.ownerId !== ownerId) throw new NotOwnerError(what);
-  return found;
-}
+) => ownedBy(found, ownerId, what, notFound[what]);

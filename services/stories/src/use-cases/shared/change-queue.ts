@@ -2,7 +2,7 @@ import { isUuid } from '@pp/contracts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EventData, EventEnvelope, EventType, RoundAnswer } from '@pp/contracts';
 import { outboxEvent } from '@pp/events';
-import { AppError } from '@pp/http';
+import { AppError, NotOwnerError } from '@pp/http';
 import type { SessionRecord, StoryRecord } from '../../db/entities/index.ts';
 import {
   commitQueue,
@@ -15,12 +15,7 @@ import {
 import { settleRound } from '../../db/round-version.repository.ts';
 import { newStory, type NewStory } from '../../db/story.repository.ts';
 import { noEffects, roundOf, sameRound, type RoundEffects, type RoundPlan } from '../../domain/round-plan.ts';
-import {
-  ConcurrentChangeError,
-  NotSessionOwnerError,
-  SessionNotFoundError,
-  StoryNotFoundError,
-} from '../../errors.ts';
+import { ConcurrentChangeError, SessionNotFoundError, StoryNotFoundError } from '../../errors.ts';
 import { SOURCE, type Actor, type StoriesContext } from './context.ts';
 import { loadSession } from './load-session.ts';
 import { inSessionTurn, knownSessionOf, rememberSessionOf } from './session-turns.ts';
@@ -151,7 +146,7 @@ async function plan(ctx: StoriesContext, actor: Actor, target: QueueTarget): Pro
     planned = await planQueue(ctx.em, target, owner);
   }
   if (!planned) throw 'storyId' in target ? new StoryNotFoundError() : new SessionNotFoundError();
-  if (planned.roundVersion === undefined) throw new NotSessionOwnerError();
+  if (planned.roundVersion === undefined) throw new NotOwnerError('session');
   return planned;
 }
 

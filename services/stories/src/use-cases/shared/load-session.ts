@@ -3,7 +3,8 @@ import { findSession, saveSnapshot } from '../../db/session.repository.ts';
 import { findStory } from '../../db/story.repository.ts';
 import type { SessionRecord, SessionView, Story } from '../../db/entities/index.ts';
 import type { KeptVote } from '../../domain/vote-names.ts';
-import { NotSessionOwnerError, SessionNotFoundError, StoryNotFoundError } from '../../errors.ts';
+import { NotOwnerError } from '@pp/http';
+import { SessionNotFoundError, StoryNotFoundError } from '../../errors.ts';
 import type { Actor, StoriesContext } from './context.ts';
 import { sessionOfSnapshot } from './summaries.ts';
 
@@ -26,7 +27,7 @@ export async function loadSession(ctx: StoriesContext, codeOrId: string): Promis
 }
 
 export function assertOwner(actor: Actor, session: SessionRecord): void {
-  if (actor.kind === 'user' && actor.userId !== session.ownerId) throw new NotSessionOwnerError();
+  if (actor.kind === 'user' && actor.userId !== session.ownerId) throw new NotOwnerError('session');
 }
 
 /** A story and its session, for the session's owner (404 before 403: an unknown id says nothing). */
