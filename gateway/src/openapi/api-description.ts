@@ -48,7 +48,8 @@ on 422 only. Responses never contain stack traces, SQL or internal host names.
 401 authentication; 403 not the owner; 404 unknown resource or path; 405 method not allowed on a known path;
 409 conflict (\`duplicate\` or a state-specific code); 413 body over the limit (1 MB by default); 415 a body
 that is not JSON; 422 validation, including a field the body does not take (every request body is closed:
-an unknown field is refused, under \`errors._body\`), JSON of the wrong type (\`null\`, an array), a body nested deeper
+an unknown field is refused, under \`errors._body\`; a path that documents no body, such as a reveal, takes none
+or \`{}\`), JSON of the wrong type (\`null\`, an array), a body nested deeper
 than 64 levels or holding over 10,000 keys and array elements (under \`errors._body\`), and text no database
 can store: the NUL character (\`\\u0000\`) or a lone surrogate (\`\\ud800\` without its pair), in a value or a
 key, named by its field; 431 request headers over 16 KB in all; 429 rate limited;

@@ -38,6 +38,12 @@ beforeAll(async () => {
           (input, _req, res) => send(res, 201, { thing: { id: input.params.id, name: input.body.name } }),
         ),
       );
+      a.post(
+        '/things/:id/act',
+        validate({ params: z.object({ id: z.coerce.number().int() }) }, (input, _req, res) =>
+          send(res, 200, { thing: { id: input.params.id } }),
+        ),
+      );
       a.get('/boom', () => {
         throw new Error('SELECT * FROM secret_table at db-host-7');
       });
@@ -158,6 +164,24 @@ describe('service app', () => {
       expect([body, ((await res.json()) as any).errors]).toEqual([
         body,
         { _body: ['must be a JSON object'] },
+      ]);
+    }
+  });
+
+  it('takes no body or {} on a path that documents none, and refuses anything else naming the fields', async () => {
+    expect((await fetch(`${server.url}/things/7/act`, { method: 'POST' })).status).toBe(200);
+    expect((await post('/things/7/act', '{}')).status).toBe(200);
+    const cases: Array<[string, string]> = [
+      ['{"final_estimate":"8","x":1}', 'This path takes no body: send none, or {}: "final_estimate", "x"'],
+      ['[]', 'This path takes no body: send none, or {}'],
+      ['null', 'This path takes no body: send none, or {}'],
+    ];
+    for (const [body, message] of cases) {
+      const res = await post('/things/7/act', body);
+      expect([body, res.status, ((await res.json()) as any).errors]).toEqual([
+        body,
+        422,
+        { _body: [message] },
       ]);
     }
   });

@@ -1,21 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { BODY_FIELD } from './body-limits.ts';
 import { BadRequestError, ValidationError } from './errors.ts';
-
-/**
- * The body of an action that takes no fields (a reveal, a test delivery): none, or `{}`. A field sent
- * with it is refused like any unknown field, rather than ignored as if it had done something.
- */
-export const noBody = z.strictObject({}).meta({
-  id: 'NoFields',
-  description: 'This action takes no fields: send no body, or `{}`',
-});
-
-/** The answer documented beside `noBody`. */
-export const noBodyRefused = {
-  422: { description: 'The body holds a field: this action takes none (`validation_failed`)' },
-};
 
 export interface Schemas {
   params?: z.ZodType;
@@ -97,8 +83,27 @@ function bodyErrors(issues: z.core.$ZodIssue[]): Record<string, string[]> {
   return errors;
 }
 
+/** What a path that takes no body says of one that came with fields (or is not `{}` at all). */
+export const NO_BODY_TAKEN = 'This path takes no body: send none, or {}';
+
+/**
+ * A path without a body schema takes none: no body or `{}` passes, anything else is refused like an
+ * unknown field (a reveal sent with a final estimate must not answer as if it had taken it).
+ */
+function checkNoBody(value: unknown) {
+  if (value === undefined) return;
+  const isObject = typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (isObject && Object.keys(value).length === 0) return;
+  const named = isObject
+    ? `: ${Object.keys(value)
+        .map((k) => JSON.stringify(k))
+        .join(', ')}`
+    : '';
+  throw new ValidationError({ [BODY_FIELD]: [`${NO_BODY_TAKEN}${named}`] });
+}
+
 function parsePart(part: 'params' | 'query' | 'body', schema: z.ZodType | undefined, value: unknown) {
-  if (!schema) return undefined;
+  if (!schema) return part === 'body' ? checkNoBody(value) : undefined;
   const unfit = unstorablePaths(value);
   if (unfit.length > 0) {
     const errors: Record<string, string[]> = {};

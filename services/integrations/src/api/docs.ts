@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { noBody, type UnitDocs } from '@pp/http';
+import type { UnitDocs } from '@pp/http';
 import {
   codeParams,
   confirmBody,
@@ -128,7 +128,6 @@ export const integrationsApi = {
     description:
       'Answers 200 when the provider accepts the credentials and the configured project is reachable.',
     params: connectionParams,
-    body: noBody,
     responses: {
       200: {
         description: 'Reachable',

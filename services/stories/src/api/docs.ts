@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { noBody, noBodyRefused, type UnitDocs } from '@pp/http';
+import type { UnitDocs } from '@pp/http';
 import {
   analytics,
   codeParams,
@@ -73,9 +73,7 @@ export const storiesApi = {
       "session's deck: `?` and `coffee` do not count; the one most frequent card wins; on a tie, the median of the " +
       'counted votes in deck order (the upper of the two middle ones for an even count); null when no vote counts.',
     params: storyParams,
-    body: noBody,
     responses: {
-      ...noBodyRefused,
       200: {
         description: 'The revealed story',
         payload: z.object({ story: revealedStory, next_story: storySummary.nullable() }),
@@ -91,9 +89,7 @@ export const storiesApi = {
     description:
       'Also after a reveal (a re-vote): the final estimate goes back to null and the story becomes current.',
     params: storyParams,
-    body: noBody,
     responses: {
-      ...noBodyRefused,
       200: { description: 'The story, open for voting', payload: z.object({ story }) },
       ...OWNER,
       ...STORY_404,
@@ -104,9 +100,7 @@ export const storiesApi = {
     summary: 'Make this the current story (owner)',
     description: 'The previous current story goes back to `pending` with its votes kept.',
     params: storyParams,
-    body: noBody,
     responses: {
-      ...noBodyRefused,
       200: { description: 'The story, now current', payload: z.object({ story }) },
       ...OWNER,
       ...STORY_404,

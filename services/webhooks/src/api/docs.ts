@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { noBody, noBodyRefused, type UnitDocs } from '@pp/http';
+import type { UnitDocs } from '@pp/http';
 import {
   createWebhookBody,
   delivery,
@@ -102,9 +102,7 @@ export const webhooksApi = {
       'A `webhook.test` event, signed and formatted like any other, sent at once and attempted once; ' +
       'its outcome shows in the delivery log.',
     params: webhookParams,
-    body: noBody,
     responses: {
-      ...noBodyRefused,
       202: { description: 'The delivery, queued', payload: z.object({ delivery }) },
       409: { description: 'The webhook is disabled (`webhook_disabled`)' },
       ...NOT_FOUND,
@@ -130,9 +128,7 @@ export const webhooksApi = {
       'Same `webhook-id` and body, a new timestamp and signature. A delivery waiting for its next retry is brought ' +
       'forward (its later retries stay); one that succeeded or failed for good is attempted once more.',
     params: deliveryParams,
-    body: noBody,
     responses: {
-      ...noBodyRefused,
       202: { description: 'The delivery, queued', payload: z.object({ delivery }) },
       409: {
         description:
