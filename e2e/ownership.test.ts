@@ -49,29 +49,28 @@ describe('ownership: every path that names a resource refuses another user', () 
     p = await startPlatform({ aiEnv: {}, integrationsEnv: {}, webhooksEnv: {} });
     owner = await p.signUp('Owner');
     intruder = await p.signUp('Intruder');
-    const as = (token: string) => ({ token });
     const ok = async (res: Promise<{ status: number; body: any; text: string }>) => {
       const r = await res;
       if (r.status >= 300) throw new Error(`setup answered ${r.status}: ${r.text}`);
       return r.body;
     };
 
-    const session = (await ok(p.client.post('/sessions', { body: { name: 'Mine' }, ...as(owner) }))).session;
+    const session = (await ok(p.client.post('/sessions', { body: { name: 'Mine' }, token: owner }))).session;
     ids.code = session.code;
     ids.story = (
-      await ok(p.client.post(`/sessions/${session.code}/stories`, { body: { title: 'Mine' }, ...as(owner) }))
+      await ok(p.client.post(`/sessions/${session.code}/stories`, { body: { title: 'Mine' }, token: owner }))
     ).story.id;
     const participant = (await ok(p.client.post(`/sessions/${session.code}/join`, { body: { name: 'Bob' } })))
       .participant;
     ids.participant = String(participant.id);
     ids.folder = (
-      await ok(p.client.post('/folders', { body: { name: 'Mine', color: '#3366ff' }, ...as(owner) }))
+      await ok(p.client.post('/folders', { body: { name: 'Mine', color: '#3366ff' }, token: owner }))
     ).folder.id;
     ids.template = (
-      await ok(p.client.post('/workspace/templates', { body: { name: 'Mine' }, ...as(owner) }))
+      await ok(p.client.post('/workspace/templates', { body: { name: 'Mine' }, token: owner }))
     ).template.id;
     ids.token = (
-      await ok(p.client.post('/auth/tokens', { body: { name: 'Mine', kind: 'api' }, ...as(owner) }))
+      await ok(p.client.post('/auth/tokens', { body: { name: 'Mine', kind: 'api' }, token: owner }))
     ).token.id;
     ids.connection = (
       await ok(
@@ -81,7 +80,7 @@ describe('ownership: every path that names a resource refuses another user', () 
             credentials: { token: 'ghp_owner' },
             settings: { api_url: 'http://127.0.0.1:9', owner: 'octo', repository: 'mine' },
           },
-          ...as(owner),
+          token: owner,
         }),
       )
     ).connection.id;
@@ -90,13 +89,13 @@ describe('ownership: every path that names a resource refuses another user', () 
       await ok(
         p.client.post('/webhooks', {
           body: { url: `http://127.0.0.1:${address.port}/hook`, events: ['*'] },
-          ...as(owner),
+          token: owner,
         }),
       )
     ).webhook.id;
-    await ok(p.client.post(`/webhooks/${ids.webhook}/test`, { ...as(owner) }));
+    await ok(p.client.post(`/webhooks/${ids.webhook}/test`, { token: owner }));
     ids.delivery = (
-      await ok(p.client.get(`/webhooks/${ids.webhook}/deliveries`, { ...as(owner) }))
+      await ok(p.client.get(`/webhooks/${ids.webhook}/deliveries`, { token: owner }))
     ).deliveries[0].id;
 
     reads.push(

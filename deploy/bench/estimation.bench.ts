@@ -222,7 +222,7 @@ export async function run(
     // take less, on average, than all connections' CPU for one round shared out over the cores.
     const cores = availableParallelism();
     for (const c of changes) {
-      const ms = costs.find((x) => x.name === c.name)?.ms;
+      const ms = costs.find((x) => x.name === c.name)?.cost.total;
       if (ms)
         log(
           `  ${c.name}: ${ms.toFixed(1)} ms of CPU a round; ${CONNECTIONS} connections on ${cores} cores: ` +

@@ -143,19 +143,18 @@ const SETTLE_MS = 1_000;
  * under `title`.
  */
 export function cpuMeter(processes: () => Array<{ name: string; pid: number | undefined }>) {
-  const costs: Array<{ name: string; line: string; ms: number }> = [];
+  const costs: Array<{ name: string; cost: ReturnType<typeof cpuPerOperation> }> = [];
   const read = (): CpuReading => readCpu(processes(), ['postgres', 'nats-server']);
   const metered: Metered = async (measure) => {
     const before = read();
     const result = await measure();
     await new Promise((r) => setTimeout(r, SETTLE_MS));
-    const cost = cpuPerOperation(before, read(), result.count);
-    costs.push({ name: result.name, line: formatCpu(cost), ms: cost.total });
+    costs.push({ name: result.name, cost: cpuPerOperation(before, read(), result.count) });
     return result;
   };
   const report = (log: (line: string) => void, title: string) => {
     log(title);
-    for (const c of costs) log(`  ${c.name.padEnd(32)} ${c.line}`);
+    for (const c of costs) log(`  ${c.name.padEnd(32)} ${formatCpu(c.cost)}`);
   };
   return { metered, costs, report };
 }

@@ -3,7 +3,7 @@ import { countPersonalTokensLocked, createToken } from '../db/token.repository.t
 import type { IdentityContext } from './shared/context.ts';
 
 /** API and MCP tokens that still work, per account: enough for every tool and assistant, and a list that stays short. */
-export const TOKENS_PER_ACCOUNT = 100;
+const TOKENS_PER_ACCOUNT = 100;
 
 export interface CreatePersonalTokenInput {
   name: string;
