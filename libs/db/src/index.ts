@@ -4,3 +4,4 @@ export * from './admin.ts';
 export { defineEntity, LockMode, p, type EntityManager } from '@mikro-orm/postgresql';
 export { Migration } from '@mikro-orm/migrations';
 export * from './prepared.ts';
+export * from './turns.ts';

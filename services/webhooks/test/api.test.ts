@@ -206,4 +206,22 @@ describe('the webhooks API', () => {
     expect((await p.client.get('/webhooks?page=abc', { token: ann })).status).toBe(400);
     expect((await p.client.get('/webhooks')).status).toBe(401);
   });
+
+  it('keeps at most 250 webhooks per account, also against a burst: 40 at once from 230 make 20 and refuse 20', async () => {
+    const cal = await p.signUp('Cal');
+    const hook = (n: number) => register(cal, { url: `https://hooks.example.com/cal/${n}`, events: ['*'] });
+    for (let batch = 0; batch < 23; batch++) {
+      const made = await Promise.all(Array.from({ length: 10 }, (_, i) => hook(batch * 10 + i)));
+      expect(made.map((r) => r.status)).toEqual(Array(10).fill(201));
+    }
+    const burst = await Promise.all(Array.from({ length: 40 }, (_, i) => hook(1000 + i)));
+    expect(burst.filter((r) => r.status === 201)).toHaveLength(20);
+    const refused = burst.filter((r) => r.status === 409);
+    expect(refused).toHaveLength(20);
+    expect(refused[0]!.body.error.code).toBe('too_many_webhooks');
+    const listed = await p.client.get('/webhooks?per_page=1', { token: cal });
+    expect(listed.body.meta.total).toBe(250);
+    // Another account is not held back.
+    expect((await register(bob, { url: 'https://hooks.example.com/bob', events: ['*'] })).status).toBe(201);
+  });
 });

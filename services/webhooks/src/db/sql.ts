@@ -2,7 +2,8 @@ import { preparedRows, type EntityManager } from '@pp/db';
 
 /**
  * Runs one statement of this unit (a named prepared statement: parsed and planned once per pooled
- * connection). Every write of the unit is one statement, so none needs a transaction.
+ * connection), on its own. Every write of the unit is one statement, so none needs a transaction but
+ * a registration, which takes its owner's turn first.
  */
 export const query = <T>(em: EntityManager, name: string, text: string, values: unknown[] = []) =>
   preparedRows<T>(em, { name: `webhooks_${name}`, text }, values);

@@ -64,17 +64,32 @@ export type NewWebhook = Pick<
   'id' | 'ownerId' | 'url' | 'kind' | 'events' | 'sessionId' | 'sessionCode' | 'secretSealed'
 >;
 
-/** Inserts the webhook unless its owner already has `limit` of them; undefined when over the limit. */
-export async function insertWebhook(em: EntityManager, w: NewWebhook, limit: number) {
-  const rows = await query<Row>(
-    em,
-    'insert_webhook',
+/**
+ * Inserts the webhook unless its owner already has `limit` of them; undefined when over the limit. It
+ * runs in the caller's transaction (the one that holds the owner's turn), so it is not a prepared
+ * statement; the events go as JSON, since this driver path spreads an array parameter into a list.
+ */
+export async function insertWebhook(tx: EntityManager, w: NewWebhook, limit: number) {
+  const rows = (await tx.getConnection().execute(
     `insert into webhooks (id, owner_id, url, kind, events, session_id, session_code, secret_sealed, enabled, created_at, updated_at)
-     select $1::uuid, $2::varchar, $3::text, $4::varchar, $5::text[], $6::uuid, $7::char(6), $8::text, true, now(), now()
-     where (select count(*) from webhooks where owner_id = $2::varchar) < $9::int
+     select ?::uuid, ?::varchar, ?::text, ?::varchar, array(select jsonb_array_elements_text(?::jsonb)), ?::uuid, ?::char(6), ?::text, true, now(), now()
+     where (select count(*) from webhooks where owner_id = ?::varchar) < ?::int
      returning *`,
-    [w.id, w.ownerId, w.url, w.kind, w.events, w.sessionId, w.sessionCode, w.secretSealed, limit],
-  );
+    [
+      w.id,
+      w.ownerId,
+      w.url,
+      w.kind,
+      JSON.stringify(w.events),
+      w.sessionId,
+      w.sessionCode,
+      w.secretSealed,
+      w.ownerId,
+      limit,
+    ],
+    'all',
+    tx.getTransactionContext(),
+  )) as Row[];
   return rows[0] && record(rows[0]);
 }
 

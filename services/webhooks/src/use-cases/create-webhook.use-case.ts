@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { inTurn } from '@pp/db';
 import { LimitReachedError } from '@pp/http';
 import { insertWebhook } from '../db/webhook.repository.ts';
 import type { WebhookKind } from '../domain/chat-formats.ts';
@@ -19,19 +20,22 @@ export async function createWebhook(ctx: WebhooksContext, ownerId: string, input
   const session = input.session_code ? await ownSession(ctx, ownerId, input.session_code) : undefined;
   const id = randomUUID();
   const secret = newSecret();
-  const webhook = await insertWebhook(
-    ctx.em,
-    {
-      id,
-      ownerId,
-      url,
-      kind: input.kind,
-      events: normaliseEvents(input.events),
-      sessionId: session?.sessionId ?? null,
-      sessionCode: session?.code ?? null,
-      secretSealed: ctx.secrets.seal(secret, id),
-    },
-    WEBHOOKS_PER_ACCOUNT,
+  // An owner's webhooks are registered in turn, so that a burst of them at once stops at the limit too.
+  const webhook = await inTurn(ctx.em, `webhooks-of:${ownerId}`, (tx) =>
+    insertWebhook(
+      tx,
+      {
+        id,
+        ownerId,
+        url,
+        kind: input.kind,
+        events: normaliseEvents(input.events),
+        sessionId: session?.sessionId ?? null,
+        sessionCode: session?.code ?? null,
+        secretSealed: ctx.secrets.seal(secret, id),
+      },
+      WEBHOOKS_PER_ACCOUNT,
+    ),
   );
   if (!webhook) throw new LimitReachedError('webhooks', WEBHOOKS_PER_ACCOUNT);
   return { webhook, secret };

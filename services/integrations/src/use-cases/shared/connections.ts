@@ -1,4 +1,5 @@
 import { isUuid } from '@pp/contracts';
+import { inTurn } from '@pp/db';
 import { issuesToErrors, LimitReachedError, ownedBy, ValidationError } from '@pp/http';
 import { checkOutboundUrl, OutboundRefusedError } from '@pp/outbound';
 import { findConnection, insertConnection, type ConnectionRow } from '../../db/connection.repository.ts';
@@ -10,10 +11,15 @@ import type { IntegrationsContext } from './context.ts';
 /** Tracker connections per account: plenty for every tracker and project, and a list that stays short. */
 const CONNECTIONS_PER_ACCOUNT = 100;
 
-/** Stores a new connection, unless its owner has as many as an account may (409 too_many_connections). */
+/**
+ * Stores a new connection, unless its owner has as many as an account may (409 too_many_connections).
+ * An owner's connections are stored in turn, so that a burst of them at once stops at the limit too.
+ */
 export async function storeConnection(ctx: IntegrationsContext, row: ConnectionRow): Promise<void> {
-  if (!(await insertConnection(ctx.em, row, CONNECTIONS_PER_ACCOUNT)))
-    throw new LimitReachedError('connections', CONNECTIONS_PER_ACCOUNT, 'tracker connections');
+  const stored = await inTurn(ctx.em, `connections-of:${row.ownerId}`, (tx) =>
+    insertConnection(tx, row, CONNECTIONS_PER_ACCOUNT),
+  );
+  if (!stored) throw new LimitReachedError('connections', CONNECTIONS_PER_ACCOUNT, 'tracker connections');
 }
 
 /** The caller's connection: 404 for an id that names none, 403 for someone else's. */
