@@ -162,5 +162,3 @@ export const routeTable: readonly RouteEntry[] = [
   webhooks('POST', '/webhooks/{id}/test', 'token', 'Send a test delivery'),
   webhooks('POST', '/webhooks/{id}/deliveries/{delivery}/redeliver', 'token', 'Deliver again'),
 ];
-
-export const routeKey = (r: { method: string; path: string }) => `${r.method} ${r.path}`;

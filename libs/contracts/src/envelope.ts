@@ -13,14 +13,6 @@ export const eventEnvelopeSchema = z.object({
 });
 export type EventEnvelope<T = unknown> = Omit<z.infer<typeof eventEnvelopeSchema>, 'data'> & { data: T };
 
-export const SUBJECT_PREFIX = 'pp';
-export const STREAM_NAME = 'PP_EVENTS';
-export const DEAD_LETTER_PREFIX = 'pp-dlq';
-
-export const subjectOf = (type: string) => `${SUBJECT_PREFIX}.${type}`;
-export const deadLetterSubjectOf = (consumer: string, type: string) =>
-  `${DEAD_LETTER_PREFIX}.${consumer}.${type}`;
-
 export function makeEvent<T>(
   type: string,
   data: T,

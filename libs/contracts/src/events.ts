@@ -137,7 +137,6 @@ export const eventSchemas = {
 
 export type EventType = keyof typeof eventSchemas;
 export type EventData<T extends EventType> = z.infer<(typeof eventSchemas)[T]>;
-export const eventTypes = Object.keys(eventSchemas) as EventType[];
 
 /** The types a webhook can subscribe to (the public ones). */
 export const publicEventTypes = [

@@ -93,9 +93,3 @@ export class ServiceUnavailableError extends AppError {
     super(503, code, message, { cause, headers: { 'Retry-After': '1' } });
   }
 }
-
-export class GatewayTimeoutError extends AppError {
-  constructor(message = 'The upstream service did not answer in time', cause?: unknown) {
-    super(504, 'gateway_timeout', message, { cause });
-  }
-}

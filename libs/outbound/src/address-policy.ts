@@ -57,9 +57,3 @@ export function classifyAddress(address: string): AddressClass | undefined {
   const parsed = ipaddr.process(bare);
   return parsed.kind() === 'ipv4' ? classifyV4(parsed as ipaddr.IPv4) : classifyV6(parsed as ipaddr.IPv6);
 }
-
-/** Whether an address may be connected to under the given setting. */
-export function addressAllowed(address: string, allowPrivate: boolean): boolean {
-  const found = classifyAddress(address);
-  return found === 'public' || (found === 'private' && allowPrivate);
-}

@@ -87,5 +87,3 @@ export const aiApi = {
     false,
   ),
 } satisfies UnitDocs;
-
-export const suggestionPaths = Object.keys(aiApi) as Array<keyof typeof aiApi>;

@@ -129,4 +129,3 @@ export const suggestionSchemas = {
 
 export type SuggestionKind = keyof typeof suggestionSchemas;
 export type Suggestion<K extends SuggestionKind> = z.infer<(typeof suggestionSchemas)[K]>;
-export const suggestionKinds = Object.keys(suggestionSchemas) as SuggestionKind[];

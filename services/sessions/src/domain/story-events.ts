@@ -7,4 +7,3 @@ export const storyEventTypes = [
   'story.activated',
   'story.deleted',
 ] as const;
-export type StoryEventType = (typeof storyEventTypes)[number];

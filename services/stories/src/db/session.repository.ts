@@ -46,21 +46,6 @@ export function findSession(em: EntityManager, codeOrId: string): Promise<Sessio
   );
 }
 
-/**
- * Serializes every change to one session's queue of stories (positions, the one `voting` story):
- * call first inside the transaction.
- */
-export async function lockSession(em: EntityManager, sessionId: string): Promise<void> {
-  await em
-    .getConnection()
-    .execute(
-      'select id from sessions where id = ? for update',
-      [sessionId],
-      'all',
-      em.getTransactionContext(),
-    );
-}
-
 /** A session that never came to be (discarded by the sessions unit): its stories and its record go. */
 export async function forgetSession(em: EntityManager, sessionId: string): Promise<void> {
   await em

@@ -2,7 +2,6 @@ import { publicEventTypes } from '@pp/contracts';
 
 /** What a subscription can name: the public event types, or `*` for all of them. */
 export const subscribableEvents = publicEventTypes;
-export type SubscribableEvent = (typeof publicEventTypes)[number];
 export const ALL_EVENTS = '*';
 
 /** The event a test delivery carries (never published on the bus). */
@@ -32,6 +31,3 @@ export function payloadOf(type: string, occurredAt: string, data: Record<string,
   }
   return { type, timestamp: occurredAt, data };
 }
-
-export const matchesEvents = (events: string[], type: string) =>
-  events.includes(ALL_EVENTS) || events.includes(type);

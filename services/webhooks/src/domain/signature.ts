@@ -39,6 +39,3 @@ export function signedHeaders(
     'webhook-signature': secrets.map((s) => sign(s, id, timestamp, body)).join(' '),
   };
 }
-
-/** What the owner may see of a secret once it is stored: enough to tell two apart. */
-export const secretHint = (secret: string) => `${secret.slice(0, SECRET_PREFIX.length + 4)}…`;

@@ -19,4 +19,3 @@ export const connectionView = (c: ConnectionRow) => ({
   created_at: c.createdAt.toISOString(),
   updated_at: c.updatedAt.toISOString(),
 });
-export type ConnectionView = ReturnType<typeof connectionView>;
