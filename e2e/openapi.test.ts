@@ -22,6 +22,7 @@ const units = {
   sessions: sessionsApi,
   stories: storiesApi,
   integrations: integrationsApi,
+  webhooks: webhooksApi,
 };
 const WRITES = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -29,7 +30,7 @@ describe('the OpenAPI document of the whole API', () => {
   let p: Platform;
   let doc: OpenApiJson;
   beforeAll(async () => {
-    p = await startPlatform({ integrationsEnv: {} });
+    p = await startPlatform({ integrationsEnv: {}, webhooksEnv: {} });
     // The gateway asks each unit for its description as it starts.
     doc = await until(async () => {
       const got = (await p.client.get('/openapi.json')).body as OpenApiJson;
@@ -105,7 +106,7 @@ describe('the OpenAPI document of the whole API', () => {
 
   it('refuses unknown fields in every request body: each object a body can be is closed', () => {
     const open: string[] = [];
-    const every = { ...units, ai: aiApi, webhooks: webhooksApi };
+    const every = { ...units, ai: aiApi };
     for (const [unit, docs] of Object.entries(every)) {
       const own = unitOpenApi(unit, docs) as unknown as OpenApiJson;
       const components = (own.components?.schemas ?? {}) as Record<string, Record<string, unknown>>;
@@ -130,6 +131,47 @@ describe('the OpenAPI document of the whole API', () => {
       expect([unit, bodies > 0]).toEqual([unit, true]);
     }
     expect(open).toEqual([]);
+  });
+
+  it('pages every list alike: 15 a page unless asked, per_page 1..100, page from 1', async () => {
+    const token = await p.signUp('Pager');
+    const hook = await p.client.post('/webhooks', {
+      body: { url: 'https://127.0.0.1:9/in', events: ['*'] },
+      token,
+    });
+    expect(hook.status).toBe(201);
+    const lists = Object.entries(doc.paths ?? {})
+      .filter(([, item]) => JSON.stringify(item.get?.responses?.['200'] ?? {}).includes('PageMeta'))
+      .map(([path]) => path);
+    expect(lists).toEqual(
+      expect.arrayContaining([
+        '/sessions',
+        '/folders',
+        '/workspace/templates',
+        '/integrations/sync-logs',
+        '/webhooks',
+        '/webhooks/{id}/deliveries',
+      ]),
+    );
+    for (const path of lists) {
+      const url = path.replace('{id}', hook.body.webhook.id);
+      const first = await p.client.get(url, { token });
+      expect({ path, status: first.status, meta: first.body.meta }).toEqual({
+        path,
+        status: 200,
+        meta: { current_page: 1, per_page: 15, total: expect.any(Number), last_page: expect.any(Number) },
+      });
+      expect({
+        path,
+        per_page: (await p.client.get(`${url}?per_page=100`, { token })).body.meta?.per_page,
+      }).toEqual({ path, per_page: 100 });
+      for (const query of ['per_page=0', 'per_page=101', 'page=0', 'page=2147483648'])
+        expect({ path, query, status: (await p.client.get(`${url}?${query}`, { token })).status }).toEqual({
+          path,
+          query,
+          status: 422,
+        });
+    }
   });
 
   it('names no document outside the product in any description', () => {

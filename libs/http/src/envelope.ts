@@ -14,14 +14,3 @@ export function errorEnvelope(code: string, message: string, errors?: Record<str
 export function send(res: Response, status: number, payload: Payload, message?: string): void {
   res.status(status).json(envelope(payload, message));
 }
-
-export interface PageMeta {
-  current_page: number;
-  per_page: number;
-  total: number;
-  last_page: number;
-}
-
-export function pageMeta(page: number, perPage: number, total: number): PageMeta {
-  return { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) };
-}

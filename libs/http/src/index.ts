@@ -1,5 +1,6 @@
 export * from './errors.ts';
 export * from './envelope.ts';
+export * from './pagination.ts';
 export * from './validate.ts';
 export * from './body-limits.ts';
 export * from './error-handler.ts';

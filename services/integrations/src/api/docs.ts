@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { UnitDocs } from '@pp/http';
+import { pageMetaSchema, type UnitDocs } from '@pp/http';
 import {
   codeParams,
   confirmBody,
@@ -10,7 +10,6 @@ import {
   issue,
   oauthCallbackQuery,
   oauthStartQuery,
-  pageMeta,
   previewBody,
   provider,
   providerParams,
@@ -198,7 +197,7 @@ export const integrationsApi = {
     responses: {
       200: {
         description: 'A page of rows',
-        payload: z.object({ sync_logs: z.array(syncLog), meta: pageMeta }),
+        payload: z.object({ sync_logs: z.array(syncLog), meta: pageMetaSchema }),
       },
     },
   },

@@ -1,3 +1,4 @@
+import { pageQuery } from '@pp/http';
 import { z } from 'zod';
 import { providerIds } from '../domain/providers.ts';
 import { CSV_MAX_CHARS, CSV_MAX_ROWS } from '../domain/csv-import.ts';
@@ -144,9 +145,7 @@ export const syncBody = z
   })
   .meta({ id: 'SyncEstimatesRequest' });
 
-export const syncLogsQuery = z.object({
-  per_page: z.coerce.number().int().min(1).max(100).default(15),
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+export const syncLogsQuery = pageQuery.extend({
   session_code: z.string().max(16).optional(),
   connection_id: z.uuid().optional(),
   status: z.enum(['synced', 'failed', 'skipped']).optional(),
@@ -236,10 +235,3 @@ export const syncLog = z
     created_at: isoDate,
   })
   .meta({ id: 'SyncLog' });
-
-export const pageMeta = z.object({
-  current_page: z.number().int(),
-  per_page: z.number().int(),
-  total: z.number().int(),
-  last_page: z.number().int(),
-});

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { UnitDocs } from '@pp/http';
+import { pageMetaSchema, type UnitDocs } from '@pp/http';
 import { organisingApi } from './organising.docs.ts';
 import {
   codeParams,
@@ -7,7 +7,6 @@ import {
   joinBody,
   joinedParticipant,
   listSessionsQuery,
-  pageMeta,
   participant,
   participantParams,
   participantRoleBody,
@@ -36,7 +35,7 @@ export const sessionsApi = {
     responses: {
       200: {
         description: 'A page of sessions',
-        payload: z.object({ sessions: z.array(session), meta: pageMeta }),
+        payload: z.object({ sessions: z.array(session), meta: pageMetaSchema }),
       },
       403: { description: "folder_id is another account's folder (`forbidden`)" },
       404: { description: 'No folder has this folder_id (`folder_not_found`)' },

@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import type { UnitDocs } from '@pp/http';
+import { pageMetaSchema, pageQuery, type UnitDocs } from '@pp/http';
 import {
   createFolderBody,
   createTemplateBody,
   folder,
   folderParams,
-  listQuery,
   sessionFromTemplate,
   sessionFromTemplateBody,
   template,
@@ -16,7 +15,6 @@ import {
   updateWorkspaceBody,
   workspace,
 } from './organising.schemas.ts';
-import { pageMeta } from './schemas.ts';
 
 const folderPayload = z.object({ folder });
 const templatePayload = z.object({ template });
@@ -38,11 +36,11 @@ const PAGE_ERRORS = {
 export const organisingApi = {
   'GET /folders': {
     summary: "The caller's folders by name, paginated",
-    query: listQuery,
+    query: pageQuery,
     responses: {
       200: {
         description: 'A page of folders',
-        payload: z.object({ folders: z.array(folder), meta: pageMeta }),
+        payload: z.object({ folders: z.array(folder), meta: pageMetaSchema }),
       },
       ...PAGE_ERRORS,
     },
@@ -90,11 +88,11 @@ export const organisingApi = {
   },
   'GET /workspace/templates': {
     summary: 'Room templates by name, paginated (without their stories: stories_count says how many)',
-    query: listQuery,
+    query: pageQuery,
     responses: {
       200: {
         description: 'A page of templates',
-        payload: z.object({ templates: z.array(templateSummary), meta: pageMeta }),
+        payload: z.object({ templates: z.array(templateSummary), meta: pageMetaSchema }),
       },
       ...PAGE_ERRORS,
     },

@@ -1,10 +1,8 @@
 import { z } from 'zod';
 import { MAX_TEMPLATE_STORIES, MAX_VOTE_BY_MINUTES } from '../domain/presets.ts';
-import { isoDate, name, optionalSettings, page, perPage, session, settings } from './schemas.ts';
+import { isoDate, name, optionalSettings, session, settings } from './schemas.ts';
 
 /** Folders, the workspace and its templates: request and response shapes. */
-
-export const listQuery = z.object({ per_page: perPage, page });
 
 export const folderParams = z.object({
   id: z.string().max(64).meta({ description: "A folder id of the caller's (else 404)" }),

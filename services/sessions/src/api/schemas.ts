@@ -1,3 +1,4 @@
+import { pageQuery } from '@pp/http';
 import { z } from 'zod';
 import { CUSTOM_DECK, votingSystems } from '../domain/deck.ts';
 import { MAX_ROW_ID } from '../domain/row-id.ts';
@@ -55,10 +56,7 @@ export const updateSessionBody = z
   .strictObject({ name: name.optional(), status: z.enum(sessionStatuses).optional(), ...optionalSettings })
   .meta({ id: 'UpdateSessionRequest' });
 
-export const perPage = z.coerce.number().int().min(1).max(100).default(15);
-export const page = z.coerce.number().int().min(1).default(1);
-
-export const listSessionsQuery = z.object({
+export const listSessionsQuery = pageQuery.extend({
   folder_id: z
     .union([z.literal('none'), z.coerce.number().int().positive().max(MAX_ROW_ID)])
     .optional()
@@ -68,8 +66,6 @@ export const listSessionsQuery = z.object({
   status: z.enum(sessionStatuses).optional(),
   sort: z.enum(['created_at', 'updated_at', 'name']).default('created_at'),
   order: z.enum(['asc', 'desc']).default('desc'),
-  per_page: perPage,
-  page,
 });
 
 export const codeParams = z.object({
@@ -179,12 +175,3 @@ export const vote = z
 export const voteStats = z
   .object({ votes_cast: z.number().int(), total_participants: z.number().int(), all_voted: z.boolean() })
   .meta({ id: 'VoteStats', description: 'Observers are not counted' });
-
-export const pageMeta = z
-  .object({
-    current_page: z.number().int(),
-    per_page: z.number().int(),
-    total: z.number().int(),
-    last_page: z.number().int(),
-  })
-  .meta({ id: 'PageMeta' });

@@ -1,11 +1,9 @@
 import { z } from 'zod';
-import type { UnitDocs } from '@pp/http';
+import { pageMetaSchema, pageQuery, type UnitDocs } from '@pp/http';
 import {
   createWebhookBody,
   delivery,
   deliveryParams,
-  pageMeta,
-  pageQuery,
   updateWebhookBody,
   webhook,
   webhookParams,
@@ -47,7 +45,7 @@ const DELIVERY_RULES =
   '`session.archived`, `session.unarchived`, `participant.joined`, `vote.cast` (never the value), `story.created`, ' +
   '`story.revealed`, `story.reset`, `import.completed`, `estimates.synced`; a test delivery is `webhook.test`.';
 
-const page = z.object({ webhooks: z.array(webhook), meta: pageMeta });
+const page = z.object({ webhooks: z.array(webhook), meta: pageMetaSchema });
 
 /** The documentation of each public webhooks endpoint, keyed like the gateway's route table ("METHOD /path"). */
 export const webhooksApi = {
@@ -117,7 +115,7 @@ export const webhooksApi = {
     responses: {
       200: {
         description: 'One page of deliveries',
-        payload: z.object({ deliveries: z.array(delivery), meta: pageMeta }),
+        payload: z.object({ deliveries: z.array(delivery), meta: pageMetaSchema }),
       },
       ...NOT_FOUND,
     },

@@ -10,11 +10,6 @@ export const deliveryParams = webhookParams.extend({
   delivery: z.string().max(64).meta({ description: 'Delivery id (UUID), also its `webhook-id` header' }),
 });
 
-export const pageQuery = z.object({
-  page: z.coerce.number().int().min(1).max(2_147_483_647).default(1),
-  per_page: z.coerce.number().int().min(1).max(100).default(20),
-});
-
 const url = z
   .string()
   .trim()
@@ -137,12 +132,3 @@ export const delivery = z
     attempts: z.array(attempt),
   })
   .meta({ id: 'Delivery' });
-
-export const pageMeta = z
-  .object({
-    current_page: z.number().int(),
-    per_page: z.number().int(),
-    total: z.number().int(),
-    last_page: z.number().int(),
-  })
-  .meta({ id: 'PageMeta' });
