@@ -116,6 +116,30 @@ describe('identity: API and MCP tokens', () => {
     ).toBe(404);
   });
 
+  it('revokes a token once when asked many times at once: one 200 and one token.revoked, the rest 404', async () => {
+    const created = await client.post('/auth/tokens', {
+      body: { name: 'Raced', kind: 'mcp' },
+      headers: asUser(ann),
+    });
+    const received: Array<{ data: { token_id: string } }> = [];
+    const sub = identity.nc.subscribe(`${identity.bus.prefix}.token.revoked`, {
+      callback: (_err, msg) => void received.push(msg.json()),
+    });
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        client.delete(`/auth/tokens/${created.body.token.id}`, { headers: asUser(ann) }),
+      ),
+    );
+    expect(answers.map((r) => r.status).sort()).toEqual([200, ...Array(11).fill(404)]);
+    const mine = () => received.filter((e) => e.data.token_id === created.body.token.id);
+    const deadline = Date.now() + 3000;
+    while (mine().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    // Any further event would have been published in the same burst as the first.
+    await new Promise((r) => setTimeout(r, 300));
+    sub.unsubscribe();
+    expect(mine()).toHaveLength(1);
+  });
+
   it('keeps at most 100 working tokens per account: tokens made at once stop at 100, and a revoked one frees its place', async () => {
     const carl = (
       await client.post('/auth/register', {

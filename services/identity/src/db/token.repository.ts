@@ -33,6 +33,10 @@ export function createToken(
 export const findTokenByHash = (em: EntityManager, secretHash: string) => em.findOne(Token, { secretHash });
 export const findTokenById = (em: EntityManager, id: string) => em.findOne(Token, { id });
 
+/** The token under its row lock (inside a transaction): changes of one token take turns. */
+export const findTokenByIdLocked = (tx: EntityManager, id: string) =>
+  tx.findOne(Token, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+
 const workingPersonalTokens = (userId: string, now: Date) => ({
   userId,
   kind: { $in: ['api', 'mcp'] },

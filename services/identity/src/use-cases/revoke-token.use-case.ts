@@ -2,27 +2,31 @@ import { isUuid } from '@pp/contracts';
 import { ForbiddenError } from '@pp/http';
 import { enqueue } from '@pp/events';
 import type { TokenKind } from '../domain/token.ts';
-import { findTokenById } from '../db/token.repository.ts';
+import { findTokenByIdLocked } from '../db/token.repository.ts';
 import { TokenNotFoundError } from '../errors.ts';
 import { SOURCE, type IdentityContext } from './shared/context.ts';
 
 /**
  * Revokes one of the caller's tokens (any kind, so an access token can be signed out too) and
- * announces `token.revoked` in the same commit: every gateway replica drops it from its cache.
+ * announces `token.revoked` in the same commit: every gateway replica drops it from its cache. Under
+ * the token's row lock, so that of revocations at once one succeeds and the others find it revoked (404).
  */
 export async function revokeToken(ctx: IdentityContext, userId: string, tokenId: string) {
   if (!isUuid(tokenId)) throw new TokenNotFoundError();
-  const token = await findTokenById(ctx.em, tokenId);
-  if (!token || token.revokedAt) throw new TokenNotFoundError();
-  if (token.userId !== userId) throw new ForbiddenError('This token belongs to another account', 'forbidden');
-  token.revokedAt = ctx.now();
-  enqueue(
-    ctx.em,
-    'token.revoked',
-    { token_id: token.id, user_id: userId, kind: token.kind as TokenKind },
-    { source: SOURCE },
-  );
-  await ctx.em.flush();
+  const token = await ctx.em.transactional(async (tx) => {
+    const found = await findTokenByIdLocked(tx, tokenId);
+    if (!found || found.revokedAt) throw new TokenNotFoundError();
+    if (found.userId !== userId)
+      throw new ForbiddenError('This token belongs to another account', 'forbidden');
+    found.revokedAt = ctx.now();
+    enqueue(
+      tx,
+      'token.revoked',
+      { token_id: found.id, user_id: userId, kind: found.kind as TokenKind },
+      { source: SOURCE },
+    );
+    return found;
+  });
   ctx.publish();
   return token;
 }
