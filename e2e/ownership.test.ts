@@ -4,6 +4,8 @@
  * a folder, a template, a token, a tracker connection, a webhook, a delivery). Each is refused with 403
  * (an unknown id would be a 404: these exist), the owner's resources are as they were afterwards, and
  * the other user's own lists show none of them. A new path that names a resource fails here until it is listed.
+ * Last, the owner deletes each of them, asking many times at once: one request deletes it, the others
+ * find it gone (404).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -191,5 +193,16 @@ describe('ownership: every path that names a resource refuses another user', () 
     // The session's code is public (people join with it), but not among the intruder's sessions.
     const sessions = await p.client.get('/sessions', { token: intruder });
     expect(sessions.body.sessions.map((s: { code: string }) => s.code)).not.toContain(ids.code);
+  });
+
+  it('deletes each resource once when its owner asks many times at once: one 200, the rest 404', async () => {
+    const deletes = owned().filter((key) => key.startsWith('DELETE '));
+    expect(deletes).toHaveLength(7);
+    for (const key of deletes) {
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, () => p.client.delete(pathOf(key), { token: owner })),
+      );
+      expect([key, answers.map((r) => r.status).sort()]).toEqual([key, [200, ...Array(11).fill(404)]]);
+    }
   });
 });

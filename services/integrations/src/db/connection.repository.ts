@@ -115,6 +115,7 @@ export async function updateConnection(
   await rows(em, `update connections set ${sets.join(', ')} where id = ?`, [...params, id]);
 }
 
-export async function deleteConnection(em: EntityManager, id: string): Promise<void> {
-  await rows(em, 'delete from connections where id = ?', [id]);
+/** Deletes a connection; false when it was gone already (deleted at the same moment by another request). */
+export async function deleteConnection(em: EntityManager, id: string): Promise<boolean> {
+  return (await rows(em, 'delete from connections where id = ? returning id', [id])).length > 0;
 }

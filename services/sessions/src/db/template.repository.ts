@@ -5,6 +5,10 @@ import { rows } from './sql.ts';
 /** A template by id, whoever owns it (the caller checks the owner), or null. */
 export const findTemplateById = (em: EntityManager, id: number) => em.findOne(Template, { id });
 
+/** Deletes a template; false when it was gone already (deleted at the same moment by another request). */
+export const deleteTemplateById = async (em: EntityManager, id: number) =>
+  (await em.nativeDelete(Template, { id })) > 0;
+
 export interface TemplateSummaryRow {
   id: number;
   name: string;
