@@ -1,10 +1,13 @@
 import { isUuid } from '@pp/contracts';
-import { preparedRows, type EntityManager, type PreparedStatement } from '@pp/db';
+import { LockMode, preparedRows, type EntityManager, type PreparedStatement } from '@pp/db';
 import { Session, type SessionRecord } from './entities/index.ts';
 import { asDate, asDateOrNull, rows } from './sql.ts';
 import { roundSql, type RoundStatus } from './round.repository.ts';
 
 export const findSessionByCode = (em: EntityManager, code: string) => em.findOne(Session, { code });
+/** The session under its row lock, read afresh (inside a transaction): its changes take turns. */
+export const lockSessionByCode = (tx: EntityManager, code: string) =>
+  tx.findOne(Session, { code }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
 export const findSessionById = (em: EntityManager, id: string) =>
   isUuid(id) ? em.findOne(Session, { id }) : Promise.resolve(null);
 

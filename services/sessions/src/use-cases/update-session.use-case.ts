@@ -18,7 +18,9 @@ import { toSnapshot } from './shared/session-snapshot.ts';
 /**
  * The owner changes any settable field. What really changed is announced as session.updated, and an
  * archive or unarchive as session.archived / session.unarchived, in the same commit. A folder or
- * workspace must be the owner's (404 otherwise).
+ * workspace must be the owner's (404 otherwise). Under the session's row lock: of changes made at
+ * once, each is compared with what the one before made, so an archive asked twice at once is
+ * announced once.
  */
 export async function updateSession(
   ctx: SessionsContext,
@@ -26,35 +28,39 @@ export async function updateSession(
   userId: string,
   patch: SessionFieldsInput,
 ) {
-  const session = await findOwnedSession(ctx.em, code, userId);
   const now = ctx.now();
   const values = entityValues(patch);
   const given = settingsIn(values);
-  const problems = settingsProblems(
-    { ...settingsOf(session), ...given },
-    new Set(Object.keys(given) as Array<keyof SessionSettings>),
-    now,
+  const { session, changed } = await withLinks(() =>
+    ctx.em.transactional(async (tx) => {
+      const session = await findOwnedSession(tx, code, userId, { locked: true });
+      const problems = settingsProblems(
+        { ...settingsOf(session), ...given },
+        new Set(Object.keys(given) as Array<keyof SessionSettings>),
+        now,
+      );
+      if (Object.keys(problems).length > 0) throw new ValidationError(problems);
+      await checkLinks(tx, userId, patch);
+
+      const wasArchived = session.status === 'archived';
+      const changed: string[] = [];
+      for (const [field, prop] of Object.entries(sessionFields)) {
+        if (!values.has(prop) || sameValue(session[prop], values.get(prop))) continue;
+        Object.assign(session, { [prop]: values.get(prop) });
+        changed.push(field);
+      }
+      if (changed.length === 0) return { session, changed };
+
+      session.updatedAt = now;
+      const snapshot = toSnapshot(session);
+      announce(tx, 'session.updated', { session: snapshot, changed });
+      const isArchived = session.status === 'archived';
+      if (isArchived !== wasArchived) {
+        announce(tx, isArchived ? 'session.archived' : 'session.unarchived', { session: snapshot });
+      }
+      return { session, changed };
+    }),
   );
-  if (Object.keys(problems).length > 0) throw new ValidationError(problems);
-  await checkLinks(ctx.em, userId, patch);
-
-  const wasArchived = session.status === 'archived';
-  const changed: string[] = [];
-  for (const [field, prop] of Object.entries(sessionFields)) {
-    if (!values.has(prop) || sameValue(session[prop], values.get(prop))) continue;
-    Object.assign(session, { [prop]: values.get(prop) });
-    changed.push(field);
-  }
-  if (changed.length === 0) return { session, facts: await factsOf(ctx.em, session) };
-
-  session.updatedAt = now;
-  const snapshot = toSnapshot(session);
-  announce(ctx.em, 'session.updated', { session: snapshot, changed });
-  const isArchived = session.status === 'archived';
-  if (isArchived !== wasArchived) {
-    announce(ctx.em, isArchived ? 'session.archived' : 'session.unarchived', { session: snapshot });
-  }
-  await withLinks(() => ctx.em.flush());
-  ctx.publish();
+  if (changed.length > 0) ctx.publish();
   return { session, facts: await factsOf(ctx.em, session) };
 }

@@ -1,21 +1,34 @@
 import type { EntityManager } from '@pp/db';
 import type { Session } from '../../db/entities/index.ts';
-import { findSessionByCode } from '../../db/session.repository.ts';
+import { findSessionByCode, lockSessionByCode } from '../../db/session.repository.ts';
 import { normalizeCode } from '../../domain/session-code.ts';
 import { NotOwnerError } from '@pp/http';
 import { SessionNotFoundError } from '../../errors.ts';
 
-/** The session of a path's code (any case), or a 404. */
-export async function findSession(em: EntityManager, rawCode: string): Promise<Session> {
+/**
+ * The session of a path's code (any case), or a 404. `locked`: under its row lock, inside a
+ * transaction, so that changes of it made at once take turns.
+ */
+export async function findSession(
+  em: EntityManager,
+  rawCode: string,
+  options: { locked?: boolean } = {},
+): Promise<Session> {
   const code = normalizeCode(rawCode);
-  const session = code ? await findSessionByCode(em, code) : null;
+  const find = options.locked ? lockSessionByCode : findSessionByCode;
+  const session = code ? await find(em, code) : null;
   if (!session) throw new SessionNotFoundError();
   return session;
 }
 
 /** The session of a path's code when the caller owns it: 404 when unknown, 403 when someone else's. */
-export async function findOwnedSession(em: EntityManager, rawCode: string, userId: string): Promise<Session> {
-  const session = await findSession(em, rawCode);
+export async function findOwnedSession(
+  em: EntityManager,
+  rawCode: string,
+  userId: string,
+  options: { locked?: boolean } = {},
+): Promise<Session> {
+  const session = await findSession(em, rawCode, options);
   if (session.ownerId !== userId) throw new NotOwnerError('session');
   return session;
 }
