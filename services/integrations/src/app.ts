@@ -63,6 +63,7 @@ function contextFactory(config: Config, runtime: ServiceRuntime, now: () => Date
     ),
     outbound,
     oauth: createOAuthClient(client),
+    refreshes: new Map(),
     oauthApps: oauthApps(config),
     states: stateSigner(config.CREDENTIALS_ENCRYPTION_KEY),
     publicBaseUrl: config.PUBLIC_BASE_URL,

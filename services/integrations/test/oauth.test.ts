@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
 import { startFake, type Fake, type SeenRequest } from './fakes/fake-server.ts';
 import { startGithubFake } from './fakes/github.fake.ts';
-import { as, startIntegrations, type IntegrationsHarness } from './support/integrations-harness.ts';
+import { as, startIntegrations, until, type IntegrationsHarness } from './support/integrations-harness.ts';
 
 /**
  * GitHub's OAuth token endpoint (form body, JSON answer with Accept: application/json): the code of an
  * authorization, checked against its PKCE challenge; refresh tokens that rotate (a used one is dead).
  */
 function oauthProvider(github: Awaited<ReturnType<typeof startGithubFake>>) {
-  const state = { challenge: '', issued: 0, live: new Set<string>(), revoked: false };
-  const route = (req: SeenRequest) => {
+  const state = { challenge: '', issued: 0, live: new Set<string>(), revoked: false, refreshDelayMs: 0 };
+  const route = async (req: SeenRequest) => {
     if (req.method !== 'POST' || req.path !== '/login/oauth/access_token') return { status: 404, json: {} };
     const form = new URLSearchParams(req.text);
     if (form.get('client_id') !== 'gh-client' || form.get('client_secret') !== 'gh-secret')
@@ -21,6 +21,7 @@ function oauthProvider(github: Awaited<ReturnType<typeof startGithubFake>>) {
         createHash('sha256').update(verifier).digest('base64url') === state.challenge;
       if (!ok) return { json: { error: 'bad_verification_code' } };
     } else {
+      await new Promise((resolve) => setTimeout(resolve, state.refreshDelayMs));
       const given = form.get('refresh_token') ?? '';
       if (state.revoked || !state.live.delete(given))
         return { status: 400, json: { error: 'invalid_grant' } };
@@ -163,5 +164,65 @@ describe('OAuth connections', () => {
     expect(listed.body.connections.find((c: { id: string }) => c.id === made.id).status).toBe(
       'needs_reconnection',
     );
+  });
+
+  /** A new OAuth connection of the owner, on the fake GitHub, whose token expires in a moment. */
+  async function expiringConnection(owner: string) {
+    oauth.state.revoked = false;
+    const location = await start(owner);
+    const made = (await callback(location.searchParams.get('state')!)).body.connection;
+    const patched = await h.client.patch(`/integrations/connections/${made.id}`, {
+      body: { settings: { api_url: github.apiUrl, owner: 'octo', repository: 'planning' } },
+      ...as(owner),
+    });
+    expect(patched.status).toBe(200);
+    await h.sql(`update connections set token_expires_at = now() + interval '10 seconds' where id = ?`, [
+      made.id,
+    ]);
+    return made.id as string;
+  }
+  const refreshes = () => provider.seen.filter((r) => r.text.includes('grant_type=refresh_token')).length;
+
+  it('refreshes once across replicas, holding no lock on the connection while the provider answers', async () => {
+    const id = await expiringConnection('replicas-user');
+    const other = await h.replica();
+    const before = refreshes();
+    oauth.state.refreshDelayMs = 1_000;
+    try {
+      const calls = Promise.all(
+        [h.client, other, h.client, other].map((client) =>
+          client.post(`/integrations/connections/${id}/test`, as('replicas-user')),
+        ),
+      );
+      await until(async () => refreshes() > before);
+      // While the provider takes its time: the row is not locked, and the owner can rename the connection.
+      await h.sql('select id from connections where id = ? for update nowait', [id]);
+      const renamed = await other.patch(`/integrations/connections/${id}`, {
+        body: { name: 'Renamed meanwhile' },
+        ...as('replicas-user'),
+      });
+      expect(renamed.status).toBe(200);
+      expect(refreshes() - before).toBe(1);
+      expect((await calls).map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    } finally {
+      oauth.state.refreshDelayMs = 0;
+    }
+    expect(refreshes() - before).toBe(1);
+    const [row] = await h.sql(
+      "select name, refresh_lease, token_expires_at > now() + interval '1 minute' as fresh from connections where id = ?",
+      [id],
+    );
+    expect(row).toEqual({ name: 'Renamed meanwhile', refresh_lease: null, fresh: true });
+  });
+
+  it('refreshes in place of a holder that is gone once its lease runs out', async () => {
+    const id = await expiringConnection('lapsed-user');
+    await h.sql(
+      `update connections set refresh_lease = gen_random_uuid(), refresh_lease_until = now() - interval '1 second' where id = ?`,
+      [id],
+    );
+    const before = refreshes();
+    expect((await h.client.post(`/integrations/connections/${id}/test`, as('lapsed-user'))).status).toBe(200);
+    expect(refreshes() - before).toBe(1);
   });
 });

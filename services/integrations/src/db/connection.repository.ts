@@ -66,13 +66,65 @@ export async function insertConnection(em: EntityManager, c: ConnectionRow, limi
 }
 
 /** The connection by id; `forUpdate` takes its row lock (inside a transaction) so one refresh runs at a time. */
-export async function findConnection(em: EntityManager, id: string, forUpdate = false) {
-  const [found] = await rows(
-    em,
-    `select ${COLUMNS} from connections where id = ?${forUpdate ? ' for update' : ''}`,
-    [id],
-  );
+export async function findConnection(em: EntityManager, id: string) {
+  const [found] = await rows(em, `select ${COLUMNS} from connections where id = ?`, [id]);
   return found ? rowOf(found) : undefined;
+}
+
+/**
+ * Takes the refresh lease of an active OAuth connection whose token still expires at `seen` (not
+ * refreshed meanwhile), unless another holder's lease still runs: the connection as it is, or
+ * undefined when the lease is not this caller's. One statement: no lock outlives it. (The expiry is
+ * compared as JavaScript reads it, to the millisecond.)
+ */
+export async function takeRefreshLease(
+  em: EntityManager,
+  id: string,
+  seen: Date,
+  lease: { id: string; until: Date; now: Date },
+) {
+  const [taken] = await rows(
+    em,
+    `update connections set refresh_lease = ?, refresh_lease_until = ?
+      where id = ? and status = 'active' and date_trunc('milliseconds', token_expires_at) = ?
+        and (refresh_lease_until is null or refresh_lease_until < ?)
+      returning ${COLUMNS}`,
+    [lease.id, lease.until, id, seen, lease.now],
+  );
+  return taken ? rowOf(taken) : undefined;
+}
+
+/**
+ * Ends a refresh lease: stores what the refresh gave (new credentials and expiry, or the status a
+ * refused grant leaves) if the lease is still the holder's (not given up, nor the credentials
+ * replaced or the connection deleted meanwhile). False when it was not.
+ */
+export async function endRefreshLease(
+  em: EntityManager,
+  id: string,
+  leaseId: string,
+  outcome:
+    | { credentials: string; tokenExpiresAt: Date | null }
+    | { status: ConnectionStatus }
+    | Record<string, never>,
+  now: Date,
+): Promise<boolean> {
+  const sets = ['refresh_lease = null', 'refresh_lease_until = null', 'updated_at = ?'];
+  const params: unknown[] = [now];
+  if ('credentials' in outcome) {
+    sets.push('credentials = ?', 'token_expires_at = coalesce(?, token_expires_at)');
+    params.push(outcome.credentials, outcome.tokenExpiresAt);
+  }
+  if ('status' in outcome) {
+    sets.push('status = ?');
+    params.push(outcome.status);
+  }
+  const ended = await rows(
+    em,
+    `update connections set ${sets.join(', ')} where id = ? and refresh_lease = ? returning id`,
+    [...params, id, leaseId],
+  );
+  return ended.length > 0;
 }
 
 export async function connectionsOf(em: EntityManager, ownerId: string) {
@@ -112,6 +164,8 @@ export async function updateConnection(
     sets.push(`${column[key]} = ?${key === 'settings' ? '::jsonb' : ''}`);
     params.push(key === 'settings' ? JSON.stringify(value) : value);
   }
+  // New credentials end any refresh under way: what it gets must not replace them.
+  if (change.credentials !== undefined) sets.push('refresh_lease = null', 'refresh_lease_until = null');
   await rows(em, `update connections set ${sets.join(', ')} where id = ?`, [...params, id]);
 }
 

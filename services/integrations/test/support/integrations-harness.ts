@@ -45,20 +45,18 @@ export async function startIntegrations(env: Record<string, string> = {}) {
       readStoriesConfig({ ...common, DATABASE_URL: storiesDb.url, SESSIONS_URL: sessions.server.url }),
     ),
   );
-  const integrations: StartedService = await start(
-    definition(
-      readConfig({
-        ...common,
-        DATABASE_URL: integrationsDb.url,
-        SESSIONS_URL: sessions.server.url,
-        STORIES_URL: stories.server.url,
-        CREDENTIALS_ENCRYPTION_KEY: ENCRYPTION_KEY,
-        OUTBOUND_ALLOW_PRIVATE: 'true',
-        PROVIDER_MAX_RETRY_WAIT_MS: '2000',
-        ...env,
-      }),
-    ),
-  );
+  const config = readConfig({
+    ...common,
+    DATABASE_URL: integrationsDb.url,
+    SESSIONS_URL: sessions.server.url,
+    STORIES_URL: stories.server.url,
+    CREDENTIALS_ENCRYPTION_KEY: ENCRYPTION_KEY,
+    OUTBOUND_ALLOW_PRIVATE: 'true',
+    PROVIDER_MAX_RETRY_WAIT_MS: '2000',
+    ...env,
+  });
+  const integrations: StartedService = await start(definition(config));
+  const replicas: StartedService[] = [];
   const client = api(integrations.server.url);
   const sessionsApi = api(sessions.server.url);
   const storiesApi = api(stories.server.url);
@@ -66,6 +64,12 @@ export async function startIntegrations(env: Record<string, string> = {}) {
   return {
     url: integrations.server.url,
     client,
+    /** Another replica of the integrations unit, on the same database and events. */
+    async replica() {
+      const replica = await start(definition(config));
+      replicas.push(replica);
+      return api(replica.server.url);
+    },
     storiesApi,
     runtime: integrations.runtime,
     /** Rows of the integrations unit's own database. */
@@ -94,7 +98,7 @@ export async function startIntegrations(env: Record<string, string> = {}) {
       return res.body.story;
     },
     async stop() {
-      for (const s of [integrations, stories, sessions]) await s.stop();
+      for (const s of [...replicas, integrations, stories, sessions]) await s.stop();
       const cleanup = await connectNats({ url: testNatsUrl(), name: 'cleanup', logger });
       const jsm = await jetstreamManager(cleanup);
       for (const stream of [integrations.runtime.bus.stream, integrations.runtime.bus.deadLetterStream])

@@ -1,4 +1,9 @@
 import { eventsMigrations } from '@pp/events';
 import { IntegrationsMigration } from './0001-integrations.migration.ts';
+import { RefreshLeaseMigration } from './0002-refresh-lease.migration.ts';
 
-export const migrations = [...eventsMigrations, { name: '0001-integrations', class: IntegrationsMigration }];
+export const migrations = [
+  ...eventsMigrations,
+  { name: '0001-integrations', class: IntegrationsMigration },
+  { name: '0002-refresh-lease', class: RefreshLeaseMigration },
+];

@@ -17,6 +17,8 @@ export interface IntegrationsContext {
   /** Whether private and loopback tracker addresses may be called (never link-local or metadata ones). */
   outbound: OutboundPolicy;
   oauth: OAuthClient;
+  /** Token refreshes in flight in this process (this instance of the unit), by connection: callers share one. */
+  refreshes: Map<string, Promise<Record<string, string>>>;
   oauthApps: OAuthApps;
   states: StateSigner;
   /** The API's public URL (OAuth redirect URIs), and how long a started OAuth flow may take. */
