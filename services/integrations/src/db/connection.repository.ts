@@ -65,7 +65,7 @@ export async function insertConnection(em: EntityManager, c: ConnectionRow, limi
   return inserted.length > 0;
 }
 
-/** The connection by id; `forUpdate` takes its row lock (inside a transaction) so one refresh runs at a time. */
+/** The connection by id, whoever owns it (the caller checks the owner). */
 export async function findConnection(em: EntityManager, id: string) {
   const [found] = await rows(em, `select ${COLUMNS} from connections where id = ?`, [id]);
   return found ? rowOf(found) : undefined;
