@@ -177,31 +177,31 @@ describe('gateway: authentication', () => {
     expect(res.body.error.code).toBe('invalid_identity');
   });
 
-  it('refuses a revoked token at once here and, through NATS, on the other replica within a second', async () => {
+  it('refuses a revoked token at once, here and on the other replica: the next request after the 200', async () => {
     const reg = await register('rev@example.com');
-    const created = await client.post('/auth/tokens', {
-      body: { name: 'CI', kind: 'api' },
-      token: reg.token,
-      headers: from(6),
-    });
-    const secret = created.body.token.token as string;
-    expect((await client.get('/auth/me', { token: secret, headers: from(6) })).status).toBe(200);
-    expect((await other.get('/auth/me', { token: secret, headers: from(6) })).status).toBe(200);
-    expect(replica.tokenCache.size).toBeGreaterThan(0);
+    // Several times over: the other replica hears of it through NATS, and must have before the answer.
+    for (let round = 0; round < 10; round++) {
+      const created = await client.post('/auth/tokens', {
+        body: { name: `CI ${round}`, kind: 'api' },
+        token: reg.token,
+        headers: from(6),
+      });
+      const secret = created.body.token.token as string;
+      expect((await client.get('/auth/me', { token: secret, headers: from(6) })).status).toBe(200);
+      expect((await other.get('/auth/me', { token: secret, headers: from(6) })).status).toBe(200);
+      expect(replica.tokenCache.size).toBeGreaterThan(0);
 
-    const revoked = await client.delete(`/auth/tokens/${created.body.token.id}`, {
-      token: reg.token,
-      headers: from(6),
-    });
-    expect(revoked.status).toBe(200);
-    expect((await client.get('/auth/me', { token: secret, headers: from(6) })).status).toBe(401);
-    const started = Date.now();
-    let status = 200;
-    while (status === 200 && Date.now() - started < 1000) {
-      status = (await other.get('/auth/me', { token: secret, headers: from(6) })).status;
-      if (status === 200) await new Promise((r) => setTimeout(r, 10));
+      const revoked = await client.delete(`/auth/tokens/${created.body.token.id}`, {
+        token: reg.token,
+        headers: from(6),
+      });
+      expect(revoked.status).toBe(200);
+      const [there, here] = await Promise.all([
+        other.get('/auth/me', { token: secret, headers: from(6) }),
+        client.get('/auth/me', { token: secret, headers: from(6) }),
+      ]);
+      expect({ round, there: there.status, here: here.status }).toEqual({ round, there: 401, here: 401 });
     }
-    expect(status).toBe(401);
   });
 });
 

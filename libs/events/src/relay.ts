@@ -20,6 +20,12 @@ export interface OutboxRelayOptions {
 export interface OutboxRelay {
   /** Publish what is pending now (call after a commit). */
   kick(): void;
+  /**
+   * Publishes what is pending now and waits until it has gone out (or `timeoutMs` has passed, when the
+   * broker cannot take it: the events stay in the outbox and go out later). For an answer that must
+   * not reach the client before its event reaches the other units.
+   */
+  flush(timeoutMs?: number): Promise<void>;
   /** Publishes until nothing is pending (or the timeout passes); resolves with how many were published. */
   drain(timeoutMs?: number): Promise<number>;
   backlog(): Promise<number>;
@@ -183,6 +189,16 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
 
   return {
     kick: () => void trigger(),
+    flush: async (timeoutMs = 1_000) => {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        trigger(),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, timeoutMs);
+        }),
+      ]);
+      clearTimeout(timer);
+    },
     drain: async (timeoutMs = 10_000) => {
       const deadline = Date.now() + timeoutMs;
       let total = 0;

@@ -31,7 +31,13 @@ export function createApp(config: Config, runtime: ServiceRuntime, options: AppO
     config,
     providers,
     oauthClients,
-    context: () => ({ em: runtime.db.em(), config, publish: () => runtime.relay.kick(), now }),
+    context: () => ({
+      em: runtime.db.em(),
+      config,
+      publish: () => runtime.relay.kick(),
+      publishNow: () => runtime.relay.flush(),
+      now,
+    }),
   };
   return createRuntimeApp(
     runtime,

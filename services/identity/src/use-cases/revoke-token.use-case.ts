@@ -8,8 +8,10 @@ import { SOURCE, type IdentityContext } from './shared/context.ts';
 
 /**
  * Revokes one of the caller's tokens (any kind, so an access token can be signed out too) and
- * announces `token.revoked` in the same commit: every gateway replica drops it from its cache. Under
- * the token's row lock, so that of revocations at once one succeeds and the others find it revoked (404).
+ * announces `token.revoked` in the same commit: every gateway replica drops it from its cache. The
+ * answer waits until the event has gone out, so that the client's next request, to any replica, comes
+ * after it. Under the token's row lock, so that of revocations at once one succeeds and the others
+ * find it revoked (404).
  */
 export async function revokeToken(ctx: IdentityContext, userId: string, tokenId: string) {
   if (!isUuid(tokenId)) throw new TokenNotFoundError();
@@ -27,6 +29,6 @@ export async function revokeToken(ctx: IdentityContext, userId: string, tokenId:
     );
     return found;
   });
-  ctx.publish();
+  await ctx.publishNow();
   return token;
 }

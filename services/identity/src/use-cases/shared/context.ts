@@ -7,6 +7,8 @@ export interface IdentityContext {
   config: Config;
   /** Publishes what the outbox holds right away (call after a commit). */
   publish: () => void;
+  /** The same, and waits until it has gone out (for at most a second): the answer follows its event. */
+  publishNow: () => Promise<void>;
   now: () => Date;
 }
 
