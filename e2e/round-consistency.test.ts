@@ -135,4 +135,71 @@ describe.each([1, 2])('round consistency with %i replica(s) of each unit', (repl
     await expectVoteCasts(stream, voted);
     await stream.close();
   });
+
+  describe('auto-reveal: what completes the round reveals it before the answer', () => {
+    /** An auto-reveal session with stories A and B (A open) and two voters. */
+    const autoRoom = async () => {
+      const session = await createSession();
+      const switched = await p.client.patch(`/sessions/${session.code}`, {
+        body: { auto_reveal: true },
+        ...as(owner),
+      });
+      expect(switched.status).toBe(200);
+      const a = await addStory(session.code, 'A');
+      const b = await addStory(session.code, 'B');
+      const voters = [await join(session.code, 'Vi'), await join(session.code, 'Wu')];
+      return { session, a: a.id, b: b.id, voters };
+    };
+    const revealed = async (storyId: string) =>
+      (await p.client.get(`/stories/${storyId}`, as(owner))).body.story.status === 'revealed';
+    const SOME = RUNS / 4;
+
+    it('the lookup right after the last vote shows the next story, the voted one revealed', async () => {
+      let misses = 0;
+      for (let i = 0; i < SOME; i++) {
+        const { session, a, b, voters } = await autoRoom();
+        expect((await vote(session.code, voters[0]!, '3')).status).toBe(200);
+        const last = await vote(session.code, voters[1]!, '5');
+        expect(last.body.stats.all_voted).toBe(true);
+        if ((await currentStory(session.code)) !== b || !(await revealed(a))) misses++;
+      }
+      expect(misses).toBe(0);
+    });
+
+    it('so does removing the voter the round waited for, or making it an observer', async () => {
+      let misses = 0;
+      for (let i = 0; i < SOME; i++) {
+        const { session, a, b, voters } = await autoRoom();
+        expect((await vote(session.code, voters[0]!)).status).toBe(200);
+        const change =
+          i % 2 === 0
+            ? await p.client.delete(`/sessions/${session.code}/participants/${voters[1]}`, as(owner))
+            : await p.client.patch(`/sessions/${session.code}/participants/${voters[1]}`, {
+                body: { role: 'observer' },
+                ...as(owner),
+              });
+        expect(change.status).toBe(200);
+        if ((await currentStory(session.code)) !== b || !(await revealed(a))) misses++;
+      }
+      expect(misses).toBe(0);
+    });
+
+    it('so does switching auto-reveal on once everyone has voted', async () => {
+      let misses = 0;
+      for (let i = 0; i < SOME; i++) {
+        const session = await createSession();
+        const a = (await addStory(session.code, 'A')).id;
+        const b = (await addStory(session.code, 'B')).id;
+        const voter = await join(session.code, 'Xi');
+        expect((await vote(session.code, voter)).status).toBe(200);
+        const on = await p.client.patch(`/sessions/${session.code}`, {
+          body: { auto_reveal: true },
+          ...as(owner),
+        });
+        expect(on.status).toBe(200);
+        if ((await currentStory(session.code)) !== b || !(await revealed(a))) misses++;
+      }
+      expect(misses).toBe(0);
+    });
+  });
 });

@@ -51,6 +51,7 @@ export function createApp(
       newCode,
       voteScenes: scenes,
       stories,
+      logger: runtime.logger,
     }),
   };
   return createRuntimeApp(

@@ -36,7 +36,12 @@ export const settings = {
   record_vote_names: z.boolean().meta({ description: 'Keep voter names in history and exports' }),
   voteby_enabled: z.boolean(),
   vote_by_at: isoDate.nullable().meta({ description: 'Vote-by deadline, in the future when set' }),
-  auto_reveal: z.boolean().meta({ description: 'Reveal as soon as every voting participant has voted' }),
+  auto_reveal: z.boolean().meta({
+    description:
+      'Reveal as soon as every voting participant has voted. What completes the round (the last vote, ' +
+      'removing the voter it waited for or making them an observer, switching this on) answers once ' +
+      'the story is revealed and the next one open.',
+  }),
   require_participant_token: z
     .boolean()
     .meta({ description: 'Votes must carry the X-Participant-Token header of the participant' }),

@@ -30,6 +30,11 @@ export interface StoriesClient {
    * reached.
    */
   addStories(sessionId: string, stories: BatchStory[]): Promise<AddedStory[]>;
+  /**
+   * A round of the session may just have become complete (the story named, or else the current one):
+   * the stories unit reveals it now if auto-reveal is on and everyone voted. Whether it did.
+   */
+  revealIfComplete(sessionId: string, storyId?: string): Promise<boolean>;
 }
 
 /** The internal endpoints of the stories service, called as the sessions service (signed identity). */
@@ -56,6 +61,16 @@ export function createStoriesClient(options: {
         idempotent: true,
       });
       return addedStories.parse(body).stories;
+    },
+    async revealIfComplete(sessionId, storyId) {
+      const body = await client.callOk<{ revealed?: unknown }>({
+        url: `/internal/sessions/${encodeURIComponent(sessionId)}/auto-reveal`,
+        method: 'POST',
+        data: storyId ? { story_id: storyId } : {},
+        // A second ask finds the story revealed: harmless to repeat.
+        idempotent: true,
+      });
+      return body.revealed === true;
     },
   };
 }

@@ -6,6 +6,7 @@ import { toRoomMessage } from '../domain/room-events.ts';
 import { normalizeCode } from '../domain/session-code.ts';
 import { voteRefusal, voteStats, type ParticipantRole, type VoteScene } from '../domain/vote-rules.ts';
 import { SessionNotFoundError, voteRefusalError } from '../errors.ts';
+import { revealIfComplete } from './shared/auto-reveal.ts';
 import { SOURCE, type SessionsContext } from './shared/context.ts';
 
 export interface CastVoteInput {
@@ -103,5 +104,8 @@ export async function castVote(ctx: SessionsContext, rawCode: string, input: Cas
     saved.votesCast >= saved.totalParticipants
       ? saved
       : await roundCounts(ctx.em, scene!.session_id, scene!.story_id!);
-  return { vote: saved.vote, stats: voteStats(counts.votesCast, counts.totalParticipants) };
+  const stats = voteStats(counts.votesCast, counts.totalParticipants);
+  // The last vote of an auto-reveal round: the client's next request finds the story revealed.
+  if (scene!.auto_reveal && stats.all_voted) await revealIfComplete(ctx, scene!.session_id, scene!.story_id!);
+  return { vote: saved.vote, stats };
 }

@@ -4,6 +4,7 @@ import type { ParticipantRole } from '../domain/vote-rules.ts';
 import { ParticipantNotFoundError } from '../errors.ts';
 import type { SessionsContext } from './shared/context.ts';
 import { findOwnedSession } from './shared/find-session.ts';
+import { revealIfComplete } from './shared/auto-reveal.ts';
 import { announce } from './shared/room-history.ts';
 
 /**
@@ -36,5 +37,7 @@ export async function changeParticipantRole(
     return { participant: found, changed: true };
   });
   if (changed) ctx.publish();
+  // Someone who no longer votes may have been the one the round waited for.
+  if (changed && session.autoReveal) await revealIfComplete(ctx, session.id);
   return participant;
 }

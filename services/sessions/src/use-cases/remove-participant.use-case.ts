@@ -4,6 +4,7 @@ import { ParticipantNotFoundError } from '../errors.ts';
 import type { ParticipantRole } from '../domain/vote-rules.ts';
 import type { SessionsContext } from './shared/context.ts';
 import { findOwnedSession } from './shared/find-session.ts';
+import { revealIfComplete } from './shared/auto-reveal.ts';
 import { announce } from './shared/room-history.ts';
 
 /**
@@ -31,5 +32,7 @@ export async function removeParticipant(
     return participant;
   });
   ctx.publish();
+  // The one removed may have been the one the round waited for.
+  if (session.autoReveal) await revealIfComplete(ctx, session.id);
   return removed;
 }

@@ -1,6 +1,7 @@
 import { ValidationError } from '@pp/http';
 import { settingsProblems, type SessionSettings } from '../domain/session-settings.ts';
 import type { SessionsContext } from './shared/context.ts';
+import { revealIfComplete } from './shared/auto-reveal.ts';
 import { announce } from './shared/room-history.ts';
 import { findOwnedSession } from './shared/find-session.ts';
 import { checkLinks, withLinks } from './shared/links.ts';
@@ -62,5 +63,7 @@ export async function updateSession(
     }),
   );
   if (changed.length > 0) ctx.publish();
+  // Switched on while everyone has voted: the round is revealed before the answer.
+  if (changed.includes('auto_reveal') && session.autoReveal) await revealIfComplete(ctx, session.id);
   return { session, facts: await factsOf(ctx.em, session) };
 }

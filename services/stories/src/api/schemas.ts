@@ -40,6 +40,9 @@ export const updateStoryBody = z
 /** The session of an internal command, by id. */
 export const internalSessionParams = z.object({ sessionId: z.uuid() });
 
+/** Which story may now be complete: the one named, or else the session's current one. */
+export const autoRevealBody = z.strictObject({ story_id: z.uuid().optional() });
+
 /**
  * A batch of stories another unit adds to a session, in order (an import, a template): the ids are the
  * caller's, so a retried batch adds only what is not there yet and answers the same stories.

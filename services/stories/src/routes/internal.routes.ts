@@ -1,7 +1,8 @@
 import { Router } from 'express';
 import { requireService, send, validate } from '@pp/http';
-import { addStoriesBody, internalSessionParams } from '../api/schemas.ts';
+import { addStoriesBody, autoRevealBody, internalSessionParams } from '../api/schemas.ts';
 import { addStories } from '../use-cases/add-stories.use-case.ts';
+import { revealIfComplete } from '../use-cases/reveal-if-complete.use-case.ts';
 import type { RouteDeps } from './deps.ts';
 
 /** Endpoints for other units only: never proxied, refused without a signed service identity. */
@@ -12,6 +13,12 @@ export function internalRoutes(deps: RouteDeps): Router {
     '/internal/sessions/:sessionId/stories',
     validate({ params: internalSessionParams, body: addStoriesBody }, async ({ params, body }, _req, res) => {
       send(res, 200, { stories: await addStories(deps.context(), params.sessionId, body.stories) });
+    }),
+  );
+  router.post(
+    '/internal/sessions/:sessionId/auto-reveal',
+    validate({ params: internalSessionParams, body: autoRevealBody }, async ({ params, body }, _req, res) => {
+      send(res, 200, { revealed: await revealIfComplete(deps.context(), params.sessionId, body.story_id) });
     }),
   );
   return router;

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@pp/db';
+import type { Logger } from '@pp/logger';
 import type { StoriesClient } from '../../clients/stories.client.ts';
 import type { VoteScenes } from './vote-scenes.ts';
 
@@ -12,8 +13,9 @@ export interface SessionsContext {
   newCode: () => string;
   /** The scenes of recent votes (one per process): a voter's next vote skips the read. */
   voteScenes: VoteScenes;
-  /** The stories unit: where a session made from a template gets its stories. */
+  /** The stories unit: where a session made from a template gets its stories, and reveals happen. */
   stories: StoriesClient;
+  logger: Logger;
 }
 
 export const SOURCE = 'sessions';
