@@ -136,6 +136,27 @@ describe.each([1, 2])('round consistency with %i replica(s) of each unit', (repl
     await stream.close();
   });
 
+  it("the session's activity right after a story change shows it", async () => {
+    let misses = 0;
+    const activity = async (code: string) =>
+      (await p.client.get(`/sessions/${code}/activity?limit=10`, as(owner))).body.activity as Array<{
+        id: string;
+        type: string;
+        data: { story?: { id: string } };
+      }>;
+    const shows = (events: Awaited<ReturnType<typeof activity>>, type: string, storyId: string) =>
+      events.filter((e) => e.type === type && e.data.story?.id === storyId).length === 1;
+    for (let i = 0; i < RUNS / 4; i++) {
+      const session = await createSession();
+      const story = await addStory(session.code, 'Seen at once');
+      if (!shows(await activity(session.code), 'story.created', story.id)) misses++;
+      expect((await p.client.post(`/stories/${story.id}/reveal`, as(owner))).status).toBe(200);
+      const after = await activity(session.code);
+      if (!shows(after, 'story.revealed', story.id) || !shows(after, 'story.created', story.id)) misses++;
+    }
+    expect(misses).toBe(0);
+  });
+
   describe('auto-reveal: what completes the round reveals it before the answer', () => {
     /** An auto-reveal session with stories A and B (A open) and two voters. */
     const autoRoom = async () => {

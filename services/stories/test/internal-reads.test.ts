@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { IDENTITY_HEADER, signIdentity } from '@pp/http';
+import { until } from '@pp/testing';
+import { forgetOldStoryHistory } from '../src/use-cases/forget-story-history.use-case.ts';
 import { as, KEY, startStories, type StoriesHarness } from './support/stories-harness.ts';
 
 const asService = {
@@ -74,5 +76,29 @@ describe("reading a session's stories for another unit", () => {
     expect((await h.client.get(`/internal/sessions/${s.id}/stories`, as(s.owner_id))).status).toBe(403);
     expect((await h.client.get(`/internal/sessions/${s.id}/stories?ids=nope`, asService)).status).toBe(422);
     expect((await h.client.get(`/internal/sessions/not-a-uuid/stories`, asService)).status).toBe(422);
+  });
+
+  it("gives the session's latest story events, newest first, as they were published; forgets them after a day", async () => {
+    const s = await h.session();
+    const [first] = await h.stories(s, ['History', 'More']);
+    expect((await h.client.post(`/stories/${first}/reveal`, as(s.owner_id))).status).toBe(200);
+    const res = await h.client.get(`/internal/sessions/${s.id}/history?limit=2`, asService);
+    expect(res.status).toBe(200);
+    expect(res.body.events.map((e: { type: string }) => e.type)).toEqual(['story.revealed', 'story.created']);
+    const revealed = res.body.events[0];
+    await until(async () => h.published.find((e) => e.id === revealed.id));
+    expect(revealed).toEqual(h.published.find((e) => e.id === revealed.id));
+    expect((await h.client.get(`/internal/sessions/${s.id}/history`, as(s.owner_id))).status).toBe(403);
+
+    const em = h.service.runtime.db.fork();
+    await em
+      .getConnection()
+      .execute(`update story_history set occurred_at = now() - interval '25 hours' where event_id = ?`, [
+        revealed.id,
+      ]);
+    expect(await forgetOldStoryHistory(em, new Date())).toBe(1);
+    const kept = await h.client.get(`/internal/sessions/${s.id}/history`, asService);
+    expect(kept.body.events.map((e: { id: string }) => e.id)).not.toContain(revealed.id);
+    expect(kept.body.events).toHaveLength(2);
   });
 });

@@ -147,7 +147,8 @@ export const sessionsApi = {
     description:
       'What the live room showed lately, oldest first: joins, departures and role changes, votes (who voted and the ' +
       'counts, never the value), stories added, changed, activated, reset, revealed (with the votes and the final ' +
-      'estimate) and deleted, and session updates. Kept for a day.',
+      'estimate) and deleted, and session updates. Kept for a day. A change shows here as soon as it has been ' +
+      'answered (story changes too, which the room hears of a moment later).',
     params: codeParams,
     query: z.object({
       limit: z.coerce

@@ -35,7 +35,18 @@ export interface StoriesClient {
    * the stories unit reveals it now if auto-reveal is on and everyone voted. Whether it did.
    */
   revealIfComplete(sessionId: string, storyId?: string): Promise<boolean>;
+  /** The session's latest story events as the stories unit wrote them with each change, newest first. */
+  storyHistory(sessionId: string, limit: number): Promise<HistoryEvent[]>;
 }
+
+const historyEvent = z.object({
+  id: z.string(),
+  type: z.string(),
+  occurred_at: z.string(),
+  data: z.record(z.string(), z.unknown()),
+});
+export type HistoryEvent = z.infer<typeof historyEvent>;
+const history = z.object({ events: z.array(historyEvent) });
 
 /** The internal endpoints of the stories service, called as the sessions service (signed identity). */
 export function createStoriesClient(options: {
@@ -71,6 +82,14 @@ export function createStoriesClient(options: {
         idempotent: true,
       });
       return body.revealed === true;
+    },
+    async storyHistory(sessionId, limit) {
+      const body = await client.callOk({
+        url: `/internal/sessions/${encodeURIComponent(sessionId)}/history`,
+        method: 'GET',
+        params: { limit },
+      });
+      return history.parse(body).events;
     },
   };
 }

@@ -1,12 +1,31 @@
 import { latestRoomMessages } from '../db/room-event.repository.ts';
+import { toRoomMessage } from '../domain/room-events.ts';
 import type { SessionsContext } from './shared/context.ts';
 import { findOwnedSession } from './shared/find-session.ts';
 
 /**
  * The owner reads what happened in the session lately: the live room's history (kept a day), oldest
- * first. Votes never show their value, as in the room.
+ * first. Votes never show their value, as in the room. The room learns of story changes through
+ * events, a moment after they were made; so the story events come from the stories unit, which wrote
+ * them with each change, and a story added or revealed just before shows at once. When the stories
+ * unit cannot be reached, the room's own history answers alone.
  */
 export async function listActivity(ctx: SessionsContext, code: string, userId: string, limit: number) {
   const session = await findOwnedSession(ctx.em, code, userId);
-  return latestRoomMessages(ctx.em, session.id, limit);
+  const [own, stories] = await Promise.all([
+    latestRoomMessages(ctx.em, session.id, limit),
+    ctx.stories.storyHistory(session.id, limit).catch((err: unknown) => {
+      ctx.logger.warn({ err, session_id: session.id }, 'activity without the latest story events');
+      return [];
+    }),
+  ]);
+  const seen = new Set(own.map((m) => m.id));
+  const fresh = stories.flatMap((event) => {
+    const message = seen.has(event.id) ? undefined : toRoomMessage(event);
+    return message
+      ? [{ id: message.id, type: message.type, occurred_at: new Date(event.occurred_at), data: message.data }]
+      : [];
+  });
+  if (fresh.length === 0) return own;
+  return [...own, ...fresh].sort((a, b) => a.occurred_at.getTime() - b.occurred_at.getTime()).slice(-limit);
 }

@@ -40,6 +40,9 @@ export const updateStoryBody = z
 /** The session of an internal command, by id. */
 export const internalSessionParams = z.object({ sessionId: z.uuid() });
 
+/** How many of a session's latest story events another unit reads (its activity shows at most 200). */
+export const storyHistoryQuery = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) });
+
 /** Which story may now be complete: the one named, or else the session's current one. */
 export const autoRevealBody = z.strictObject({ story_id: z.uuid().optional() });
 

@@ -5,6 +5,7 @@ import { participantEventsConsumer } from './participant-events.consumer.ts';
 import { startRoundSyncTask } from './round-sync.task.ts';
 import { sessionEventsConsumer } from './session-events.consumer.ts';
 import { voteCastConsumer } from './vote-cast.consumer.ts';
+import { startStoryHistoryPruningTask } from './story-history-pruning.task.ts';
 import { startVoteDeadlineTask } from './vote-deadline.task.ts';
 
 /**
@@ -17,7 +18,7 @@ export const consumers = (runtime: ServiceRuntime, context: ContextFactory): Con
   participantEventsConsumer(runtime.bus.prefix, context),
 ];
 
-/** The vote-by deadline, and stating again the rounds left unsettled. */
+/** The vote-by deadline, stating again the rounds left unsettled, and the story history's upkeep. */
 export const tasks = (
   runtime: ServiceRuntime,
   config: Config,
@@ -38,4 +39,5 @@ export const tasks = (
     graceMs: config.ROUND_SYNC_GRACE_MS,
     context,
   }),
+  startStoryHistoryPruningTask({ db: runtime.db, logger: runtime.logger, now }),
 ];

@@ -158,6 +158,10 @@ const COMMIT: PreparedStatement = {
      deleted as (
        delete from stories where session_id = $1::uuid and id = any($6::uuid[]) and exists (select 1 from ok)),
      events as (${insertOutboxSql(`select e from jsonb_array_elements($7::jsonb) e where exists (select 1 from ok)`)}),
+     history as (
+       insert into story_history (event_id, session_id, occurred_at, envelope)
+       select (e->>'id')::uuid, $1::uuid, (e->>'occurred_at')::timestamptz, e
+         from jsonb_array_elements($7::jsonb) e where exists (select 1 from ok)),
      done as (
        update sessions set queue_version = queue_version + 1, round_unsettled_since = null
         where id = $1::uuid and exists (select 1 from ok))
@@ -192,9 +196,10 @@ const rowOf = (s: QueueStory, whole: boolean) => ({
 });
 
 /**
- * Writes a change of the stories with its events, and marks the round settled, in one autocommit
- * statement: only if the session's round version and queue are still those the change was planned
- * on (under the session's row lock). Resolves with whether it wrote.
+ * Writes a change of the stories with its events (in the outbox, and in the session's story history),
+ * and marks the round settled, in one autocommit statement: only if the session's round version and
+ * queue are still those the change was planned on (under the session's row lock). Resolves with
+ * whether it wrote.
  */
 export async function commitQueue(em: EntityManager, write: QueueWrite): Promise<boolean> {
   const [result] = await preparedRows<{ committed: number }>(em, COMMIT, [

@@ -1,7 +1,8 @@
 import { Router } from 'express';
 import { requireService, send, validate } from '@pp/http';
-import { addStoriesBody, autoRevealBody, internalSessionParams } from '../api/schemas.ts';
+import { addStoriesBody, autoRevealBody, internalSessionParams, storyHistoryQuery } from '../api/schemas.ts';
 import { addStories } from '../use-cases/add-stories.use-case.ts';
+import { listStoryHistory } from '../use-cases/list-story-history.use-case.ts';
 import { revealIfComplete } from '../use-cases/reveal-if-complete.use-case.ts';
 import type { RouteDeps } from './deps.ts';
 
@@ -20,6 +21,15 @@ export function internalRoutes(deps: RouteDeps): Router {
     validate({ params: internalSessionParams, body: autoRevealBody }, async ({ params, body }, _req, res) => {
       send(res, 200, { revealed: await revealIfComplete(deps.context(), params.sessionId, body.story_id) });
     }),
+  );
+  router.get(
+    '/internal/sessions/:sessionId/history',
+    validate(
+      { params: internalSessionParams, query: storyHistoryQuery },
+      async ({ params, query }, _req, res) => {
+        send(res, 200, { events: await listStoryHistory(deps.context(), params.sessionId, query.limit) });
+      },
+    ),
   );
   return router;
 }

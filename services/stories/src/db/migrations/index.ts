@@ -2,10 +2,12 @@ import { eventsMigrations } from '@pp/events';
 import { StoriesMigration } from './0001-stories.migration.ts';
 import { RoundVersionsMigration } from './0002-round-versions.migration.ts';
 import { QueueVersionMigration } from './0003-queue-version.migration.ts';
+import { StoryHistoryMigration } from './0004-story-history.migration.ts';
 
 export const migrations = [
   ...eventsMigrations,
   { name: '0001-stories', class: StoriesMigration },
   { name: '0002-round-versions', class: RoundVersionsMigration },
   { name: '0003-queue-version', class: QueueVersionMigration },
+  { name: '0004-story-history', class: StoryHistoryMigration },
 ];
