@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { rooms } from './support/room.ts';
 import { asService, asUser, startSessions, type SessionsHarness } from './support/sessions-harness.ts';
 
@@ -196,6 +198,27 @@ describe('rounds: automatic seals', () => {
     const due = await r.seal(session.id, story.id, 'all_voted');
     expect(due.status).toBe(200);
     expect(due.body.votes).toHaveLength(3);
+  });
+
+  it('answers the last vote within 2 s when the stories unit takes its reveal no further (it never answers)', async () => {
+    const silent = createServer(() => undefined); // takes requests, never answers
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    const slow = await startSessions({}, { STORIES_URL: url, STORIES_TIMEOUT_MS: '10000' });
+    try {
+      const sr = rooms(slow);
+      const session = await sr.createSession('ann', { auto_reveal: true });
+      const bob = await sr.join(session.code, 'Bob');
+      await sr.openStory(session);
+      const started = Date.now();
+      const last = await sr.vote(session.code, bob.id, '5');
+      expect([last.status, last.body.stats.all_voted]).toEqual([200, true]);
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      await slow.stop();
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 
   it('seals on deadline_passed only once the vote-by deadline is on and past', async () => {
