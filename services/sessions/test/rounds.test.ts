@@ -200,7 +200,7 @@ describe('rounds: automatic seals', () => {
     expect(due.body.votes).toHaveLength(3);
   });
 
-  it('answers the last vote within 2 s when the stories unit takes its reveal no further (it never answers)', async () => {
+  it('answers the last vote and the activity without waiting long on a stories unit that never answers', async () => {
     const silent = createServer(() => undefined); // takes requests, never answers
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
@@ -214,6 +214,16 @@ describe('rounds: automatic seals', () => {
       const last = await sr.vote(session.code, bob.id, '5');
       expect([last.status, last.body.stats.all_voted]).toEqual([200, true]);
       expect(Date.now() - started).toBeLessThan(5_000);
+      // The activity answers with the room's own history.
+      const asked = Date.now();
+      const activity = await slow.client.get(`/sessions/${session.code}/activity`, {
+        headers: asUser('ann'),
+      });
+      expect(activity.status).toBe(200);
+      expect(activity.body.activity.map((e: { type: string }) => e.type)).toEqual(
+        expect.arrayContaining(['participant.joined', 'vote.cast']),
+      );
+      expect(Date.now() - asked).toBeLessThan(5_000);
     } finally {
       await slow.stop();
       silent.closeAllConnections();

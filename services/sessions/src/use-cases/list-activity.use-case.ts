@@ -1,23 +1,28 @@
 import { latestRoomMessages } from '../db/room-event.repository.ts';
 import { toRoomMessage } from '../domain/room-events.ts';
 import type { SessionsContext } from './shared/context.ts';
+import { atMost } from './shared/at-most.ts';
 import { findOwnedSession } from './shared/find-session.ts';
+
+/** How long the activity waits for the stories unit's history before it answers with the room's alone. */
+const HISTORY_AT_MOST_MS = 1_000;
 
 /**
  * The owner reads what happened in the session lately: the live room's history (kept a day), oldest
  * first. Votes never show their value, as in the room. The room learns of story changes through
  * events, a moment after they were made; so the story events come from the stories unit, which wrote
  * them with each change, and a story added or revealed just before shows at once. When the stories
- * unit cannot be reached, the room's own history answers alone.
+ * unit cannot be reached (or takes more than a second), the room's own history answers alone.
  */
 export async function listActivity(ctx: SessionsContext, code: string, userId: string, limit: number) {
   const session = await findOwnedSession(ctx.em, code, userId);
+  const asked = ctx.stories.storyHistory(session.id, limit).catch((err: unknown) => {
+    ctx.logger.warn({ err, session_id: session.id }, 'activity without the latest story events');
+    return [];
+  });
   const [own, stories] = await Promise.all([
     latestRoomMessages(ctx.em, session.id, limit),
-    ctx.stories.storyHistory(session.id, limit).catch((err: unknown) => {
-      ctx.logger.warn({ err, session_id: session.id }, 'activity without the latest story events');
-      return [];
-    }),
+    atMost(HISTORY_AT_MOST_MS, asked, []),
   ]);
   const seen = new Set(own.map((m) => m.id));
   const fresh = stories.flatMap((event) => {

@@ -1,3 +1,4 @@
+import { atMost } from './at-most.ts';
 import type { SessionsContext } from './context.ts';
 
 /** How long an answer waits for the stories unit's reveal before it goes without it. */
@@ -15,14 +16,9 @@ export async function revealIfComplete(
   sessionId: string,
   storyId?: string,
 ): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
   const asked = ctx.stories.revealIfComplete(sessionId, storyId).catch((err: unknown) => {
     ctx.logger.warn({ err, session_id: sessionId }, 'auto-reveal left to the events');
   });
   // A stories unit that is slow to answer holds the answer back at most this long (the change is made).
-  const patience = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ASK_AT_MOST_MS);
-  });
-  await Promise.race([asked, patience]);
-  clearTimeout(timer);
+  await atMost(ASK_AT_MOST_MS, asked, undefined);
 }
