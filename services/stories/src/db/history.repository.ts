@@ -21,3 +21,8 @@ export async function forgetStoryHistory(em: EntityManager, before: Date): Promi
   };
   return result.affectedRows ?? 0;
 }
+
+/** Autovacuum may be off or behind: the pruning reclaims what it deleted itself. */
+export async function vacuumStoryHistory(em: EntityManager): Promise<void> {
+  await em.getConnection().execute('vacuum (skip_locked) story_history', [], 'run');
+}
