@@ -1,4 +1,5 @@
 import type { IncrementResponse, Options, Store } from 'express-rate-limit';
+import { within } from '@pp/async';
 import type { Logger } from '@pp/logger';
 import { LocalCounts } from './local-counts.ts';
 
@@ -28,14 +29,12 @@ export class FallbackStore implements Store {
   }
 
   async increment(key: string): Promise<IncrementResponse> {
-    let timer: NodeJS.Timeout | undefined;
     try {
-      const result = await Promise.race([
+      const result = await within(
+        this.timeoutMs,
         Promise.resolve(this.shared.increment(key)),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error('rate limit store timed out')), this.timeoutMs);
-        }),
-      ]);
+        () => new Error('rate limit store timed out'),
+      );
       if (this.failing) this.logger.info('rate limit store is back');
       this.failing = false;
       return result;
@@ -43,8 +42,6 @@ export class FallbackStore implements Store {
       if (!this.failing) this.logger.warn({ err }, 'rate limit store unavailable: counting locally');
       this.failing = true;
       return this.local.increment(key);
-    } finally {
-      clearTimeout(timer);
     }
   }
 

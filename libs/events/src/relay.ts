@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { jetstream } from '@nats-io/jetstream';
+import { atMost } from '@pp/async';
 import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from '@pp/logger';
 import { gauge, counter } from '@pp/http';
@@ -190,14 +191,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   return {
     kick: () => void trigger(),
     flush: async (timeoutMs = 1_000) => {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        trigger(),
-        new Promise<void>((resolve) => {
-          timer = setTimeout(resolve, timeoutMs);
-        }),
-      ]);
-      clearTimeout(timer);
+      await atMost(timeoutMs, trigger(), 0);
     },
     drain: async (timeoutMs = 10_000) => {
       const deadline = Date.now() + timeoutMs;

@@ -1,4 +1,5 @@
 import express, { type Router } from 'express';
+import { within } from '@pp/async';
 
 /** A readiness check: resolves when the dependency answers, rejects (or times out) when it does not. */
 export type ReadinessCheck = () => Promise<unknown>;
@@ -6,19 +7,11 @@ export type ReadinessCheck = () => Promise<unknown>;
 export async function runChecks(checks: Record<string, ReadinessCheck>, timeoutMs = 1500) {
   const entries = await Promise.all(
     Object.entries(checks).map(async ([name, check]) => {
-      let timer: NodeJS.Timeout | undefined;
       try {
-        await Promise.race([
-          check(),
-          new Promise((_, reject) => {
-            timer = setTimeout(() => reject(new Error('timed out')), timeoutMs);
-          }),
-        ]);
+        await within(timeoutMs, check(), () => new Error('timed out'));
         return [name, 'ok'] as const;
       } catch {
         return [name, 'down'] as const;
-      } finally {
-        clearTimeout(timer);
       }
     }),
   );

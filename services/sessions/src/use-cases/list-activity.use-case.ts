@@ -1,7 +1,7 @@
 import { latestRoomMessages } from '../db/room-event.repository.ts';
 import { toRoomMessage } from '../domain/room-events.ts';
 import type { SessionsContext } from './shared/context.ts';
-import { atMost } from './shared/at-most.ts';
+import { atMost } from '@pp/async';
 import { findOwnedSession } from './shared/find-session.ts';
 
 /** How long the activity waits for the stories unit's history before it answers with the room's alone. */

@@ -1,4 +1,5 @@
 import CircuitBreaker from 'opossum';
+import { atMost } from '@pp/async';
 import type { Logger } from '@pp/logger';
 import type { EndpointAnswer, EndpointClient } from '../clients/endpoint.client.ts';
 import type { ClaimedDelivery, SettledAttempt } from '../db/dispatch.repository.ts';
@@ -202,11 +203,7 @@ export function createDispatcher(options: DispatcherOptions) {
     async stop(graceMs: number) {
       stopped = true;
       await claiming;
-      if (total > 0)
-        await Promise.race([
-          new Promise<void>((r) => drained.push(r)),
-          new Promise((r) => setTimeout(r, graceMs).unref()),
-        ]);
+      if (total > 0) await atMost(graceMs, new Promise<void>((r) => drained.push(r)), undefined);
       for (let tries = 0; tries < 3 && (settled.length > 0 || settling); tries++) await settle();
       for (const breaker of breakers.values()) breaker.shutdown();
     },

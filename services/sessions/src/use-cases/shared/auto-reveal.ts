@@ -1,4 +1,4 @@
-import { atMost } from './at-most.ts';
+import { atMost } from '@pp/async';
 import type { SessionsContext } from './context.ts';
 
 /** How long an answer waits for the stories unit's reveal before it goes without it. */

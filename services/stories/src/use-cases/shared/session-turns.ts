@@ -1,3 +1,4 @@
+import { within } from '@pp/async';
 import { BoundedMap } from '@pp/collections';
 import { ServiceUnavailableError } from '@pp/http';
 import type { QueueTarget } from '../../db/queue.repository.ts';
@@ -40,28 +41,16 @@ export async function inSessionTurn<T>(
     if (turns.get(sessionId) === last) turns.delete(sessionId);
   });
   try {
-    if (before) await waitAtMost(before, maxWaitMs);
+    if (before)
+      await within(
+        maxWaitMs,
+        before,
+        () =>
+          new ServiceUnavailableError('Other changes of this session are still under way, try again shortly'),
+      );
     return await work(before !== undefined);
   } finally {
     done();
-  }
-}
-
-async function waitAtMost(turn: Promise<void>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () =>
-        reject(
-          new ServiceUnavailableError('Other changes of this session are still under way, try again shortly'),
-        ),
-      ms,
-    );
-  });
-  try {
-    await Promise.race([turn, late]);
-  } finally {
-    clearTimeout(timer);
   }
 }
 
