@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode, type EntityManager } from '@pp/db';
 import { generateToken, type TokenKind } from '../domain/token.ts';
-import { Token, User } from './entities/index.ts';
+import { Token } from './entities/index.ts';
 
 export interface IssuedToken {
   token: Token;
@@ -48,14 +48,9 @@ const workingPersonalTokens = (userId: string, now: Date) => ({
 export const listPersonalTokens = (em: EntityManager, userId: string, now: Date) =>
   em.find(Token, workingPersonalTokens(userId, now), { orderBy: { createdAt: 'desc', id: 'desc' } });
 
-/**
- * How many API and MCP tokens of the user still work, counted under the user's row lock (so tokens
- * made at once are counted one after the other); inside a transaction.
- */
-export async function countPersonalTokensLocked(tx: EntityManager, userId: string, now: Date) {
-  await tx.findOne(User, { id: userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-  return tx.count(Token, workingPersonalTokens(userId, now));
-}
+/** How many API and MCP tokens of the user still work. */
+export const countPersonalTokens = (em: EntityManager, userId: string, now: Date) =>
+  em.count(Token, workingPersonalTokens(userId, now));
 
 /** Records use at most once a minute, so introspection does not write on every call. */
 export async function touchToken(em: EntityManager, id: string, now: Date): Promise<void> {

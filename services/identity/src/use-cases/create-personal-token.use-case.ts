@@ -1,5 +1,6 @@
 import { LimitReachedError, ValidationError } from '@pp/http';
-import { countPersonalTokensLocked, createToken } from '../db/token.repository.ts';
+import { inTurn } from '@pp/db';
+import { countPersonalTokens, createToken } from '../db/token.repository.ts';
 import type { IdentityContext } from './shared/context.ts';
 
 /** API and MCP tokens that still work, per account: enough for every tool and assistant, and a list that stays short. */
@@ -21,8 +22,9 @@ export async function createPersonalToken(
   if (input.expiresAt && input.expiresAt.getTime() <= now.getTime()) {
     throw new ValidationError({ expires_at: ['must be in the future'] });
   }
-  return ctx.em.transactional(async (tx) => {
-    if ((await countPersonalTokensLocked(tx, userId, now)) >= TOKENS_PER_ACCOUNT)
+  // An account's tokens are made in turn, so that a burst of them at once stops at the limit too.
+  return inTurn(ctx.em, `tokens-of:${userId}`, async (tx) => {
+    if ((await countPersonalTokens(tx, userId, now)) >= TOKENS_PER_ACCOUNT)
       throw new LimitReachedError('tokens', TOKENS_PER_ACCOUNT, 'API and MCP tokens that still work');
     return createToken(
       tx,
