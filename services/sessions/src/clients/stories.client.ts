@@ -1,3 +1,4 @@
+import { eventEnvelopeSchema, type EventEnvelope } from '@pp/contracts';
 import { createServiceClient } from '@pp/http-client';
 import type { Logger } from '@pp/logger';
 import { z } from 'zod';
@@ -36,17 +37,10 @@ export interface StoriesClient {
    */
   revealIfComplete(sessionId: string, storyId?: string): Promise<boolean>;
   /** The session's latest story events as the stories unit wrote them with each change, newest first. */
-  storyHistory(sessionId: string, limit: number): Promise<HistoryEvent[]>;
+  storyHistory(sessionId: string, limit: number): Promise<EventEnvelope[]>;
 }
 
-const historyEvent = z.object({
-  id: z.string(),
-  type: z.string(),
-  occurred_at: z.string(),
-  data: z.record(z.string(), z.unknown()),
-});
-export type HistoryEvent = z.infer<typeof historyEvent>;
-const history = z.object({ events: z.array(historyEvent) });
+const history = z.object({ events: z.array(eventEnvelopeSchema) });
 
 /** The internal endpoints of the stories service, called as the sessions service (signed identity). */
 export function createStoriesClient(options: {
