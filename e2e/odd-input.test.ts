@@ -1,9 +1,10 @@
 /**
  * Input no client library would send, through the gateway in front of the real units: text that no
  * database column can store (a lone surrogate, a NUL character) in every write of the route table,
- * and headers over node's limit. Each is a 4xx with the error envelope; none reaches a database.
+ * a compressed body that is not what its Content-Encoding says, and headers over node's limit. Each is a 4xx with the error envelope; none reaches a database.
  */
 import { connect } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { routeTable } from '../gateway/src/routes.ts';
 import { startPlatform, type Platform } from './support/platform.ts';
 
@@ -69,6 +70,34 @@ describe('odd input through the gateway', () => {
       token,
     });
     expect([edit.status, Object.keys(edit.body.errors ?? {})]).toEqual([422, ['description']]);
+  });
+
+  it('answers 400 for a compressed body that is not what its Content-Encoding says, on any write; takes a real one', async () => {
+    const send = (method: string, path: string, encoding: string, body: Buffer) =>
+      fetch(p.url + path, {
+        method,
+        headers: {
+          'content-type': 'application/json',
+          'content-encoding': encoding,
+          authorization: `Bearer ${token}`,
+        },
+        body,
+      });
+    const answers: Array<{ key: string; status: number; code: unknown }> = [];
+    for (const w of writes())
+      for (const encoding of ['gzip', 'br']) {
+        const res = await send(w.method.toUpperCase(), w.path, encoding, Buffer.from('{"name":"plain"}'));
+        const body = (await res.json()) as { error?: { code?: unknown } };
+        answers.push({ key: `${w.key} ${encoding}`, status: res.status, code: body.error?.code });
+      }
+    expect(answers.filter((a) => a.status !== 400 || a.code !== 'invalid_content_encoding')).toEqual([]);
+    const zipped = await send(
+      'POST',
+      `/sessions/${placeholders.code}/stories`,
+      'gzip',
+      gzipSync(JSON.stringify({ title: 'Sent gzipped' })),
+    );
+    expect([zipped.status, ((await zipped.json()) as any).story.title]).toEqual([201, 'Sent gzipped']);
   });
 
   it('answers headers over 16 KB with 431 and the error envelope', async () => {

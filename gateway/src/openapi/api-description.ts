@@ -44,10 +44,12 @@ request is made as that user, otherwise anonymously. A revoked token stops worki
 \`message\`. An error is \`{ success: false, message, error: { code } }\`, with \`errors\` (messages by field path)
 on 422 only. Responses never contain stack traces, SQL or internal host names.
 
-**Status codes.** 400 malformed request (body not valid JSON, wrong query value type, not HTTP at all);
+**Status codes.** 400 malformed request (body not valid JSON, wrong query value type, not HTTP at all, a
+compressed body that is not what its \`Content-Encoding\` says: \`invalid_content_encoding\`; a body may come
+gzip, deflate, br or zstd compressed, and its limit counts it unpacked);
 401 authentication; 403 not the owner; 404 unknown resource or path; 405 method not allowed on a known path;
 409 conflict (\`duplicate\` or a state-specific code); 413 body over the limit (1 MB by default); 415 a body
-that is not JSON; 422 validation, including a field the body does not take (every request body is closed:
+that is not JSON, or in a charset or \`Content-Encoding\` the API does not read; 422 validation, including a field the body does not take (every request body is closed:
 an unknown field is refused, under \`errors._body\`; a path that documents no body, such as a reveal, takes none
 or \`{}\`), JSON of the wrong type (\`null\`, an array), a body nested deeper
 than 64 levels or holding over 10,000 keys and array elements (under \`errors._body\`), and text no database

@@ -36,7 +36,15 @@ export const connectionErrorMapper: ErrorMapper = (err) => {
   return undefined;
 };
 
-function fromBodyParser(err: { type?: string; status?: number }): AppError | undefined {
+function fromBodyParser(err: { type?: string; status?: number; code?: unknown }): AppError | undefined {
+  // The body parser gives its decoder's failures (gzip, deflate, br or zstd data that is not what
+  // its Content-Encoding says) as a 400 without a type of their own, keeping the decoder's code.
+  if (err.type === undefined && err.status === 400 && typeof err.code === 'string')
+    return new AppError(
+      400,
+      'invalid_content_encoding',
+      'The request body could not be decoded as its Content-Encoding says',
+    );
   switch (err.type) {
     case 'entity.parse.failed':
       return new AppError(400, 'invalid_json', 'The request body is not valid JSON');

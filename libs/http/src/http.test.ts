@@ -1,4 +1,5 @@
 import { connect } from 'node:net';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { z } from 'zod';
 import { createLogger } from '@pp/logger';
 import {
@@ -134,6 +135,36 @@ describe('service app', () => {
     expect(((await bad.json()) as any).error.code).toBe('invalid_json');
     expect((await post('/things/7?n=abc', JSON.stringify({ name: 'a' }))).status).toBe(400);
     expect((await post('/things/7?n=9', JSON.stringify({ name: 'a' }))).status).toBe(422);
+  });
+
+  it('reads a compressed body, and answers 400 for one that is not what its Content-Encoding says', async () => {
+    const body = JSON.stringify({ name: 'zip' });
+    const send = (encoding: string, data: Buffer) =>
+      fetch(`${server.url}/things/7`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-encoding': encoding },
+        body: data,
+      });
+    for (const [encoding, data] of [
+      ['gzip', gzipSync(body)],
+      ['deflate', deflateSync(body)],
+      ['br', brotliCompressSync(body)],
+    ] as const)
+      expect([encoding, (await send(encoding, data)).status]).toEqual([encoding, 201]);
+    for (const [encoding, data] of [
+      ['gzip', Buffer.from(body)],
+      ['gzip', gzipSync(body).subarray(0, 12)],
+      ['deflate', Buffer.from('not deflated')],
+      ['br', Buffer.from('not brotli')],
+      ['zstd', Buffer.from('not zstd')],
+    ] as const) {
+      const res = await send(encoding, data);
+      expect([encoding, res.status]).toEqual([encoding, 400]);
+      expect(((await res.json()) as any).error.code).toBe('invalid_content_encoding');
+    }
+    const unknown = await send('compress', Buffer.from(body));
+    expect(unknown.status).toBe(415);
+    expect(((await unknown.json()) as any).error.code).toBe('unsupported_encoding');
   });
 
   it('answers 415 for a body that is not JSON, whatever it claims to be or when it claims nothing', async () => {
