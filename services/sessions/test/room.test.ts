@@ -1,5 +1,6 @@
 import { openStream, until } from '@pp/testing';
 import { randomUUID } from 'node:crypto';
+import { subjectFor } from '@pp/events';
 import { forgetOldRoomEvents } from '../src/use-cases/shared/room-history.ts';
 import { rooms } from './support/room.ts';
 import { asUser, startSessions, type SessionsHarness } from './support/sessions-harness.ts';
@@ -118,6 +119,29 @@ describe('live room', () => {
       await r.join(session.code, 'Live');
       await again.waitFor((e) => e.data.participant?.name === 'Live');
       expect(again.events.map((e) => e.data.participant.name)).toEqual(['Missed 1', 'Missed 2', 'Live']);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('does not send an event twice when it comes live after the replay that sent it', async () => {
+    const session = await r.createSession('ann');
+    const seen = await lastSeenAfterJoin(session.code);
+    const story = await h.publish('story.created', {
+      session_id: session.id,
+      session_code: session.code,
+      story: { id: randomUUID(), title: 'Recorded first', status: 'pending', position: 1 },
+    });
+    await until(async () => (await recorded(session.id)) === 2);
+    const again = await streamOf(session.code, { 'last-event-id': seen.id });
+    try {
+      await again.waitFor((e) => e.id === story.id);
+      // Its publication comes after the replay (as an event recorded with its change and published a
+      // moment later does): the room sends it once.
+      h.runtime.nc.publish(subjectFor(h.runtime.bus, 'story.created'), JSON.stringify(story));
+      await r.join(session.code, 'Later');
+      const later = await again.waitFor((e) => e.data.participant?.name === 'Later');
+      expect(again.events.map((e) => e.id)).toEqual([story.id, later.id]);
     } finally {
       await again.close();
     }

@@ -9,6 +9,11 @@ interface StreamState {
   res: Response;
   /** Live messages held back while the stream replays what its client missed; null once live. */
   held: RoomMessage[] | null;
+  /**
+   * The ids the replay sent. An event is recorded when it happens and published a moment later, so
+   * one replayed from the record can still come live after the replay: it is not sent twice.
+   */
+  replayed: Set<string>;
 }
 type Stream = Session<StreamState>;
 
@@ -30,6 +35,12 @@ const send = (stream: Stream, m: RoomMessage) => {
   if (stream.isConnected) stream.push(m.data, m.type, m.id);
 };
 
+/** A live message to a stream: held while it replays, else sent unless the replay sent it. */
+const deliverTo = (stream: Stream, m: RoomMessage) => {
+  if (stream.state.held) stream.state.held.push(m);
+  else if (!stream.state.replayed.has(m.id)) send(stream, m);
+};
+
 /**
  * The live room of this replica: a core NATS subscription to the room's event types fans each event
  * out to the streams of its session open here. Every replica does the same, so a client may hold its
@@ -45,10 +56,7 @@ export function createRoomHub(options: {
   const rooms = new Map<string, Set<Stream>>();
 
   const deliver = (m: RoomMessage) => {
-    for (const stream of rooms.get(m.sessionId) ?? []) {
-      if (stream.state.held) stream.state.held.push(m);
-      else send(stream, m);
-    }
+    for (const stream of rooms.get(m.sessionId) ?? []) deliverTo(stream, m);
   };
   const subscriptions = roomEventTypes.map((type) =>
     options.nc.subscribe(subjectFor(options.bus, type), {
@@ -76,7 +84,7 @@ export function createRoomHub(options: {
     async open(req, res, sessionId, replay) {
       const stream = await createSession<StreamState>(req, res, {
         keepAlive: options.keepAliveMs ?? 15_000,
-        state: { res, held: [] },
+        state: { res, held: [], replayed: new Set() },
       });
       const streams = rooms.get(sessionId) ?? new Set<Stream>();
       rooms.set(sessionId, streams.add(stream));
@@ -88,9 +96,9 @@ export function createRoomHub(options: {
       });
       try {
         const missed = stream.lastId ? await replay(stream.lastId) : [];
-        const replayed = new Set(missed.map((m) => m.id));
+        for (const m of missed) stream.state.replayed.add(m.id);
         for (const m of missed) send(stream, m);
-        for (const m of stream.state.held ?? []) if (!replayed.has(m.id)) send(stream, m);
+        for (const m of stream.state.held ?? []) if (!stream.state.replayed.has(m.id)) send(stream, m);
       } catch (err) {
         options.logger.warn({ err }, 'room hub: could not replay the missed events');
       } finally {
