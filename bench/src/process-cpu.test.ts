@@ -44,7 +44,9 @@ describe('CPU per operation by process', () => {
       expect(of('busy')).toBeGreaterThan(150);
       expect(of('busy')).toBeLessThan(260);
       expect(of('idle')).toBeLessThan(40);
-      expect(cost.parts[0]!.name).toBe('busy');
+      // Largest first. The test's own process (the load generator) is measured too, and on a machine
+      // busy with other tests it may well spend more than either child: only the children's order counts.
+      expect(cost.parts.map((p) => p.name).filter((n) => n !== 'load generator')).toEqual(['busy', 'idle']);
       expect(cost.total).toBeCloseTo(of('busy') + of('idle'), 5);
       expect(formatCpu(cost)).toMatch(/^\d+\.\d ms: busy \d+\.\d/);
     } finally {
