@@ -95,14 +95,17 @@ export function createRoomHub(options: {
         if (streams.size === 0 && rooms.get(sessionId) === streams) rooms.delete(sessionId);
       });
       try {
-        const missed = stream.lastId ? await replay(stream.lastId) : [];
-        for (const m of missed) stream.state.replayed.add(m.id);
-        for (const m of missed) send(stream, m);
-        for (const m of stream.state.held ?? []) if (!stream.state.replayed.has(m.id)) send(stream, m);
+        for (const m of stream.lastId ? await replay(stream.lastId) : []) {
+          stream.state.replayed.add(m.id);
+          send(stream, m);
+        }
       } catch (err) {
         options.logger.warn({ err }, 'room hub: could not replay the missed events');
       } finally {
+        // What came live meanwhile follows, replay or not (what the replay sent is not sent again).
+        const held = stream.state.held ?? [];
         stream.state.held = null;
+        for (const m of held) deliverTo(stream, m);
       }
     },
     async stop() {

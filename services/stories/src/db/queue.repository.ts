@@ -35,6 +35,14 @@ export interface PlannedQueue {
 /** Where the change happens: the session of a story, the session of a code, or a session by id. */
 export type QueueTarget = { storyId: string } | { code: string } | { sessionId: string };
 
+/**
+ * A story of the queue as the plan reads it, in QueueRow's order: as an array, since json_build_object
+ * would cost PostgreSQL twice the CPU on a long queue (it looks up every argument's type, keys
+ * included, per row).
+ */
+const QUEUE_COLUMNS = `st.id, st.title, st.status, st.position, st.final_estimate, st.revealed_at,
+  st.voting_started_at, st.created_at, st.updated_at`;
+
 const PLAN: PreparedStatement = {
   name: 'stories.plan-queue',
   text: `with target as (
@@ -51,13 +59,10 @@ const PLAN: PreparedStatement = {
         returning s.round_version, s.round_unsettled_since = now() as was_settled)
      select row_to_json(snap) as session, snap.queue_version,
             (select round_version from bump) as round_version, (select was_settled from bump) as was_settled,
-            -- each story as an array in QueueRow's order: json_build_object would cost PostgreSQL
-            -- twice the CPU on a long queue (it looks up every argument's type, keys included, per row)
-            coalesce((select json_agg(json_build_array(
-                st.id, st.title, st.status, st.position, st.final_estimate, st.revealed_at,
-                st.voting_started_at, st.created_at, st.updated_at) order by st.position)
+            coalesce((select json_agg(json_build_array(${QUEUE_COLUMNS}) order by st.position)
                from stories st where st.session_id = snap.id), '[]') as stories,
-            (select row_to_json(st) from stories st where st.id = $2::uuid and st.session_id = snap.id) as target
+            (select json_build_array(${QUEUE_COLUMNS}, st.description, st.acceptance_criteria, st.votes)
+               from stories st where st.id = $2::uuid and st.session_id = snap.id) as target
        from snap`,
 };
 
@@ -80,7 +85,7 @@ function sessionOf(row: Record<string, unknown>): SessionRecord {
   };
 }
 
-/** A story of the plan's queue, as the plan's SQL builds it (the session's id is the plan's). */
+/** A story of the plan's queue, as QUEUE_COLUMNS reads it (the session's id is the plan's). */
 type QueueRow = [
   id: string,
   title: string,
@@ -93,7 +98,15 @@ type QueueRow = [
   updatedAt: string,
 ];
 
-function queueStoryOf(sessionId: string, row: QueueRow): QueueStory {
+/** The story the change is about: its queue columns, then its large fields. */
+type TargetRow = [
+  ...QueueRow,
+  description: string,
+  acceptanceCriteria: string,
+  votes: StoryRecord['votes'] | null,
+];
+
+function queueStoryOf(sessionId: string, row: QueueRow | TargetRow): QueueStory {
   const [id, title, status, position, finalEstimate, revealedAt, votingStartedAt, createdAt, updatedAt] = row;
   return {
     id,
@@ -109,21 +122,14 @@ function queueStoryOf(sessionId: string, row: QueueRow): QueueStory {
   };
 }
 
-const storyOf = (row: Record<string, unknown>): StoryRecord => ({
-  id: row.id as string,
-  sessionId: row.session_id as string,
-  title: row.title as string,
-  status: row.status as StoryRecord['status'],
-  position: row.position as number,
-  finalEstimate: (row.final_estimate as string | null) ?? null,
-  revealedAt: date(row.revealed_at),
-  votingStartedAt: date(row.voting_started_at),
-  createdAt: date(row.created_at)!,
-  updatedAt: date(row.updated_at)!,
-  description: row.description as string,
-  acceptanceCriteria: row.acceptance_criteria as string,
-  votes: (row.votes as StoryRecord['votes']) ?? null,
-});
+function storyOf(sessionId: string, row: TargetRow): StoryRecord {
+  return {
+    ...queueStoryOf(sessionId, row),
+    description: row[9],
+    acceptanceCriteria: row[10],
+    votes: row[11] ?? null,
+  };
+}
 
 /**
  * The session and its stories as they are, and the next round version, taken (and the round marked
@@ -146,7 +152,7 @@ export async function planQueue(
   return {
     session,
     stories: (found.stories as QueueRow[]).map((row) => queueStoryOf(session.id, row)),
-    target: found.target ? storyOf(found.target as Record<string, unknown>) : undefined,
+    target: found.target ? storyOf(session.id, found.target as TargetRow) : undefined,
     queueVersion: found.queue_version as number,
     roundVersion: (found.round_version as number | null) ?? undefined,
     wasSettled: (found.was_settled as boolean | null) ?? undefined,
