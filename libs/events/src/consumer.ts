@@ -13,9 +13,15 @@ import { isDatabaseUnavailable } from '@pp/db';
 import { counter, gauge, ServiceUnavailableError } from '@pp/http';
 import { defaultBus, deadLetterSubjectFor, type EventBus } from './bus.ts';
 
+/** Where a delivered event stands in the bus's stream: its sequence, one order for every reader. */
+export interface Delivery {
+  position: number;
+}
+
 export type EventHandler<T extends EventType> = (
   event: EventEnvelope<EventData<T>>,
   em: EntityManager,
+  delivery: Delivery,
 ) => Promise<void>;
 export type EventHandlers = { [T in EventType]?: EventHandler<T> };
 
@@ -46,8 +52,15 @@ export interface ConsumerOptions {
    * reason than a dependency being down, its events are handled one by one with `handlers`, so one bad
    * event cannot hold back the others.
    */
-  batch?: { handle: (events: EventEnvelope[], em: EntityManager) => Promise<void>; size?: number };
+  batch?: { handle: BatchHandler<EventType>; size?: number };
 }
+
+/** Events that arrived together, in their order, with where each stands in the stream. */
+export type BatchHandler<T extends EventType> = (
+  events: Array<EventEnvelope<EventData<T>>>,
+  em: EntityManager,
+  deliveries: Delivery[],
+) => Promise<void>;
 
 /**
  * The handlers and batch of a consumer that handles the events of `types` the same way alone or
@@ -56,12 +69,12 @@ export interface ConsumerOptions {
  */
 export function inBatches<T extends EventType>(
   types: readonly T[],
-  handle: (events: Array<EventEnvelope<EventData<T>>>, em: EntityManager) => Promise<void>,
+  handle: BatchHandler<T>,
 ): Pick<ConsumerOptions, 'handlers' | 'batch'> {
-  const one = (event: EventEnvelope<EventData<T>>, em: EntityManager) => handle([event], em);
+  const one: EventHandler<T> = (event, em, delivery) => handle([event], em, [delivery]);
   return {
     handlers: Object.fromEntries(types.map((type) => [type, one])) as EventHandlers,
-    batch: { handle: handle as (events: EventEnvelope[], em: EntityManager) => Promise<void> },
+    batch: { handle: handle as BatchHandler<EventType> },
   };
 }
 
@@ -80,6 +93,8 @@ const lag = gauge('consumer_lag', 'Messages not yet delivered to the consumer', 
 /** The database or a service the handler called cannot be reached: retry, however long it takes. */
 const dependencyUnavailable = (err: unknown) =>
   err instanceof ServiceUnavailableError || isDatabaseUnavailable(err);
+
+const deliveryOf = (msg: JsMsg): Delivery => ({ position: msg.info.streamSequence });
 
 const defaultBackoff = (n: number) => Math.min(30_000, 250 * 2 ** Math.max(0, n - 1));
 
@@ -133,7 +148,11 @@ export async function startConsumer(options: ConsumerOptions): Promise<RunningCo
   }
 
   /** The handler and the processed-events row in one transaction: a redelivered event is skipped. */
-  function handleOnce(event: EventEnvelope<EventData<EventType>>, handler: EventHandler<EventType>) {
+  function handleOnce(
+    event: EventEnvelope<EventData<EventType>>,
+    handler: EventHandler<EventType>,
+    delivery: Delivery,
+  ) {
     return options.orm.em.fork().transactional(async (em) => {
       const inserted = (await em
         .getConnection()
@@ -144,7 +163,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<RunningCo
           em.getTransactionContext(),
         )) as { affectedRows?: number; rowCount?: number };
       if ((inserted.affectedRows ?? inserted.rowCount ?? 1) === 0) return; // already handled
-      await handler(event, em);
+      await handler(event, em, delivery);
     });
   }
 
@@ -153,6 +172,11 @@ export async function startConsumer(options: ConsumerOptions): Promise<RunningCo
    * (the message is dead-lettered, or acknowledged because this consumer takes no event of its type).
    */
   async function read(msg: JsMsg): Promise<EventEnvelope<EventData<EventType>> | undefined> {
+    // A consumer of the whole bus sees every event: the types it does not take are let go unread.
+    if (!options.handlers[msg.subject.slice(bus.prefix.length + 1) as EventType]) {
+      ack(msg);
+      return undefined;
+    }
     let envelope: EventEnvelope;
     try {
       envelope = eventEnvelopeSchema.parse(JSON.parse(new TextDecoder().decode(msg.data))) as EventEnvelope;
@@ -204,9 +228,12 @@ export async function startConsumer(options: ConsumerOptions): Promise<RunningCo
 
   async function handleOne(msg: JsMsg, event: EventEnvelope<EventData<EventType>>): Promise<void> {
     const handler = options.handlers[event.type as EventType] as EventHandler<EventType>;
+    const delivery = deliveryOf(msg);
     try {
       await runWithContext({ correlationId: event.correlation_id ?? event.id }, () =>
-        options.idempotent ? handler(event, options.orm.em.fork()) : handleOnce(event, handler),
+        options.idempotent
+          ? handler(event, options.orm.em.fork(), delivery)
+          : handleOnce(event, handler, delivery),
       );
       ack(msg);
     } catch (err) {
@@ -230,6 +257,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<RunningCo
       await options.batch!.handle(
         ready.map((r) => r.event),
         options.orm.em.fork(),
+        ready.map((r) => deliveryOf(r.msg)),
       );
       for (const r of ready) ack(r.msg);
     } catch (err) {

@@ -5,4 +5,5 @@ export * from './outbox.ts';
 export * from './nats.ts';
 export * from './relay.ts';
 export * from './consumer.ts';
+export * from './feed.ts';
 export * from './processed-events.ts';

@@ -9,6 +9,7 @@ import { migrations } from './db/migrations/index.ts';
 import { CODE_ALPHABET, CODE_LENGTH } from './domain/session-code.ts';
 import { consumers, tasks } from './background/index.ts';
 import { createRoomHub, type RoomHub } from './background/room-hub.ts';
+import { ROOM_RECORDER } from './background/room-record.consumer.ts';
 import { createStoriesClient } from './clients/stories.client.ts';
 import type { RouteDeps } from './routes/deps.ts';
 import { folderRoutes } from './routes/folders.routes.ts';
@@ -90,12 +91,13 @@ export function definition(config: Config, options: AppOptions = {}): ServiceDef
         bus: runtime.bus,
         logger: runtime.logger,
         isShuttingDown: runtime.isShuttingDown,
+        recorder: ROOM_RECORDER,
       });
       return createApp(config, runtime, hub, options);
     },
     consumers,
-    // The room's history is written with the changes themselves (and by the story-events consumer).
-    retiredConsumers: ['sessions-room'],
+    // The room's record was written by these before it learnt the bus's order.
+    retiredConsumers: ['sessions-room', 'sessions-stories'],
     background: (runtime) => tasks(runtime, hub, config),
   };
 }

@@ -1,7 +1,9 @@
 import { openStream, until } from '@pp/testing';
 import { randomUUID } from 'node:crypto';
+import { makeEvent } from '@pp/contracts';
 import { subjectFor } from '@pp/events';
-import { forgetOldRoomEvents } from '../src/use-cases/shared/room-history.ts';
+import { jetstream } from '@nats-io/jetstream';
+import { forgetOldRoomEvents, keepForRoom } from '../src/use-cases/shared/room-history.ts';
 import { rooms } from './support/room.ts';
 import { asUser, startSessions, type SessionsHarness } from './support/sessions-harness.ts';
 
@@ -13,16 +15,19 @@ beforeAll(async () => {
 });
 afterAll(() => h.stop());
 
-/** How many of the session's events the room has recorded for reconnecting clients. */
-const recorded = async (sessionId: string) => {
+const countOf = async (table: 'room_events' | 'room_positions', sessionId: string) => {
   const rows = (await h.runtime.db
     .fork()
     .getConnection()
-    .execute('select count(*)::int as n from room_events where session_id = ?', [sessionId])) as Array<{
+    .execute(`select count(*)::int as n from ${table} where session_id = ?`, [sessionId])) as Array<{
     n: number;
   }>;
   return rows[0]!.n;
 };
+/** How many of the session's events the room has recorded for reconnecting clients. */
+const recorded = (sessionId: string) => countOf('room_events', sessionId);
+/** How many of them have their place in the bus's order (known once they are published). */
+const placed = (sessionId: string) => countOf('room_positions', sessionId);
 
 const streamOf = (code: string, headers: Record<string, string> = {}) =>
   openStream(`${h.url}/sessions/${code}/events`, headers);
@@ -124,24 +129,41 @@ describe('live room', () => {
     }
   });
 
-  it('does not send an event twice when it comes live after the replay that sent it', async () => {
+  it('replays an event recorded with its change only once it is published, and sends it once', async () => {
     const session = await r.createSession('ann');
     const seen = await lastSeenAfterJoin(session.code);
-    const story = await h.publish('story.created', {
-      session_id: session.id,
-      session_code: session.code,
-      story: { id: randomUUID(), title: 'Recorded first', status: 'pending', position: 1 },
-    });
-    await until(async () => (await recorded(session.id)) === 2);
+    // An event of this unit is recorded with its change and published a moment later: a client that
+    // reconnects in between gets it live, once.
+    const em = h.runtime.db.fork();
+    const story = makeEvent(
+      'story.created',
+      {
+        session_id: session.id,
+        session_code: session.code,
+        story: { id: randomUUID(), title: 'Recorded first', status: 'pending', position: 1 },
+      },
+      { source: 'sessions' },
+    );
+    keepForRoom(em, story);
+    await em.flush();
+    expect(await recorded(session.id)).toBe(2);
     const again = await streamOf(session.code, { 'last-event-id': seen.id });
     try {
-      await again.waitFor((e) => e.id === story.id);
-      // Its publication comes after the replay (as an event recorded with its change and published a
-      // moment later does): the room sends it once.
-      h.runtime.nc.publish(subjectFor(h.runtime.bus, 'story.created'), JSON.stringify(story));
-      await r.join(session.code, 'Later');
-      const later = await again.waitFor((e) => e.data.participant?.name === 'Later');
-      expect(again.events.map((e) => e.id)).toEqual([story.id, later.id]);
+      await jetstream(h.runtime.nc).publish(
+        subjectFor(h.runtime.bus, 'story.created'),
+        JSON.stringify(story),
+        {
+          msgID: story.id,
+        },
+      );
+      const published = await again.waitFor((e) => e.id === story.id);
+      expect(published.data.story.title).toBe('Recorded first');
+      await r.join(session.code, 'Last');
+      await again.waitFor((e) => e.data.participant?.name === 'Last');
+      expect(again.events.map((e) => e.data.participant?.name ?? e.data.story.title)).toEqual([
+        'Recorded first',
+        'Last',
+      ]);
     } finally {
       await again.close();
     }
@@ -169,6 +191,95 @@ describe('live room', () => {
       expect(again.events.map((e) => e.data.story.title)).toEqual(titles);
     } finally {
       await again.close();
+    }
+  });
+
+  it('replays in the order the events went out live, not the order they were recorded', async () => {
+    const session = await r.createSession('ann');
+    const seen = await lastSeenAfterJoin(session.code);
+    const live = await streamOf(session.code, { 'last-event-id': seen.id });
+    try {
+      // This unit's event is recorded with its change; before it is published, another unit's event
+      // goes out and is recorded: recorded first, it goes out live second.
+      const em = h.runtime.db.fork();
+      const own = makeEvent(
+        'participant.joined',
+        {
+          session_id: session.id,
+          session_code: session.code,
+          participant: { id: 9001, name: 'Own', role: 'participant' },
+        },
+        { source: 'sessions' },
+      );
+      keepForRoom(em, own);
+      await em.flush();
+      const other = await h.publish('story.created', {
+        session_id: session.id,
+        session_code: session.code,
+        story: { id: randomUUID(), title: 'Other', status: 'pending', position: 1 },
+      });
+      await live.waitFor((e) => e.id === other.id);
+      await until(async () => (await placed(session.id)) === 2);
+      await jetstream(h.runtime.nc).publish(subjectFor(h.runtime.bus, own.type), JSON.stringify(own), {
+        msgID: own.id,
+      });
+      await live.waitFor((e) => e.id === own.id);
+      expect(live.events.map((e) => e.id)).toEqual([other.id, own.id]);
+
+      // Clients that saw the first join, or also the other unit's event, come back.
+      const [fromJoin, fromOther] = await Promise.all([
+        streamOf(session.code, { 'last-event-id': seen.id }),
+        streamOf(session.code, { 'last-event-id': other.id }),
+      ]);
+      try {
+        await fromJoin.waitFor((e) => e.id === own.id);
+        await fromOther.waitFor((e) => e.id === own.id);
+        expect(fromJoin.events.map((e) => e.id)).toEqual([other.id, own.id]);
+        expect(fromOther.events.map((e) => e.id)).toEqual([own.id]);
+      } finally {
+        await Promise.all([fromJoin.close(), fromOther.close()]);
+      }
+    } finally {
+      await live.close();
+    }
+  });
+
+  it('replays exactly what a reconnecting client missed, from any event of a busy moment', async () => {
+    const session = await r.createSession('ann');
+    const live = await streamOf(session.code);
+    try {
+      // Another unit's events and this unit's own, published at once by different connections: the
+      // order they reach a subscriber can differ from the order they are recorded in.
+      await Promise.all([
+        ...Array.from({ length: 12 }, (_, i) =>
+          h.publish('story.created', {
+            session_id: session.id,
+            session_code: session.code,
+            story: { id: randomUUID(), title: `Story ${i}`, status: 'pending', position: i + 1 },
+          }),
+        ),
+        ...Array.from({ length: 12 }, (_, i) => r.join(session.code, `Guest ${i}`)),
+      ]);
+      await live.waitFor(() => live.events.length === 24);
+      const ids = live.events.map((e) => e.id);
+      // A client that went away after each one of them comes back.
+      const again = await Promise.all(ids.map((id) => streamOf(session.code, { 'last-event-id': id })));
+      try {
+        await r.join(session.code, 'Marker');
+        const marker = await live.waitFor((e) => e.data.participant?.name === 'Marker');
+        for (const stream of again) await stream.waitFor((e) => e.id === marker.id);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        again.forEach((stream, k) =>
+          expect({ from: k, got: stream.events.map((e) => e.id) }).toEqual({
+            from: k,
+            got: [...ids.slice(k + 1), marker.id],
+          }),
+        );
+      } finally {
+        await Promise.all(again.map((stream) => stream.close()));
+      }
+    } finally {
+      await live.close();
     }
   });
 
@@ -239,9 +350,11 @@ describe('live room', () => {
     const session = await r.createSession('ann');
     await r.join(session.code, 'Old news');
     expect(await recorded(session.id)).toBe(1);
+    await until(async () => (await placed(session.id)) === 1);
     const inADay = new Date(Date.now() + 24 * 3600_000 + 1_000);
     expect(await forgetOldRoomEvents(h.runtime.db.fork(), inADay, 24 * 3600_000)).toBeGreaterThanOrEqual(1);
     expect(await recorded(session.id)).toBe(0);
+    expect(await placed(session.id)).toBe(0);
   });
 
   it('answers 404 with the error envelope for an unknown code', async () => {

@@ -3,11 +3,11 @@ import type { Config } from '../config.ts';
 import { provisionalSessionsTask } from './provisional-sessions.task.ts';
 import { roomHistoryTask } from './room-history.task.ts';
 import type { RoomHub } from './room-hub.ts';
-import { storyEventsConsumer } from './story-events.consumer.ts';
+import { roomRecordConsumer } from './room-record.consumer.ts';
 
-/** What the sessions unit does outside requests: it keeps the stories unit's events for the live room. */
+/** What the sessions unit does outside requests: it records the room's events in the bus's order. */
 export const consumers = (runtime: ServiceRuntime): ConsumerSpec[] => [
-  storyEventsConsumer(runtime.bus.prefix),
+  roomRecordConsumer(runtime.bus.prefix),
 ];
 
 /**

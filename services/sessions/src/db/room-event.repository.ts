@@ -1,58 +1,80 @@
 import type { EntityManager } from '@pp/db';
-import type { RoomEventType, RoomMessage } from '../domain/room-events.ts';
+import type { PlacedRoomMessage, RoomEventType, RoomMessage } from '../domain/room-events.ts';
 import { asDate, row, rows, run } from './sql.ts';
 
-/** Where an event stands in its room's order, or undefined when the room has not recorded it. */
+/** Where an event stands in the bus's order, or undefined while the record does not know it. */
 export async function roomPosition(em: EntityManager, sessionId: string, eventId: string) {
-  const found = await row<{ seq: string }>(
+  const found = await row<{ position: string }>(
     em,
-    'select seq from room_events where event_id = ? and session_id = ?',
+    'select position from room_positions where event_id = ? and session_id = ?',
     [eventId, sessionId],
   );
-  return found?.seq;
+  return found === undefined ? undefined : Number(found.position);
 }
 
-/** The room's messages after a position, oldest first. */
-export async function roomMessagesAfter(
+/** The room's messages after a place in the bus's order and up to another, in that order. */
+export async function roomMessagesBetween(
   em: EntityManager,
   sessionId: string,
-  seq: string,
+  after: number,
+  upTo: number,
   limit: number,
-): Promise<RoomMessage[]> {
-  const found = await rows<{ event_id: string; type: RoomEventType; payload: Record<string, unknown> }>(
+): Promise<PlacedRoomMessage[]> {
+  const found = await rows<{
+    event_id: string;
+    type: RoomEventType;
+    payload: Record<string, unknown>;
+    position: string;
+  }>(
     em,
-    `select event_id, type, payload from room_events where session_id = ? and seq > ? order by seq limit ?`,
-    [sessionId, seq, limit],
+    `select e.event_id, e.type, e.payload, p.position
+       from room_positions p join room_events e on e.event_id = p.event_id
+      where p.session_id = ? and p.position > ? and p.position <= ?
+      order by p.position limit ?`,
+    [sessionId, after, upTo, limit],
   );
-  return found.map((r) => ({ id: r.event_id, type: r.type, sessionId, data: r.payload }));
+  return found.map((r) => ({
+    id: r.event_id,
+    type: r.type,
+    sessionId,
+    data: r.payload,
+    position: Number(r.position),
+  }));
 }
 
 /**
- * Records room messages once each (a second delivery of an event changes nothing), in one statement
- * and in the order given: their places in the room follow it.
+ * Records published room messages with their places in the bus's order, in one statement: what the
+ * room shows of each (once: an event of this unit is there already, recorded with its change) and its
+ * place (once however often it is delivered).
  */
 export async function recordRoomMessages(
   em: EntityManager,
-  messages: Array<{ message: RoomMessage; occurredAt: Date }>,
+  messages: Array<{ message: RoomMessage; occurredAt: Date; position: number }>,
 ): Promise<void> {
   if (messages.length === 0) return;
   await run(
     em,
-    `insert into room_events (event_id, session_id, type, payload, occurred_at)
-     select m.event_id, m.session_id, m.type, m.payload, m.occurred_at
-       from rows from (jsonb_to_recordset(?::jsonb)
-              as (event_id uuid, session_id uuid, type varchar, payload jsonb, occurred_at timestamptz))
-              with ordinality as m(event_id, session_id, type, payload, occurred_at, n)
-      order by m.n
+    `with m as (
+       select * from rows from (jsonb_to_recordset(?::jsonb)
+              as (event_id uuid, session_id uuid, type varchar, payload jsonb, occurred_at timestamptz,
+                  position bigint))
+              with ordinality as m(event_id, session_id, type, payload, occurred_at, position, n)),
+     shown as (
+       insert into room_events (event_id, session_id, type, payload, occurred_at)
+       select event_id, session_id, type, payload, occurred_at from m order by n
+       on conflict (event_id) do nothing)
+     insert into room_positions (event_id, session_id, position)
+     select event_id, session_id, position from m
      on conflict (event_id) do nothing`,
     [
       JSON.stringify(
-        messages.map(({ message, occurredAt }) => ({
+        messages.map(({ message, occurredAt, position }) => ({
           event_id: message.id,
           session_id: message.sessionId,
           type: message.type,
           payload: message.data,
           occurred_at: occurredAt.toISOString(),
+          position,
         })),
       ),
     ],
@@ -76,8 +98,13 @@ export async function latestRoomMessages(em: EntityManager, sessionId: string, l
     .map((r) => ({ id: r.event_id, type: r.type, occurred_at: asDate(r.occurred_at), data: r.payload }));
 }
 
-export const pruneRoomEvents = (em: EntityManager, before: Date) =>
-  run(em, 'delete from room_events where occurred_at < ?', [before]);
+/** Lets the room's history before a moment go, and the places recorded before it; how many events went. */
+export async function pruneRoomEvents(em: EntityManager, before: Date): Promise<number> {
+  const events = await run(em, 'delete from room_events where occurred_at < ?', [before]);
+  await run(em, 'delete from room_positions where recorded_at < ?', [before]);
+  return events;
+}
 
 /** Autovacuum may be off or behind: the pruning reclaims what it deleted itself. */
-export const vacuumRoomEvents = (em: EntityManager) => run(em, 'vacuum (skip_locked) room_events');
+export const vacuumRoomEvents = (em: EntityManager) =>
+  run(em, 'vacuum (skip_locked) room_events, room_positions');

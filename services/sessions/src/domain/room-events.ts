@@ -22,6 +22,14 @@ export interface RoomMessage {
   data: Record<string, unknown>;
 }
 
+/**
+ * A room message with its place in the bus's order (the event stream's sequence): live and replayed
+ * messages follow that one order, so a reconnecting client gets exactly what came after its last one.
+ */
+export interface PlacedRoomMessage extends RoomMessage {
+  position: number;
+}
+
 interface EventLike {
   id: string;
   type: string;
@@ -29,7 +37,7 @@ interface EventLike {
   data: unknown;
 }
 
-const isRoomType = (type: string): type is RoomEventType =>
+export const isRoomType = (type: string): type is RoomEventType =>
   (roomEventTypes as readonly string[]).includes(type);
 
 /** The room's message for an event of the bus, or undefined when the room does not show it. */

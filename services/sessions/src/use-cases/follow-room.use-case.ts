@@ -1,27 +1,39 @@
 import { isUuid } from '@pp/contracts';
-import { roomMessagesAfter, roomPosition } from '../db/room-event.repository.ts';
-import type { RoomMessage } from '../domain/room-events.ts';
+import { roomMessagesBetween, roomPosition } from '../db/room-event.repository.ts';
+import type { PlacedRoomMessage } from '../domain/room-events.ts';
 import type { SessionsContext } from './shared/context.ts';
 import { findSession } from './shared/find-session.ts';
 
 const MAX_REPLAY = 1_000;
-/** The live feed can run a moment ahead of the record: wait that long for the client's last event. */
+/**
+ * Another replica's live feed can run a moment ahead of this one's record: wait that long for the
+ * place of the client's last event.
+ */
 const RECORD_LAG_MS = 1_000;
 
-/** What a client that reconnects with Last-Event-ID missed in its room (nothing when the id is unknown). */
+/**
+ * What a client that reconnects with Last-Event-ID missed in its room, up to a place in the bus's
+ * order (from there it gets the events live), and the place of its last event (nothing when the id is
+ * unknown).
+ */
 async function missedRoomEvents(
   ctx: SessionsContext,
   sessionId: string,
   lastEventId: string,
-): Promise<RoomMessage[]> {
-  if (!isUuid(lastEventId)) return [];
+  upTo: number,
+): Promise<{ messages: PlacedRoomMessage[]; lastPosition: number | undefined }> {
+  if (!isUuid(lastEventId)) return { messages: [], lastPosition: undefined };
   const deadline = Date.now() + RECORD_LAG_MS;
-  let seq = await roomPosition(ctx.em, sessionId, lastEventId);
-  while (seq === undefined && Date.now() < deadline) {
+  let lastPosition = await roomPosition(ctx.em, sessionId, lastEventId);
+  while (lastPosition === undefined && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 50));
-    seq = await roomPosition(ctx.em, sessionId, lastEventId);
+    lastPosition = await roomPosition(ctx.em, sessionId, lastEventId);
   }
-  return seq === undefined ? [] : roomMessagesAfter(ctx.em, sessionId, seq, MAX_REPLAY);
+  if (lastPosition === undefined) return { messages: [], lastPosition };
+  return {
+    messages: await roomMessagesBetween(ctx.em, sessionId, lastPosition, upTo, MAX_REPLAY),
+    lastPosition,
+  };
 }
 
 /**
@@ -32,6 +44,6 @@ export async function followRoom(ctx: SessionsContext, code: string) {
   const session = await findSession(ctx.em, code);
   return {
     sessionId: session.id,
-    missedSince: (lastId: string) => missedRoomEvents(ctx, session.id, lastId),
+    missedSince: (lastId: string, upTo: number) => missedRoomEvents(ctx, session.id, lastId, upTo),
   };
 }

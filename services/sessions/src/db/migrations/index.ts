@@ -4,6 +4,7 @@ import { RoomEventsMigration } from './0002-room-events.migration.ts';
 import { RoundsMigration } from './0003-rounds.migration.ts';
 import { OrganisingMigration } from './0004-organising.migration.ts';
 import { OneCurrentRoundMigration } from './0004-one-current-round.migration.ts';
+import { RoomOrderMigration } from './0005-room-order.migration.ts';
 
 export const migrations = [
   ...eventsMigrations,
@@ -12,4 +13,5 @@ export const migrations = [
   { name: '0003-rounds', class: RoundsMigration },
   { name: '0004-organising', class: OrganisingMigration },
   { name: '0004-one-current-round', class: OneCurrentRoundMigration },
+  { name: '0005-room-order', class: RoomOrderMigration },
 ];

@@ -1,6 +1,6 @@
 import type { EventData, EventEnvelope, EventType } from '@pp/contracts';
 import type { EntityManager } from '@pp/db';
-import { enqueue } from '@pp/events';
+import { enqueue, type Delivery } from '@pp/events';
 import { RoomEvent } from '../../db/entities/index.ts';
 import { pruneRoomEvents, recordRoomMessages, vacuumRoomEvents } from '../../db/room-event.repository.ts';
 import { toRoomMessage } from '../../domain/room-events.ts';
@@ -26,13 +26,21 @@ export function keepForRoom(em: EntityManager, event: EventEnvelope): void {
 }
 
 /**
- * Other units' events (the stories unit's), in the order they came: kept for the room once, however
- * often they are delivered; a burst in one statement.
+ * The room's events as they are published (every unit's, this one's included), with their places in
+ * the bus's order: what the room shows of each is kept once, however often it is delivered (this
+ * unit's own are there already, kept with their change), and its place is learnt. A burst in one
+ * statement.
  */
-export async function keepDeliveredForRoom(em: EntityManager, events: EventEnvelope[]): Promise<void> {
-  const messages = events.flatMap((event) => {
+export async function keepPublishedForRoom(
+  em: EntityManager,
+  events: EventEnvelope[],
+  deliveries: Delivery[],
+): Promise<void> {
+  const messages = events.flatMap((event, i) => {
     const message = toRoomMessage(event);
-    return message ? [{ message, occurredAt: new Date(event.occurred_at) }] : [];
+    return message
+      ? [{ message, occurredAt: new Date(event.occurred_at), position: deliveries[i]!.position }]
+      : [];
   });
   await recordRoomMessages(em, messages);
 }
