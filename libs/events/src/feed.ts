@@ -21,6 +21,8 @@ export async function followBus(options: {
   nc: NatsConnection;
   bus: EventBus;
   onEvent: (type: string, body: Uint8Array, position: number) => void;
+  /** What onEvent threw: the feed goes on with the next event. */
+  onError: (err: unknown, type: string) => void;
 }): Promise<BusFeed> {
   const jsm = await jetstreamManager(options.nc);
   const from = (await jsm.streams.info(options.bus.stream)).state.last_seq;
@@ -31,7 +33,14 @@ export async function followBus(options: {
   });
   const skip = options.bus.prefix.length + 1;
   const messages = await consumer.consume({
-    callback: (msg) => options.onEvent(msg.subject.slice(skip), msg.data, msg.info.streamSequence),
+    callback: (msg) => {
+      const type = msg.subject.slice(skip);
+      try {
+        options.onEvent(type, msg.data, msg.info.streamSequence);
+      } catch (err) {
+        options.onError(err, type);
+      }
+    },
   });
   return {
     from,

@@ -11,7 +11,9 @@ import {
   eventBus,
   eventEntities,
   eventsMigrations,
+  followBus,
   forgetProcessedEvents,
+  handledThrough,
   removeConsumer,
   startConsumer,
   type ConsumerOptions,
@@ -376,6 +378,63 @@ describe('events: outbox relay and consumers', () => {
       expect(alone.filter((id) => id === next[2])).toHaveLength(1);
     } finally {
       await consumer.stop();
+    }
+  });
+
+  it('follows the bus live in the stream order, and tells how far a consumer has handled it, with each position', async () => {
+    const js = jetstream(nc);
+    const before = await js.publish(
+      subjectFor(bus, 'story.reset'),
+      JSON.stringify(storyReset(crypto.randomUUID())),
+    );
+    const fed: Array<{ type: string; id: string; position: number }> = [];
+    const errors: string[] = [];
+    const feed = await followBus({
+      nc,
+      bus,
+      onEvent: (type, body, position) => {
+        fed.push({ type, id: '', position });
+        // What the caller throws stops nothing: the next event comes.
+        fed.at(-1)!.id = JSON.parse(new TextDecoder().decode(body)).id;
+      },
+      onError: (err, type) => errors.push(type),
+    });
+    const positions = new Map<string, number>();
+    const consumer = await consume({
+      durable: 'whole-bus',
+      filterSubject: `${bus.prefix}.>`,
+      idempotent: true,
+      handlers: {
+        'story.reset': async (event, _em, delivery) => void positions.set(event.id, delivery.position),
+      },
+    });
+    try {
+      expect(feed.from).toBeGreaterThanOrEqual(before.seq);
+      const ids = Array.from({ length: 5 }, () => crypto.randomUUID());
+      const acks: Array<{ seq: number }> = [];
+      for (const id of ids) {
+        acks.push(await js.publish(subjectFor(bus, 'story.reset'), JSON.stringify(storyReset(id))));
+        // Not an event, on a subject this consumer takes nothing of: let go unread, not dead-lettered.
+        acks.push(await js.publish(subjectFor(bus, 'not.taken'), 'not json'));
+      }
+      await until(async () => fed.length === 10);
+      // Everything published after the feed started, nothing before, in the stream's order.
+      expect(fed.map((f) => f.position)).toEqual(acks.map((a) => a.seq));
+      expect(fed.filter((f) => f.type === 'story.reset').map((f) => f.id)).toEqual(ids);
+      expect(errors).toEqual(Array(5).fill('not.taken'));
+      await until(async () => (await handledThrough(nc, bus, 'whole-bus')) === acks.at(-1)!.seq);
+      expect(ids.map((id) => positions.get(id))).toEqual(
+        acks.filter((_, i) => i % 2 === 0).map((a) => a.seq),
+      );
+      const jsm = await jetstreamManager(nc);
+      const dead = await jsm.streams
+        .getMessage(bus.deadLetterStream, { last_by_subj: `${bus.deadLetterPrefix}.whole-bus.unparseable` })
+        .catch(() => null);
+      expect(dead).toBeNull();
+      expect(await handledThrough(nc, bus, 'no-such-consumer')).toBe(0);
+    } finally {
+      await consumer.stop();
+      await feed.stop();
     }
   });
 

@@ -70,19 +70,19 @@ export function createRoomHub(options: {
   const onEvent = (type: string, body: Uint8Array, at: number) => {
     position = at;
     if (!isRoomType(type)) return;
-    try {
-      const message = toRoomMessage(JSON.parse(new TextDecoder().decode(body)));
-      if (message)
-        for (const stream of rooms.get(message.sessionId) ?? [])
-          deliverTo(stream, { ...message, position: at });
-    } catch (error) {
-      options.logger.warn({ err: error, type }, 'room hub: unreadable event');
-    }
+    const message = toRoomMessage(JSON.parse(new TextDecoder().decode(body)));
+    if (message)
+      for (const stream of rooms.get(message.sessionId) ?? [])
+        deliverTo(stream, { ...message, position: at });
   };
-  const feed: Promise<BusFeed> = followBus({ nc: options.nc, bus: options.bus, onEvent }).then((f) => {
-    position = Math.max(position, f.from);
-    return f;
-  });
+  const onError = (err: unknown, type: string) =>
+    options.logger.warn({ err, type }, 'room hub: unreadable event');
+  const feed: Promise<BusFeed> = followBus({ nc: options.nc, bus: options.bus, onEvent, onError }).then(
+    (f) => {
+      position = Math.max(position, f.from);
+      return f;
+    },
+  );
   feed.catch((err) => options.logger.error({ err }, 'room hub: cannot follow the event stream'));
 
   // The record's progress, asked of the broker by one reconnect at a time (the others wait for it).
