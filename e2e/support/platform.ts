@@ -194,7 +194,8 @@ export async function startPlatform(options: PlatformOptions = {}) {
       return res.body.token as string;
     },
     /** The live room of a session, through the gateway. */
-    room: (code: string) => openStream(`${gateway.url}/sessions/${code}/events`),
+    room: (code: string, headers: Record<string, string> = {}) =>
+      openStream(`${gateway.url}/sessions/${code}/events`, headers),
     async stop() {
       gateway.server.closeAllConnections();
       await gateway.close();

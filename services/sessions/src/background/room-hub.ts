@@ -69,7 +69,8 @@ export function createRoomHub(options: {
 
   const onEvent = (type: string, body: Uint8Array, at: number) => {
     position = at;
-    if (!isRoomType(type)) return;
+    // Read only what a stream open here may show.
+    if (rooms.size === 0 || !isRoomType(type)) return;
     const message = toRoomMessage(JSON.parse(new TextDecoder().decode(body)));
     if (message)
       for (const stream of rooms.get(message.sessionId) ?? [])
