@@ -42,15 +42,16 @@ export async function roomMessagesBetween(
   }));
 }
 
+/** A published room message and its place in the bus's order. */
+export type PublishedRoomMessage =
+  { message: RoomMessage; occurredAt: Date; position: number } | { placeOnly: RoomMessage; position: number };
+
 /**
  * Records published room messages with their places in the bus's order, in one statement: what the
- * room shows of each (once: an event of this unit is there already, recorded with its change) and its
- * place (once however often it is delivered).
+ * room shows of each, once (`placeOnly`: a message recorded with its change, whose place alone is
+ * new), and its place, once however often it is delivered.
  */
-export async function recordRoomMessages(
-  em: EntityManager,
-  messages: Array<{ message: RoomMessage; occurredAt: Date; position: number }>,
-): Promise<void> {
+export async function recordRoomMessages(em: EntityManager, messages: PublishedRoomMessage[]): Promise<void> {
   if (messages.length === 0) return;
   await run(
     em,
@@ -61,21 +62,25 @@ export async function recordRoomMessages(
               with ordinality as m(event_id, session_id, type, payload, occurred_at, position, n)),
      shown as (
        insert into room_events (event_id, session_id, type, payload, occurred_at)
-       select event_id, session_id, type, payload, occurred_at from m order by n
+       select event_id, session_id, type, payload, occurred_at from m where payload is not null order by n
        on conflict (event_id) do nothing)
      insert into room_positions (event_id, session_id, position)
      select event_id, session_id, position from m
      on conflict (event_id) do nothing`,
     [
       JSON.stringify(
-        messages.map(({ message, occurredAt, position }) => ({
-          event_id: message.id,
-          session_id: message.sessionId,
-          type: message.type,
-          payload: message.data,
-          occurred_at: occurredAt.toISOString(),
-          position,
-        })),
+        messages.map((m) =>
+          'placeOnly' in m
+            ? { event_id: m.placeOnly.id, session_id: m.placeOnly.sessionId, position: m.position }
+            : {
+                event_id: m.message.id,
+                session_id: m.message.sessionId,
+                type: m.message.type,
+                payload: m.message.data,
+                occurred_at: m.occurredAt.toISOString(),
+                position: m.position,
+              },
+        ),
       ),
     ],
   );

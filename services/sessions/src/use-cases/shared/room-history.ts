@@ -2,7 +2,12 @@ import type { EventData, EventEnvelope, EventType } from '@pp/contracts';
 import type { EntityManager } from '@pp/db';
 import { enqueue, type Delivery } from '@pp/events';
 import { RoomEvent } from '../../db/entities/index.ts';
-import { pruneRoomEvents, recordRoomMessages, vacuumRoomEvents } from '../../db/room-event.repository.ts';
+import {
+  pruneRoomEvents,
+  recordRoomMessages,
+  vacuumRoomEvents,
+  type PublishedRoomMessage,
+} from '../../db/room-event.repository.ts';
 import { toRoomMessage } from '../../domain/room-events.ts';
 import { SOURCE } from './context.ts';
 
@@ -27,20 +32,21 @@ export function keepForRoom(em: EntityManager, event: EventEnvelope): void {
 
 /**
  * The room's events as they are published (every unit's, this one's included), with their places in
- * the bus's order: what the room shows of each is kept once, however often it is delivered (this
- * unit's own are there already, kept with their change), and its place is learnt. A burst in one
- * statement.
+ * the bus's order: what the room shows of another unit's event is kept once, however often it is
+ * delivered (this unit's own are kept with their change already), and every event's place is learnt.
+ * A burst in one statement.
  */
 export async function keepPublishedForRoom(
   em: EntityManager,
   events: EventEnvelope[],
   deliveries: Delivery[],
 ): Promise<void> {
-  const messages = events.flatMap((event, i) => {
+  const messages = events.flatMap((event, i): PublishedRoomMessage[] => {
     const message = toRoomMessage(event);
-    return message
-      ? [{ message, occurredAt: new Date(event.occurred_at), position: deliveries[i]!.position }]
-      : [];
+    if (!message) return [];
+    const { position } = deliveries[i]!;
+    if (event.source === SOURCE) return [{ placeOnly: message, position }];
+    return [{ message, occurredAt: new Date(event.occurred_at), position }];
   });
   await recordRoomMessages(em, messages);
 }
