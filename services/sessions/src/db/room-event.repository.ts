@@ -103,11 +103,16 @@ export async function latestRoomMessages(em: EntityManager, sessionId: string, l
     .map((r) => ({ id: r.event_id, type: r.type, occurred_at: asDate(r.occurred_at), data: r.payload }));
 }
 
-/** Lets the room's history before a moment go, and the places recorded before it; how many events went. */
+/** Lets the room's history before a moment go, with the places of what went; how many events went. */
 export async function pruneRoomEvents(em: EntityManager, before: Date): Promise<number> {
-  const events = await run(em, 'delete from room_events where occurred_at < ?', [before]);
-  await run(em, 'delete from room_positions where recorded_at < ?', [before]);
-  return events;
+  const pruned = await row<{ n: number }>(
+    em,
+    `with gone as (delete from room_events where occurred_at < ? returning event_id),
+     places as (delete from room_positions where event_id in (select event_id from gone))
+     select count(*)::int as n from gone`,
+    [before],
+  );
+  return pruned?.n ?? 0;
 }
 
 /** Autovacuum may be off or behind: the pruning reclaims what it deleted itself. */

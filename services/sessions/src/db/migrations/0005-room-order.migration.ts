@@ -11,8 +11,7 @@ export class RoomOrderMigration extends Migration {
     this.addSql(`create table room_positions (
       event_id uuid primary key,
       session_id uuid not null,
-      position bigint not null,
-      recorded_at timestamptz not null default now()
+      position bigint not null
     )`);
     this.addSql('create index room_positions_session_idx on room_positions (session_id, position)');
   }
