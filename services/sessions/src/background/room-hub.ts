@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { atMost } from '@pp/async';
 import { createSession, type Session } from 'better-sse';
 import { followBus, handledThrough, type BusFeed, type EventBus, type NatsConnection } from '@pp/events';
 import { gauge, ServiceUnavailableError } from '@pp/http';
@@ -44,6 +45,8 @@ const deliverTo = (stream: Stream, m: PlacedRoomMessage) => {
 
 /** How long a reconnect waits for the room's record to catch up with the live feed. */
 const RECORD_LAG_MS = 1_000;
+/** How long a stream waits for the live feed of a replica that is starting. */
+const FEED_WAIT_MS = 2_000;
 
 /**
  * The live room of this replica. The room has one order, the bus's: every event has a place in the
@@ -78,13 +81,25 @@ export function createRoomHub(options: {
   };
   const onError = (err: unknown, type: string) =>
     options.logger.warn({ err, type }, 'room hub: unreadable event');
-  const feed: Promise<BusFeed> = followBus({ nc: options.nc, bus: options.bus, onEvent, onError }).then(
-    (f) => {
-      position = Math.max(position, f.from);
-      return f;
-    },
-  );
-  feed.catch((err) => options.logger.error({ err }, 'room hub: cannot follow the event stream'));
+  // The feed starts with the replica; a failed start (the broker busy or away a moment) is tried
+  // again every second, and streams are refused (503) until it is up.
+  let feed: BusFeed | undefined;
+  let stopped = false;
+  const started = (async () => {
+    for (let attempt = 1; !stopped; attempt++) {
+      try {
+        const f = await followBus({ nc: options.nc, bus: options.bus, onEvent, onError });
+        position = Math.max(position, f.from);
+        if (stopped) await f.stop();
+        else feed = f;
+        return;
+      } catch (err) {
+        if (attempt === 1 || attempt % 30 === 0)
+          options.logger.error({ err, attempt }, 'room hub: cannot follow the event stream, trying again');
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+      }
+    }
+  })();
 
   // The record's progress, asked of the broker by one reconnect at a time (the others wait for it).
   let recordedThrough = 0;
@@ -114,9 +129,9 @@ export function createRoomHub(options: {
 
   return {
     async open(req, res, sessionId, replay) {
-      await feed.catch((err) => {
-        throw new ServiceUnavailableError('The live room is unavailable, try again shortly', undefined, err);
-      });
+      // Right after the replica started, its feed may be a moment away.
+      if (!feed) await atMost(FEED_WAIT_MS, started, undefined);
+      if (!feed) throw new ServiceUnavailableError('The live room is unavailable, try again shortly');
       const stream = await createSession<StreamState>(req, res, {
         keepAlive: options.keepAliveMs ?? 15_000,
         state: { res, held: [], sentThrough: 0 },
@@ -155,7 +170,9 @@ export function createRoomHub(options: {
     },
     async stop() {
       clearInterval(watch);
-      await (await feed.catch(() => undefined))?.stop();
+      stopped = true;
+      await feed?.stop();
+      await started;
       closeAll();
     },
   };
