@@ -4,32 +4,38 @@ import type { EventBus } from './bus.ts';
 
 /** A live feed of the bus: stop it to let go of its consumer. */
 export interface BusFeed {
-  /** The place in the stream the feed started after: every later event comes to it. */
+  /** The place in the stream the feed started after: every later event comes to it, in order. */
   from: number;
   stop(): Promise<void>;
 }
 
 /**
- * Follows the bus live, from its end as it is now, in the stream's order: each event (its type, read
- * from the subject, and its body) with its place in the stream, its sequence. The sequence is one order
- * for every reader of the bus, whichever connection published what and whichever replica follows it:
- * core subscriptions of two replicas can see two publishers' events in different orders, the stream
- * cannot. The consumer is an ordered one (no acks, nothing kept on the broker when the feed stops); it
+ * Follows the bus in the stream's order: each event (its type, read from the subject, and its body)
+ * with its place in the stream, its sequence. The sequence is one order for every reader of the bus,
+ * whichever connection published what and whichever replica follows it: core subscriptions of two
+ * replicas can see two publishers' events in different orders, the stream cannot. The feed starts
+ * after a given place (what the stream still keeps of what came after it), or at the stream's end.
+ * The consumer is an ordered one (no acks, nothing kept on the broker when the feed stops); it
  * recreates itself after a reconnect from the place it had reached, so the feed has no gaps.
  */
 export async function followBus(options: {
   nc: NatsConnection;
   bus: EventBus;
+  /** Start after this place; the stream's end when absent (or beyond the end). */
+  after?: number;
   onEvent: (type: string, body: Uint8Array, position: number) => void;
   /** What onEvent threw: the feed goes on with the next event. */
   onError: (err: unknown, type: string) => void;
 }): Promise<BusFeed> {
   const jsm = await jetstreamManager(options.nc);
-  const from = (await jsm.streams.info(options.bus.stream)).state.last_seq;
+  const { state } = await jsm.streams.info(options.bus.stream);
+  // A place beyond the stream's end: the stream was made again, its sequence started over.
+  const from =
+    options.after !== undefined && options.after <= state.last_seq ? options.after : state.last_seq;
   const consumer = await jetstream(options.nc).consumers.getPushConsumer(options.bus.stream, {
     filter_subjects: `${options.bus.prefix}.>`,
     deliver_policy: DeliverPolicy.StartSequence,
-    opt_start_seq: from + 1,
+    opt_start_seq: Math.max(from + 1, state.first_seq),
   });
   const skip = options.bus.prefix.length + 1;
   const messages = await consumer.consume({
@@ -48,15 +54,4 @@ export async function followBus(options: {
       await messages.close();
     },
   };
-}
-
-/**
- * The place in the stream up to which a durable consumer has handled (acknowledged) every event it
- * takes: its ack floor. 0 while the consumer does not exist yet.
- */
-export async function handledThrough(nc: NatsConnection, bus: EventBus, durable: string): Promise<number> {
-  // Asked on every reconnect of a client: one request, without checking the API first.
-  const jsm = await jetstreamManager(nc, { checkAPI: false });
-  const info = await jsm.consumers.info(bus.stream, durable).catch(() => undefined);
-  return info?.ack_floor.stream_seq ?? 0;
 }

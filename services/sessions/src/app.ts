@@ -7,9 +7,9 @@ import type { Config } from './config.ts';
 import { entities } from './db/entities/index.ts';
 import { migrations } from './db/migrations/index.ts';
 import { CODE_ALPHABET, CODE_LENGTH } from './domain/session-code.ts';
-import { consumers, tasks } from './background/index.ts';
+import { tasks } from './background/index.ts';
 import { createRoomHub, type RoomHub } from './background/room-hub.ts';
-import { ROOM_RECORDER } from './background/room-record.consumer.ts';
+import { keepPublishedForRoom, lastRecordedForRoom } from './use-cases/shared/room-history.ts';
 import { createStoriesClient } from './clients/stories.client.ts';
 import type { RouteDeps } from './routes/deps.ts';
 import { folderRoutes } from './routes/folders.routes.ts';
@@ -91,12 +91,13 @@ export function definition(config: Config, options: AppOptions = {}): ServiceDef
         bus: runtime.bus,
         logger: runtime.logger,
         isShuttingDown: runtime.isShuttingDown,
-        recorder: ROOM_RECORDER,
+        record: (events) => keepPublishedForRoom(runtime.db.fork(), events),
+        lastRecorded: () => lastRecordedForRoom(runtime.db.fork()),
       });
       return createApp(config, runtime, hub, options);
     },
-    consumers,
-    // The room's record was written by these before it learnt the bus's order.
+    // No durable consumer: the room's live feed records what the room shows (background/room-hub.ts).
+    // These wrote the room's record before.
     retiredConsumers: ['sessions-room', 'sessions-stories'],
     background: (runtime) => tasks(runtime, hub, config),
   };

@@ -25,7 +25,14 @@ describe('live room hub', () => {
 
   beforeAll(async () => {
     nc = await connectNats({ url: testNatsUrl(), name: 'room-hub-test', logger });
-    hub = createRoomHub({ nc, bus, logger, isShuttingDown: () => false, recorder: 'no-recorder' });
+    hub = createRoomHub({
+      nc,
+      bus,
+      logger,
+      isShuttingDown: () => false,
+      record: async () => undefined,
+      lastRecorded: async () => undefined,
+    });
     const app = express();
     app.get('/events', async (req, res, next) => {
       try {
@@ -79,4 +86,37 @@ describe('live room hub', () => {
       await stream.close();
     }
   }, 20_000);
+
+  it('starts where the record ends: what was published while no replica ran is recorded, in order', async () => {
+    await ensureStream(nc, bus);
+    const js = jetstream(nc);
+    const joined = (name: string) =>
+      makeEvent(
+        'participant.joined',
+        { session_id: SESSION, session_code: 'ABCDEF', participant: { id: 2, name, role: 'participant' } },
+        { source: 'stories' },
+      );
+    const events = [joined('Recorded'), joined('Missed 1'), joined('Missed 2')];
+    const acks: Array<{ seq: number }> = [];
+    for (const e of events) acks.push(await js.publish(subjectFor(bus, e.type), JSON.stringify(e)));
+    const written: Array<{ id: string; position: number }> = [];
+    const late = createRoomHub({
+      nc,
+      bus,
+      logger,
+      isShuttingDown: () => false,
+      // The record ends with the first of them.
+      lastRecorded: async () => acks[0]!.seq,
+      record: async (fed) => void written.push(...fed.map((f) => ({ id: f.event.id, position: f.position }))),
+    });
+    try {
+      await until(async () => written.length >= 2);
+      expect(written).toEqual([
+        { id: events[1]!.id, position: acks[1]!.seq },
+        { id: events[2]!.id, position: acks[2]!.seq },
+      ]);
+    } finally {
+      await late.stop();
+    }
+  });
 });

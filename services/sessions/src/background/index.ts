@@ -1,17 +1,11 @@
-import type { BackgroundTask, ConsumerSpec, ServiceRuntime } from '@pp/runtime';
+import type { BackgroundTask, ServiceRuntime } from '@pp/runtime';
 import type { Config } from '../config.ts';
 import { provisionalSessionsTask } from './provisional-sessions.task.ts';
 import { roomHistoryTask } from './room-history.task.ts';
 import type { RoomHub } from './room-hub.ts';
-import { roomRecordConsumer } from './room-record.consumer.ts';
-
-/** What the sessions unit does outside requests: it records the room's events in the bus's order. */
-export const consumers = (runtime: ServiceRuntime): ConsumerSpec[] => [
-  roomRecordConsumer(runtime.bus.prefix),
-];
 
 /**
- * The live room's fan-out (stopped with the unit), the pruning of the room's history, and taking back
+ * The live room's feed (its fan-out and its record; stopped with the unit), the pruning of the room's history, and taking back
  * sessions left waiting for their template's stories.
  */
 export const tasks = (

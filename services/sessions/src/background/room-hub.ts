@@ -1,7 +1,8 @@
 import type { Request, Response } from 'express';
 import { atMost } from '@pp/async';
 import { createSession, type Session } from 'better-sse';
-import { followBus, handledThrough, type BusFeed, type EventBus, type NatsConnection } from '@pp/events';
+import { eventEnvelopeSchema, eventSchemas, type EventEnvelope, type EventType } from '@pp/contracts';
+import { followBus, type BusFeed, type EventBus, type NatsConnection } from '@pp/events';
 import { gauge, ServiceUnavailableError } from '@pp/http';
 import type { Logger } from '@pp/logger';
 import { isRoomType, toRoomMessage, type PlacedRoomMessage } from '../domain/room-events.ts';
@@ -43,53 +44,115 @@ const deliverTo = (stream: Stream, m: PlacedRoomMessage) => {
   }
 };
 
+/** A room event checked against its contract, or undefined when the contract refuses it. */
+function roomEventOf(json: unknown): EventEnvelope | undefined {
+  const envelope = eventEnvelopeSchema.safeParse(json);
+  if (!envelope.success) return undefined;
+  const data = eventSchemas[envelope.data.type as EventType]?.safeParse(envelope.data.data);
+  return data?.success ? { ...envelope.data, data: data.data } : undefined;
+}
+
 /** How long a reconnect waits for the room's record to catch up with the live feed. */
 const RECORD_LAG_MS = 1_000;
 /** How long a stream waits for the live feed of a replica that is starting. */
 const FEED_WAIT_MS = 2_000;
+/** The most events written in one statement. */
+const RECORD_BATCH = 256;
+
+/** A room event as the feed gives it to the record: the event (checked) and its place in the stream. */
+export interface FedEvent {
+  event: EventEnvelope;
+  position: number;
+}
 
 /**
  * The live room of this replica. The room has one order, the bus's: every event has a place in the
- * event stream (its sequence). The live feed follows the stream in that order, from where it was when
- * the replica started, and fans each event out to the streams of its session open here; the room's
- * record keeps each event's place (the `recorder` consumer writes it). So a client that reconnects
- * with Last-Event-ID is replayed exactly the events between its last one and the first one it gets
- * live: none missed, none twice, whichever replica it reaches (each one does the same).
- * Streams end when the service shuts down (clients reconnect elsewhere).
+ * event stream (its sequence). The feed follows the stream in that order and does two things with
+ * each event the room shows: it fans it out to the streams of its session open here, and it writes it
+ * with its place to the room's record (other units' events whole, this unit's own only their place:
+ * they are recorded with their change). The feed starts where the record ends, so what was published
+ * while no replica ran is recorded when one starts; every replica records everything (each write is
+ * idempotent), and each knows how far its own writes have come. So a client that reconnects with
+ * Last-Event-ID is replayed exactly the events between its last one and the first one it gets live:
+ * none missed, none twice, whichever replica it reaches. Streams end when the service shuts down
+ * (clients reconnect elsewhere).
  */
 export function createRoomHub(options: {
   nc: NatsConnection;
   bus: EventBus;
   logger: Logger;
   isShuttingDown: () => boolean;
-  /** The durable consumer that records the room's events with their places. */
-  recorder: string;
+  /** Writes room events with their places to the record (idempotent). */
+  record: (events: FedEvent[]) => Promise<void>;
+  /** The place of the last event in the record, if any. */
+  lastRecorded: () => Promise<number | undefined>;
   keepAliveMs?: number;
 }): RoomHub {
   const rooms = new Map<string, Set<Stream>>();
-  /** The place of the last event the live feed has seen: every later one reaches the open streams. */
+  /** The place of the last event the feed has given: every later one reaches the open streams. */
   let position = 0;
+  /** Every room event up to this place is in the record (written by this replica or before it). */
+  let recordedThrough = 0;
+  let unrecorded: FedEvent[] = [];
+  let writing: Promise<void> | undefined;
+
+  /** Writes what the feed gave, a batch at a time and in order; a failed write is tried again. */
+  async function writeRecord() {
+    while (unrecorded.length > 0) {
+      const batch = unrecorded.slice(0, RECORD_BATCH);
+      // Up to just before the first event left unwritten (events between are not the room's).
+      const through = unrecorded.length > batch.length ? unrecorded[batch.length]!.position - 1 : position;
+      try {
+        await options.record(batch);
+        unrecorded = unrecorded.slice(batch.length);
+        recordedThrough = Math.max(recordedThrough, through);
+      } catch (err) {
+        options.logger.warn(
+          { err, events: unrecorded.length },
+          'room hub: cannot write the record, trying again',
+        );
+        if (stopped) return;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    }
+    recordedThrough = Math.max(recordedThrough, position);
+  }
+  const keepRecord = () => {
+    if (unrecorded.length === 0 && !writing) recordedThrough = position;
+    else
+      writing ??= writeRecord().finally(() => {
+        writing = undefined;
+        if (unrecorded.length > 0) keepRecord();
+      });
+  };
 
   const onEvent = (type: string, body: Uint8Array, at: number) => {
     position = at;
-    // Read only what a stream open here may show.
-    if (rooms.size === 0 || !isRoomType(type)) return;
-    const message = toRoomMessage(JSON.parse(new TextDecoder().decode(body)));
-    if (message)
-      for (const stream of rooms.get(message.sessionId) ?? [])
-        deliverTo(stream, { ...message, position: at });
+    if (isRoomType(type)) {
+      const event = roomEventOf(JSON.parse(new TextDecoder().decode(body)));
+      const message = event && toRoomMessage(event);
+      if (event && message) {
+        unrecorded.push({ event, position: at });
+        for (const stream of rooms.get(message.sessionId) ?? [])
+          deliverTo(stream, { ...message, position: at });
+      } else
+        options.logger.warn({ type, position: at }, 'room hub: an event its contract refuses, not shown');
+    }
+    keepRecord();
   };
   const onError = (err: unknown, type: string) =>
     options.logger.warn({ err, type }, 'room hub: unreadable event');
-  // The feed starts with the replica; a failed start (the broker busy or away a moment) is tried
-  // again every second, and streams are refused (503) until it is up.
+  // The feed starts with the replica, where the record ends; a failed start (the broker busy or away
+  // a moment) is tried again every second, and streams are refused (503) until it is up.
   let feed: BusFeed | undefined;
   let stopped = false;
   const started = (async () => {
     for (let attempt = 1; !stopped; attempt++) {
       try {
-        const f = await followBus({ nc: options.nc, bus: options.bus, onEvent, onError });
+        const after = await options.lastRecorded();
+        const f = await followBus({ nc: options.nc, bus: options.bus, after, onEvent, onError });
         position = Math.max(position, f.from);
+        recordedThrough = Math.max(recordedThrough, f.from);
         if (stopped) await f.stop();
         else feed = f;
         return;
@@ -101,22 +164,14 @@ export function createRoomHub(options: {
     }
   })();
 
-  // The record's progress, asked of the broker by one reconnect at a time (the others wait for it).
-  let recordedThrough = 0;
-  let asking: Promise<void> | undefined;
   /** Waits (a moment at most) until the record has every event up to a place; false if it has not. */
   async function recordHas(place: number): Promise<boolean> {
     const deadline = Date.now() + RECORD_LAG_MS;
-    for (;;) {
-      if (recordedThrough >= place) return true;
+    while (recordedThrough < place) {
       if (Date.now() >= deadline) return false;
-      asking ??= handledThrough(options.nc, options.bus, options.recorder)
-        .then((through) => void (recordedThrough = Math.max(recordedThrough, through)))
-        .catch(() => undefined)
-        .finally(() => (asking = undefined));
-      await asking;
-      if (recordedThrough < place) await new Promise((resolve) => setTimeout(resolve, 20));
+      await new Promise((resolve) => setTimeout(resolve, 5));
     }
+    return true;
   }
 
   const closeAll = () => {
@@ -173,6 +228,7 @@ export function createRoomHub(options: {
       stopped = true;
       await feed?.stop();
       await started;
+      await writing;
       closeAll();
     },
   };

@@ -12,6 +12,15 @@ export async function roomPosition(em: EntityManager, sessionId: string, eventId
   return found === undefined ? undefined : Number(found.position);
 }
 
+/** The last place in the bus's order the record has (undefined when it has none). */
+export async function lastRoomPosition(em: EntityManager): Promise<number | undefined> {
+  const found = await row<{ position: string | null }>(
+    em,
+    'select max(position) as position from room_positions',
+  );
+  return found?.position ? Number(found.position) : undefined;
+}
+
 /** The room's messages after a place in the bus's order and up to another, in that order. */
 export async function roomMessagesBetween(
   em: EntityManager,

@@ -1,8 +1,9 @@
 import type { EventData, EventEnvelope, EventType } from '@pp/contracts';
 import type { EntityManager } from '@pp/db';
-import { enqueue, type Delivery } from '@pp/events';
+import { enqueue } from '@pp/events';
 import { RoomEvent } from '../../db/entities/index.ts';
 import {
+  lastRoomPosition,
   pruneRoomEvents,
   recordRoomMessages,
   vacuumRoomEvents,
@@ -32,24 +33,25 @@ export function keepForRoom(em: EntityManager, event: EventEnvelope): void {
 
 /**
  * The room's events as they are published (every unit's, this one's included), with their places in
- * the bus's order: what the room shows of another unit's event is kept once, however often it is
- * delivered (this unit's own are kept with their change already), and every event's place is learnt.
- * A burst in one statement.
+ * the bus's order: what the room shows of another unit's event is kept once, however often it comes
+ * (this unit's own are kept with their change already), and every event's place is learnt. A burst in
+ * one statement.
  */
 export async function keepPublishedForRoom(
   em: EntityManager,
-  events: EventEnvelope[],
-  deliveries: Delivery[],
+  published: Array<{ event: EventEnvelope; position: number }>,
 ): Promise<void> {
-  const messages = events.flatMap((event, i): PublishedRoomMessage[] => {
+  const messages = published.flatMap(({ event, position }): PublishedRoomMessage[] => {
     const message = toRoomMessage(event);
     if (!message) return [];
-    const { position } = deliveries[i]!;
     if (event.source === SOURCE) return [{ placeOnly: message, position }];
     return [{ message, occurredAt: new Date(event.occurred_at), position }];
   });
   await recordRoomMessages(em, messages);
 }
+
+/** Where the room's record stands in the bus's order: the place of the last event it has. */
+export const lastRecordedForRoom = (em: EntityManager) => lastRoomPosition(em);
 
 /** An event of this service: to the outbox and, when the room shows it, to the room's history. */
 export function announce<T extends EventType>(em: EntityManager, type: T, data: EventData<T>) {
