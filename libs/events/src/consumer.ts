@@ -13,15 +13,9 @@ import { isDatabaseUnavailable } from '@pp/db';
 import { counter, gauge, ServiceUnavailableError } from '@pp/http';
 import { defaultBus, deadLetterSubjectFor, type EventBus } from './bus.ts';
 
-/** Where a delivered event stands in the bus's stream: its sequence, one order for every reader. */
-export interface Delivery {
-  position: number;
-}
-
 export type EventHandler<T extends EventType> = (
   event: EventEnvelope<EventData<T>>,
   em: EntityManager,
-  delivery: Delivery,
 ) => Promise<void>;
 export type EventHandlers = { [T in EventType]?: EventHandler<T> };
 
@@ -52,15 +46,8 @@ export interface ConsumerOptions {
    * reason than a dependency being down, its events are handled one by one with `handlers`, so one bad
    * event cannot hold back the others.
    */
-  batch?: { handle: BatchHandler<EventType>; size?: number };
+  batch?: { handle: (events: EventEnvelope[], em: EntityManager) => Promise<void>; size?: number };
 }
-
-/** Events that arrived together, in their order, with where each stands in the stream. */
-export type BatchHandler<T extends EventType> = (
-  events: Array<EventEnvelope<EventData<T>>>,
-  em: EntityManager,
-  deliveries: Delivery[],
-) => Promise<void>;
 
 /**
  * The handlers and batch of a consumer that handles the events of `types` the same way alone or
@@ -69,12 +56,12 @@ export type BatchHandler<T extends EventType> = (
  */
 export function inBatches<T extends EventType>(
   types: readonly T[],
-  handle: BatchHandler<T>,
+  handle: (events: Array<EventEnvelope<EventData<T>>>, em: EntityManager) => Promise<void>,
 ): Pick<ConsumerOptions, 'handlers' | 'batch'> {
-  const one: EventHandler<T> = (event, em, delivery) => handle([event], em, [delivery]);
+  const one = (event: EventEnvelope<EventData<T>>, em: EntityManager) => handle([event], em);
   return {
     handlers: Object.fromEntries(types.map((type) => [type, one])) as EventHandlers,
-    batch: { handle: handle as BatchHandler<EventType> },
+    batch: { handle: handle as (events: EventEnvelope[], em: EntityManager) => Promise<void> },
   };
 }
 
@@ -93,8 +80,6 @@ const lag = gauge('consumer_lag', 'Messages not yet delivered to the consumer', 
 /** The database or a service the handler called cannot be reached: retry, however long it takes. */
 const dependencyUnavailable = (err: unknown) =>
   err instanceof ServiceUnavailableError || isDatabaseUnavailable(err);
-
-const deliveryOf = (msg: JsMsg): Delivery => ({ position: msg.info.streamSequence });
 
 const defaultBackoff = (n: number) => Math.min(30_000, 250 * 2 ** Math.max(0, n - 1));
 
@@ -148,11 +133,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<RunningCo
   }
 
   /** The handler and the processed-events row in one transaction: a redelivered event is skipped. */
-  function handleOnce(
-    event: EventEnvelope<EventData<EventType>>,
-    handler: EventHandler<EventType>,
-    delivery: Delivery,
-  ) {
+  function handleOnce(event: EventEnvelope<EventData<EventType>>, handler: EventHandler<EventType>) {
     return options.orm.em.fork().transactional(async (em) => {
       const inserted = (await em
         .getConnection()
@@ -163,7 +144,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<RunningCo
           em.getTransactionContext(),
         )) as { affectedRows?: number; rowCount?: number };
       if ((inserted.affectedRows ?? inserted.rowCount ?? 1) === 0) return; // already handled
-      await handler(event, em, delivery);
+      await handler(event, em);
     });
   }
 
@@ -228,12 +209,9 @@ export async function startConsumer(options: ConsumerOptions): Promise<RunningCo
 
   async function handleOne(msg: JsMsg, event: EventEnvelope<EventData<EventType>>): Promise<void> {
     const handler = options.handlers[event.type as EventType] as EventHandler<EventType>;
-    const delivery = deliveryOf(msg);
     try {
       await runWithContext({ correlationId: event.correlation_id ?? event.id }, () =>
-        options.idempotent
-          ? handler(event, options.orm.em.fork(), delivery)
-          : handleOnce(event, handler, delivery),
+        options.idempotent ? handler(event, options.orm.em.fork()) : handleOnce(event, handler),
       );
       ack(msg);
     } catch (err) {
@@ -257,7 +235,6 @@ export async function startConsumer(options: ConsumerOptions): Promise<RunningCo
       await options.batch!.handle(
         ready.map((r) => r.event),
         options.orm.em.fork(),
-        ready.map((r) => deliveryOf(r.msg)),
       );
       for (const r of ready) ack(r.msg);
     } catch (err) {
