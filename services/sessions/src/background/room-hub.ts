@@ -58,6 +58,8 @@ const RECORD_LAG_MS = 1_000;
 const FEED_WAIT_MS = 2_000;
 /** The most events written in one statement. */
 const RECORD_BATCH = 256;
+/** The most events held for the record while it cannot be written (the database away). */
+const MAX_UNRECORDED = 50_000;
 
 /** A room event as the feed gives it to the record: the event (checked) and its place in the stream. */
 export interface FedEvent {
@@ -95,6 +97,8 @@ export function createRoomHub(options: {
   let recordedThrough = 0;
   let unrecorded: FedEvent[] = [];
   let writing: Promise<void> | undefined;
+  /** Events are being dropped for want of a record (logged once until a write succeeds). */
+  let dropping = false;
 
   /** Writes what the feed gave, a batch at a time and in order; a failed write is tried again. */
   async function writeRecord() {
@@ -104,8 +108,12 @@ export function createRoomHub(options: {
       const through = unrecorded.length > batch.length ? unrecorded[batch.length]!.position - 1 : position;
       try {
         await options.record(batch);
-        unrecorded = unrecorded.slice(batch.length);
+        // (What was held may have been cut meanwhile: what follows the batch stays.)
+        const written = batch.at(-1)!.position;
+        const rest = unrecorded.findIndex((f) => f.position > written);
+        unrecorded = rest < 0 ? [] : unrecorded.slice(rest);
         recordedThrough = Math.max(recordedThrough, through);
+        dropping = false;
       } catch (err) {
         options.logger.warn(
           { err, events: unrecorded.length },
@@ -122,7 +130,7 @@ export function createRoomHub(options: {
     else
       writing ??= writeRecord().finally(() => {
         writing = undefined;
-        if (unrecorded.length > 0) keepRecord();
+        if (unrecorded.length > 0 && !stopped) keepRecord();
       });
   };
 
@@ -132,7 +140,16 @@ export function createRoomHub(options: {
       const event = roomEventOf(JSON.parse(new TextDecoder().decode(body)));
       const message = event && toRoomMessage(event);
       if (event && message) {
-        unrecorded.push({ event, position: at });
+        if (unrecorded.push({ event, position: at }) > MAX_UNRECORDED) {
+          // The database has been away long: the oldest go unrecorded (a reconnect misses them).
+          unrecorded = unrecorded.slice(-MAX_UNRECORDED);
+          if (!dropping)
+            options.logger.error(
+              { kept: MAX_UNRECORDED },
+              'room hub: record too far behind, oldest events dropped',
+            );
+          dropping = true;
+        }
         for (const stream of rooms.get(message.sessionId) ?? [])
           deliverTo(stream, { ...message, position: at });
       } else
