@@ -23,15 +23,23 @@ export async function followBus(options: {
   bus: EventBus;
   /** Start after this place; the stream's end when absent (or beyond the end). */
   after?: number;
+  /** How many events behind the stream's end `after` may be; further, the feed starts at the end. */
+  catchUpAtMost?: number;
   onEvent: (type: string, body: Uint8Array, position: number) => void;
   /** What onEvent threw: the feed goes on with the next event. */
   onError: (err: unknown, type: string) => void;
 }): Promise<BusFeed> {
   const jsm = await jetstreamManager(options.nc);
   const { state } = await jsm.streams.info(options.bus.stream);
-  // A place beyond the stream's end: the stream was made again, its sequence started over.
+  // From the stream's end when the place is beyond it (the stream was made again, its sequence
+  // started over) or too far behind it (what came meanwhile is too much to go through at a start).
+  const { after } = options;
   const from =
-    options.after !== undefined && options.after <= state.last_seq ? options.after : state.last_seq;
+    after !== undefined &&
+    after <= state.last_seq &&
+    state.last_seq - after <= (options.catchUpAtMost ?? Infinity)
+      ? after
+      : state.last_seq;
   const consumer = await jetstream(options.nc).consumers.getPushConsumer(options.bus.stream, {
     filter_subjects: `${options.bus.prefix}.>`,
     deliver_policy: DeliverPolicy.StartSequence,

@@ -436,6 +436,31 @@ describe('events: outbox relay and consumers', () => {
     }
   });
 
+  it('starts a feed after a given place, or at the end when that place is too far behind or beyond it', async () => {
+    const js = jetstream(nc);
+    const acks = [];
+    for (let i = 0; i < 3; i++)
+      acks.push(
+        await js.publish(subjectFor(bus, 'story.reset'), JSON.stringify(storyReset(crypto.randomUUID()))),
+      );
+    const end = acks[2]!.seq;
+    const fromOf = async (after: number, catchUpAtMost?: number) => {
+      const feed = await followBus({
+        nc,
+        bus,
+        after,
+        catchUpAtMost,
+        onEvent: () => undefined,
+        onError: () => undefined,
+      });
+      await feed.stop();
+      return feed.from;
+    };
+    expect(await fromOf(end - 2, 5)).toBe(end - 2);
+    expect(await fromOf(end - 2, 1)).toBe(end);
+    expect(await fromOf(end + 100)).toBe(end);
+  });
+
   it('lets published rows go and vacuums the outbox itself once enough of them went', async () => {
     const vacuums = async () => {
       const [stats] = (await db

@@ -58,6 +58,12 @@ const RECORD_LAG_MS = 1_000;
 const FEED_WAIT_MS = 2_000;
 /** The most events written in one statement. */
 const RECORD_BATCH = 256;
+/**
+ * How far behind the bus the record may be for a starting replica to go through what it missed. A
+ * round cannot change while no sessions replica runs (every story change asks this unit), so what
+ * the room shows is rarely behind by much; a longer backlog (other units' events) is skipped.
+ */
+const CATCH_UP_AT_MOST = 10_000;
 /** The most events held for the record while it cannot be written (the database away). */
 const MAX_UNRECORDED = 50_000;
 
@@ -73,11 +79,11 @@ export interface FedEvent {
  * each event the room shows: it fans it out to the streams of its session open here, and it writes it
  * with its place to the room's record (other units' events whole, this unit's own only their place:
  * they are recorded with their change). The feed starts where the record ends, so what was published
- * while no replica ran is recorded when one starts; every replica records everything (each write is
- * idempotent), and each knows how far its own writes have come. So a client that reconnects with
- * Last-Event-ID is replayed exactly the events between its last one and the first one it gets live:
- * none missed, none twice, whichever replica it reaches. Streams end when the service shuts down
- * (clients reconnect elsewhere).
+ * while no replica ran is recorded when one starts (up to CATCH_UP_AT_MOST events back); every replica
+ * records everything (each write is idempotent), and each knows how far its own writes have come. So
+ * a client that reconnects with Last-Event-ID is replayed exactly the events between its last one and
+ * the first one it gets live: none missed, none twice, whichever replica it reaches. Streams end when
+ * the service shuts down (clients reconnect elsewhere).
  */
 export function createRoomHub(options: {
   nc: NatsConnection;
@@ -167,7 +173,14 @@ export function createRoomHub(options: {
     for (let attempt = 1; !stopped; attempt++) {
       try {
         const after = await options.lastRecorded();
-        const f = await followBus({ nc: options.nc, bus: options.bus, after, onEvent, onError });
+        const f = await followBus({
+          nc: options.nc,
+          bus: options.bus,
+          after,
+          catchUpAtMost: CATCH_UP_AT_MOST,
+          onEvent,
+          onError,
+        });
         position = Math.max(position, f.from);
         recordedThrough = Math.max(recordedThrough, f.from);
         if (stopped) await f.stop();
