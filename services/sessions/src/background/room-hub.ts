@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { atMost } from '@pp/async';
 import { createSession, type Session } from 'better-sse';
-import { eventEnvelopeSchema, eventSchemas, type EventEnvelope, type EventType } from '@pp/contracts';
+import { eventEnvelopeSchema, parseEventData, type EventEnvelope, type EventType } from '@pp/contracts';
 import { followBus, type BusFeed, type EventBus, type NatsConnection } from '@pp/events';
 import { gauge, ServiceUnavailableError } from '@pp/http';
 import type { Logger } from '@pp/logger';
@@ -46,10 +46,12 @@ const deliverTo = (stream: Stream, m: PlacedRoomMessage) => {
 
 /** A room event checked against its contract, or undefined when the contract refuses it. */
 function roomEventOf(json: unknown): EventEnvelope | undefined {
-  const envelope = eventEnvelopeSchema.safeParse(json);
-  if (!envelope.success) return undefined;
-  const data = eventSchemas[envelope.data.type as EventType]?.safeParse(envelope.data.data);
-  return data?.success ? { ...envelope.data, data: data.data } : undefined;
+  try {
+    const envelope = eventEnvelopeSchema.parse(json);
+    return { ...envelope, data: parseEventData(envelope.type as EventType, envelope.data) };
+  } catch {
+    return undefined;
+  }
 }
 
 /** How long a reconnect waits for the room's record to catch up with the live feed. */
