@@ -1,14 +1,18 @@
 /**
  * The machine's yardstick: a minimal express service that does one INSERT and one JetStream publish
  * per request, with nothing else (no auth, no validation, no outbox). Started by the benchmark.
- * Usage: node baseline-service.ts <port> <databaseUrl> <natsUrl>; prints `{"port": n}` once it listens.
+ * Given a next service's URL, it also calls that service (same request) between its INSERT and its
+ * publish: the least a change that two units make together can cost.
+ * Usage: node baseline-service.ts <port> <databaseUrl> <natsUrl> [nextUrl]; prints `{"port": n}` once
+ * it listens.
  */
+import http from 'node:http';
 import express from 'express';
 import pg from 'pg';
 import { connect } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 
-const [port = '0', databaseUrl = '', natsUrl = ''] = process.argv.slice(2);
+const [port = '0', databaseUrl = '', natsUrl = '', nextUrl] = process.argv.slice(2);
 const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
 await pool.query(
   'create table if not exists bench_votes (id bigserial primary key, participant int, value text, at timestamptz default now())',
@@ -19,6 +23,27 @@ await jsm.streams
   .add({ name: 'BENCH_BASELINE', subjects: ['bench.baseline.>'], max_msgs: 100_000 })
   .catch(() => undefined);
 const js = jetstream(nc);
+const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+
+/** The same vote, sent on to the next service; resolves once it answered 200. */
+function callNext(payload: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      `${nextUrl}/vote`,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`${res.statusCode}`))));
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
 
 const app = express();
 app.use(express.json());
@@ -34,6 +59,7 @@ async function vote(body: { participant_id: number; vote: string }, res: express
     'insert into bench_votes (participant, value) values ($1, $2) returning id',
     [body.participant_id, body.vote],
   );
+  if (nextUrl) await callNext(JSON.stringify(body));
   await js.publish('bench.baseline.vote', JSON.stringify({ id: rows[0].id }));
   res.json({ success: true, vote: { id: rows[0].id } });
 }

@@ -3,7 +3,8 @@
  * process, rate limit raised): votes of 32 clients spread over the participants of one session and
  * the public lookup, both through the gateway; adding, activating and revealing stories (32 owners'
  * clients, a session each); then the machine's baseline: a minimal express service doing one INSERT
- * and one JetStream publish behind a bare http-proxy-middleware gateway.
+ * and one JetStream publish behind a bare http-proxy-middleware gateway, and the same with a second
+ * such service that the first calls (the floor under a change two units make together).
  * Run alone with `node deploy/bench/estimation.bench.ts`; exits 0 when every target is met.
  */
 import type { ChildProcess } from 'node:child_process';
@@ -109,6 +110,7 @@ export interface EstimationBenchResult {
   vote: LoadResult;
   lookup: LoadResult;
   baseline: LoadResult;
+  twoUnits: LoadResult;
   changes: LatencyResult[];
   meetsVote: boolean;
   meetsLookup: boolean;
@@ -192,10 +194,37 @@ export async function run(
     );
     costs.push(...baselineMeter.costs);
 
+    // The least a story change can cost here: two units that each write and publish, one calling the
+    // other, behind the bare proxy (32 connections; one round at a time per connection, as above).
+    const second = await spawnServer(BASELINE, ['0', baselineDb, natsUrl]);
+    children.push(second);
+    const first = await spawnServer(BASELINE, ['0', baselineDb, natsUrl, second.url]);
+    children.push(first);
+    const firstProxy = await spawnServer(BARE_PROXY_SCRIPT, [], { TARGET_URL: first.url });
+    children.push(firstProxy);
+    const floorLoad = (name: string, durationSeconds: number) =>
+      load({
+        name,
+        url: `${firstProxy.url}/vote`,
+        connections: CONNECTIONS,
+        durationSeconds,
+        method: 'POST',
+        body: vote,
+      });
+    await floorLoad('warm-up', 1);
+    const floorMeter = cpuMeter(() => [
+      { name: 'first service', pid: first.child.pid },
+      { name: 'second service', pid: second.child.pid },
+      { name: 'bare proxy', pid: firstProxy.child.pid },
+    ]);
+    const twoUnits = await floorMeter.metered(() => floorLoad('floor: two units, one call', duration));
+    costs.push(...floorMeter.costs);
+
     const result: EstimationBenchResult = {
       vote: voteResult,
       lookup,
       baseline,
+      twoUnits,
       changes,
       meetsVote: voteResult.rps >= 0.5 * baseline.rps && voteResult.p99 < 50,
       meetsLookup: lookup.rps >= baseline.rps,
@@ -217,7 +246,14 @@ export async function run(
     log(`story changes: ${CONNECTIONS} connections, a session each, ${duration} s each`);
     log(HEADER);
     for (const c of changes) log(formatRow({ ...c, non2xx: c.failed, errors: 0 }));
+    log(formatRow(twoUnits));
     log(`story changes: p99 under 50 ms each, none failed: ${result.meetsChanges ? 'yes' : 'NO'}`);
+    // Little's law: with every connection always busy, the mean latency is connections / throughput.
+    log(
+      `  the floor (a minimal change two units make: an INSERT and a publish each, one internal call, no ` +
+        `auth, validation or outbox, behind the bare proxy): ${((CONNECTIONS / twoUnits.rps) * 1000).toFixed(0)} ms ` +
+        `a round on average, p99 ${twoUnits.p99} ms on this machine`,
+    );
     // With every connection always busy, the cores are the queue: a round of each connection cannot
     // take less, on average, than all connections' CPU for one round shared out over the cores.
     const cores = availableParallelism();
