@@ -144,6 +144,6 @@ describe('identity: introspection', () => {
       body: { token: reg.body.token },
       headers: asService(),
     });
-    expect(res.body).toEqual({ success: true, active: false, data: { active: false } });
+    expect(res.body).toEqual({ success: true, active: false });
   });
 });

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { requireService, send, validate } from '@pp/http';
+import { requireService, sendToUnit, validate } from '@pp/http';
 import { introspectBody } from '../api/schemas.ts';
 import { introspectToken } from '../use-cases/introspect-token.use-case.ts';
 import type { RouteDeps } from './deps.ts';
@@ -13,7 +13,7 @@ export function internalRoutes(deps: RouteDeps): Router {
     validate({ body: introspectBody }, async ({ body }, _req, res) => {
       const result = await introspectToken(deps.context(), body.token);
       res.setHeader('Cache-Control', 'no-store');
-      send(res, 200, result);
+      sendToUnit(res, 200, result);
     }),
   );
   return router;

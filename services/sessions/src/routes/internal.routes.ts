@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { roundCommand } from '@pp/contracts';
-import { requireService, send, validate } from '@pp/http';
+import { requireService, sendToUnit, validate } from '@pp/http';
 import { internalSessionParams, roundParams, sessionIdParams } from '../api/schemas.ts';
 import { applyRoundCommand } from '../use-cases/apply-round-command.use-case.ts';
 import { getRoundStats } from '../use-cases/get-round-stats.use-case.ts';
@@ -14,19 +14,19 @@ export function internalRoutes(deps: RouteDeps): Router {
   router.get(
     '/internal/sessions/:codeOrId',
     validate({ params: internalSessionParams }, async ({ params }, _req, res) => {
-      send(res, 200, { session: await getSessionSnapshot(deps.context(), params.codeOrId) });
+      sendToUnit(res, 200, { session: await getSessionSnapshot(deps.context(), params.codeOrId) });
     }),
   );
   router.put(
     '/internal/sessions/:sessionId/round',
     validate({ params: sessionIdParams, body: roundCommand }, async ({ params, body }, _req, res) => {
-      send(res, 200, await applyRoundCommand(deps.context(), params.sessionId, body));
+      sendToUnit(res, 200, await applyRoundCommand(deps.context(), params.sessionId, body));
     }),
   );
   router.get(
     '/internal/sessions/:sessionId/stories/:storyId/stats',
     validate({ params: roundParams }, async ({ params }, _req, res) => {
-      send(res, 200, await getRoundStats(deps.context(), params.sessionId, params.storyId));
+      sendToUnit(res, 200, await getRoundStats(deps.context(), params.sessionId, params.storyId));
     }),
   );
   return router;

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { storiesForUnitsQuery } from '@pp/contracts';
-import { requireService, send, validate } from '@pp/http';
+import { requireService, sendToUnit, validate } from '@pp/http';
 import { internalSessionParams } from '../api/schemas.ts';
 import { listStoriesForUnits } from '../use-cases/list-stories-for-units.use-case.ts';
 import type { RouteDeps } from './deps.ts';
@@ -15,7 +15,9 @@ export function internalReadRoutes(deps: RouteDeps): Router {
       { params: internalSessionParams, query: storiesForUnitsQuery },
       async ({ params, query }, _req, res) => {
         const filter = { ids: query.ids, statuses: query.status };
-        send(res, 200, { stories: await listStoriesForUnits(deps.context(), params.sessionId, filter) });
+        sendToUnit(res, 200, {
+          stories: await listStoriesForUnits(deps.context(), params.sessionId, filter),
+        });
       },
     ),
   );

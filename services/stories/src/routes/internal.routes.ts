@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { requireService, send, validate } from '@pp/http';
+import { requireService, sendToUnit, validate } from '@pp/http';
 import { addStoriesBody, autoRevealBody, internalSessionParams, storyHistoryQuery } from '../api/schemas.ts';
 import { addStories } from '../use-cases/add-stories.use-case.ts';
 import { listStoryHistory } from '../use-cases/list-story-history.use-case.ts';
@@ -13,13 +13,15 @@ export function internalRoutes(deps: RouteDeps): Router {
   router.post(
     '/internal/sessions/:sessionId/stories',
     validate({ params: internalSessionParams, body: addStoriesBody }, async ({ params, body }, _req, res) => {
-      send(res, 200, { stories: await addStories(deps.context(), params.sessionId, body.stories) });
+      sendToUnit(res, 200, { stories: await addStories(deps.context(), params.sessionId, body.stories) });
     }),
   );
   router.post(
     '/internal/sessions/:sessionId/auto-reveal',
     validate({ params: internalSessionParams, body: autoRevealBody }, async ({ params, body }, _req, res) => {
-      send(res, 200, { revealed: await revealIfComplete(deps.context(), params.sessionId, body.story_id) });
+      sendToUnit(res, 200, {
+        revealed: await revealIfComplete(deps.context(), params.sessionId, body.story_id),
+      });
     }),
   );
   router.get(
@@ -27,7 +29,9 @@ export function internalRoutes(deps: RouteDeps): Router {
     validate(
       { params: internalSessionParams, query: storyHistoryQuery },
       async ({ params, query }, _req, res) => {
-        send(res, 200, { events: await listStoryHistory(deps.context(), params.sessionId, query.limit) });
+        sendToUnit(res, 200, {
+          events: await listStoryHistory(deps.context(), params.sessionId, query.limit),
+        });
       },
     ),
   );

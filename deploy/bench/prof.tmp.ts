@@ -1,0 +1,160 @@
+/**
+ * The assistant's built-in engine through the gateway, on the system as `npm start` runs it (each unit
+ * its own process): an owner with a history of 2,000 revealed stories
+ * (10 sessions of 200), and a session of 200 stories, 120 of them revealed with four voters each. Then
+ * each of the eight endpoints in turn for BENCH_SECONDS under CONNECTIONS concurrent clients: p50/p99.
+ * Target: p99 under 100 ms for each. Databases and event stream of its own, dropped at the end.
+ * Run alone with `node deploy/bench/assistant.bench.ts`; exits 0 when every target is met.
+ */
+import { jetstreamManager } from '@nats-io/jetstream';
+import pg from 'pg';
+import { closedLoop, formatRow, HEADER, type LatencyResult } from '@pp/bench';
+import { connectNats, eventBus } from '@pp/events';
+import { createLogger } from '@pp/logger';
+import { storyText } from './story-texts.ts';
+import { benchServers, benchSystem, cpuMeter, json } from './whole-system.ts';
+
+const HISTORY_SESSIONS = 10;
+const STORIES = 200;
+const REVEALED = 120;
+const CONNECTIONS = Number(process.env.BENCH_AI_CONNECTIONS ?? 4);
+const TARGET_P99_MS = 100;
+const PREFIX = 'ppbenchai';
+const ENDPOINTS = [
+  "estimation-report",
+  'summary',
+  'analyze-current-story',
+  'draft-stories',
+  'improve-current-story',
+  'generate-acceptance-criteria',
+  'split-current-story',
+  'estimate-assistant',
+  'estimation-report',
+];
+const BRIEF =
+  'A booking app for a yoga studio. Members book classes and cancel bookings, instructors publish their weekly ' +
+  'schedule, and the studio owner sees attendance reports so that she can plan rooms. Guests can browse the ' +
+  'timetable without an account.';
+
+/** A session of `count` stories, the first `revealed` of them voted on by `voters` and revealed, in order. */
+async function session(
+  gateway: string,
+  token: string,
+  name: string,
+  seed: number,
+  count: number,
+  revealed: number,
+  voters: number,
+) {
+  const { session: s } = await json('POST', `${gateway}/sessions`, { name }, token);
+  const ids: number[] = [];
+  for (let v = 0; v < voters; v++)
+    ids.push(
+      (await json('POST', `${gateway}/sessions/${s.code}/join`, { name: `Voter ${v}` })).participant.id,
+    );
+  const cards = ['1', '2', '3', '5', '8', '13'];
+  for (let i = 0; i < count; i++) {
+    const { story } = await json(
+      'POST',
+      `${gateway}/sessions/${s.code}/stories`,
+      storyText(seed * 1000 + i),
+      token,
+    );
+    if (i >= revealed) continue;
+    for (const [v, participant] of ids.entries()) {
+      const vote = cards[(i + (v === voters - 1 && i % 4 === 0 ? 3 : 0)) % cards.length]!;
+      await json('POST', `${gateway}/sessions/${s.code}/vote`, { participant_id: participant, vote });
+    }
+    await json('POST', `${gateway}/stories/${story.id}/reveal`, undefined, token);
+  }
+  return s.code as string;
+}
+
+async function waitForHistory(url: string, ownerId: string, expected: number, log: (l: string) => void) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const deadline = Date.now() + 180_000;
+    for (;;) {
+      const { rows } = await client.query('select count(*)::int as n from past_stories where owner_id = $1', [
+        ownerId,
+      ]);
+      if (rows[0].n >= expected) return log(`history kept by the ai unit: ${rows[0].n} revealed stories`);
+      if (Date.now() > deadline)
+        throw new Error(`the ai unit kept ${rows[0].n} of ${expected} revealed stories in time`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+export async function run(options: { durationSeconds?: number; log?: (line: string) => void } = {}) {
+  const duration = options.durationSeconds ?? 5;
+  const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const { natsUrl } = benchServers();
+  const system = benchSystem({ env: { EVENTS_PREFIX: PREFIX } });
+  try {
+    const gateway = await system.start();
+    const started = Date.now();
+    const { token, user } = await json('POST', `${gateway}/auth/register`, {
+      email: `bench-ai-${Date.now()}@example.test`,
+      password: 'bench-password',
+      name: 'Bench owner',
+    });
+    await Promise.all(
+      Array.from({ length: HISTORY_SESSIONS }, (_, i) =>
+        session(gateway, token, `History ${i}`, i + 1, STORIES, STORIES, 1),
+      ),
+    );
+    const code = await session(gateway, token, 'Sprint under test', 99, STORIES, REVEALED, 4);
+    await waitForHistory(system.databaseOf('ai'), user.id, HISTORY_SESSIONS * STORIES, log);
+    log(`seeded in ${Math.round((Date.now() - started) / 1000)} s`);
+
+    const { metered, report } = cpuMeter(() => system.processes());
+    const results: LatencyResult[] = [];
+    for (const name of ENDPOINTS) {
+      const body = name === 'draft-stories' ? { text: BRIEF, count: 5 } : {};
+      const call = () => json('POST', `${gateway}/sessions/${code}/ai/${name}`, body, token);
+      for (let i = 0; i < 20; i++) await call(); // warm-up
+      const t0 = process.hrtime.bigint() / 1000n;
+      results.push(
+        await metered(() =>
+          closedLoop(name, CONNECTIONS, duration, async (_worker, time) => void (await time(call))),
+        ),
+      );
+      log(`WINDOW ${name} ${t0} ${process.hrtime.bigint() / 1000n}`);
+    }
+    const met = results.every((r) => r.p99 < TARGET_P99_MS && r.failed === 0);
+    log(
+      `assistant (built-in engine) through the gateway: ${CONNECTIONS} connections, ${duration} s each; ` +
+        `a session of ${STORIES} stories (${REVEALED} revealed), an owner history of ${HISTORY_SESSIONS * STORIES} revealed stories`,
+    );
+    log(HEADER);
+    for (const r of results) log(formatRow({ ...r, non2xx: r.failed, errors: 0 }));
+    log(`assistant endpoints: p99 under ${TARGET_P99_MS} ms each, none failed: ${met ? 'yes' : 'NO'}`);
+    report(log, 'CPU per request, by process (from /proc):');
+    return { results, met };
+  } finally {
+    await system.stop();
+    await dropStream(natsUrl);
+  }
+}
+
+async function dropStream(natsUrl: string) {
+  const nc = await connectNats({
+    url: natsUrl,
+    name: 'bench-cleanup',
+    logger: createLogger({ name: 'bench', level: 'silent' }),
+  });
+  const jsm = await jetstreamManager(nc);
+  const bus = eventBus(PREFIX);
+  for (const stream of [bus.stream, bus.deadLetterStream])
+    await jsm.streams.delete(stream).catch(() => undefined);
+  await nc.close();
+}
+
+if (import.meta.main) {
+  const result = await run({ durationSeconds: Number(process.env.BENCH_SECONDS ?? 5) });
+  process.exitCode = result.met ? 0 : 1;
+}
