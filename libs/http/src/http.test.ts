@@ -6,6 +6,7 @@ import {
   createServiceApp,
   listen,
   send,
+  sendToUnit,
   validate,
   signIdentity,
   requireUser,
@@ -52,6 +53,8 @@ beforeAll(async () => {
         throw new NotFoundError('Session not found', 'session_not_found');
       });
       a.get('/me', (req, res) => send(res, 200, { user: { id: requireUser(req).sub } }));
+      a.get('/public-thing', (_req, res) => send(res, 200, { thing: { id: 1 } }));
+      a.get('/internal/thing', (_req, res) => sendToUnit(res, 200, { thing: { id: 1 } }));
     },
   });
   server = await listen(app, 0, '127.0.0.1');
@@ -81,6 +84,16 @@ describe('service app', () => {
       thing: { id: 7, name: 'ab' },
       data: { thing: { id: 7, name: 'ab' } },
     });
+  });
+
+  it('answers another unit with the payload once and no ETag; a public GET keeps both', async () => {
+    const internal = await fetch(`${server.url}/internal/thing`);
+    expect(internal.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(internal.headers.get('etag')).toBeNull();
+    expect(await internal.json()).toEqual({ success: true, thing: { id: 1 } });
+    const open = await fetch(`${server.url}/public-thing`);
+    expect(open.headers.get('etag')).not.toBeNull();
+    expect(await open.json()).toEqual({ success: true, thing: { id: 1 }, data: { thing: { id: 1 } } });
   });
 
   it('answers 422 with errors by field when validation fails', async () => {
