@@ -6,20 +6,16 @@
  * Target: p99 under 100 ms for each. Databases and event stream of its own, dropped at the end.
  * Run alone with `node deploy/bench/assistant.bench.ts`; exits 0 when every target is met.
  */
-import { jetstreamManager } from '@nats-io/jetstream';
 import pg from 'pg';
 import { closedLoop, formatRow, HEADER, type LatencyResult } from '@pp/bench';
-import { connectNats, eventBus } from '@pp/events';
-import { createLogger } from '@pp/logger';
 import { storyText } from './story-texts.ts';
-import { benchServers, benchSystem, cpuMeter, json } from './whole-system.ts';
+import { benchSystem, cpuMeter, json } from './whole-system.ts';
 
 const HISTORY_SESSIONS = 10;
 const STORIES = 200;
 const REVEALED = 120;
 const CONNECTIONS = Number(process.env.BENCH_AI_CONNECTIONS ?? 4);
 const TARGET_P99_MS = 100;
-const PREFIX = 'ppbenchai';
 const ENDPOINTS = [
   'summary',
   'analyze-current-story',
@@ -91,8 +87,7 @@ async function waitForHistory(url: string, ownerId: string, expected: number, lo
 export async function run(options: { durationSeconds?: number; log?: (line: string) => void } = {}) {
   const duration = options.durationSeconds ?? 5;
   const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
-  const { natsUrl } = benchServers();
-  const system = benchSystem({ env: { EVENTS_PREFIX: PREFIX } });
+  const system = benchSystem();
   try {
     const gateway = await system.start();
     const started = Date.now();
@@ -134,21 +129,7 @@ export async function run(options: { durationSeconds?: number; log?: (line: stri
     return { results, met };
   } finally {
     await system.stop();
-    await dropStream(natsUrl);
   }
-}
-
-async function dropStream(natsUrl: string) {
-  const nc = await connectNats({
-    url: natsUrl,
-    name: 'bench-cleanup',
-    logger: createLogger({ name: 'bench', level: 'silent' }),
-  });
-  const jsm = await jetstreamManager(nc);
-  const bus = eventBus(PREFIX);
-  for (const stream of [bus.stream, bus.deadLetterStream])
-    await jsm.streams.delete(stream).catch(() => undefined);
-  await nc.close();
 }
 
 if (import.meta.main) {

@@ -10,6 +10,9 @@ import { createLauncherLog } from '../src/launcher/log.ts';
 import { createSystem } from '../src/launcher/system.ts';
 import { cpuPerOperation, formatCpu, readCpu, type CpuReading } from '@pp/bench';
 import { dropDatabase, withDatabaseName } from '@pp/db';
+import { connectNats, eventBus } from '@pp/events';
+import { createLogger } from '@pp/logger';
+import { jetstreamManager } from '@nats-io/jetstream';
 import { units, type Unit } from '../src/launcher/units.ts';
 
 export type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -85,11 +88,16 @@ export const benchServers = () => ({
  * The whole system on those servers, on databases of its own (each unit's name with `_bench`),
  * empty at the start and dropped at the stop: a run never measures what an earlier one left (on a
  * server without autovacuum, the dead rows of earlier runs would slow every later one), nor touches
- * the databases `npm start` uses. Its generated secrets live in a directory of its own, removed at
- * the stop. `units` (default: all) picks the units to run.
+ * the databases `npm start` uses. Its events go to a stream of its own (prefix `eventsPrefix`,
+ * default `ppbench`), also emptied at the start and dropped at the stop: what a benchmark publishes
+ * never reaches the `pp` stream that `npm start` reads. Its generated secrets live in a directory of
+ * its own, removed at the stop. `units` (default: all) picks the units to run.
  */
-export function benchSystem(options: { env?: Record<string, string>; units?: readonly Unit[] } = {}) {
+export function benchSystem(
+  options: { env?: Record<string, string>; units?: readonly Unit[]; eventsPrefix?: string } = {},
+) {
   const { databaseUrl, natsUrl } = benchServers();
+  const eventsPrefix = options.eventsPrefix ?? 'ppbench';
   const dataDir = mkdtempSync(join(tmpdir(), 'pp-bench-'));
   const list = (options.units ?? units).map((u) =>
     u.database ? { ...u, database: `${u.database}_bench` } : u,
@@ -109,6 +117,7 @@ export function benchSystem(options: { env?: Record<string, string>; units?: rea
       PORT: '',
       RATE_LIMIT_PER_MINUTE: '100000000',
       LOG_LEVEL: 'warn',
+      EVENTS_PREFIX: eventsPrefix,
       ...options.env,
     },
     dataDir,
@@ -118,7 +127,7 @@ export function benchSystem(options: { env?: Record<string, string>; units?: rea
   });
   return {
     async start() {
-      await dropAll();
+      await Promise.all([dropAll(), dropStreams(natsUrl, eventsPrefix)]);
       return system.start();
     },
     processes: () => system.processes(),
@@ -126,10 +135,27 @@ export function benchSystem(options: { env?: Record<string, string>; units?: rea
     databaseOf,
     async stop() {
       await system.stop();
-      await dropAll().catch(() => undefined);
+      await Promise.all([dropAll(), dropStreams(natsUrl, eventsPrefix)]).catch(() => undefined);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Deletes the event stream and the dead-letter stream of `prefix` (nothing when they do not exist). */
+async function dropStreams(natsUrl: string, prefix: string) {
+  const nc = await connectNats({
+    url: natsUrl,
+    name: 'bench-streams',
+    logger: createLogger({ name: 'bench', level: 'silent' }),
+  });
+  try {
+    const jsm = await jetstreamManager(nc);
+    const bus = eventBus(prefix);
+    for (const stream of [bus.stream, bus.deadLetterStream])
+      await jsm.streams.delete(stream).catch(() => undefined);
+  } finally {
+    await nc.close();
+  }
 }
 
 /** Runs a measurement and notes the CPU each process of the system spent per operation of it. */
