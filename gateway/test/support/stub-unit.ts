@@ -58,7 +58,17 @@ export async function startStubUnit(name: string, port = 0, docs: UnitDocs = {})
           },
         });
         const delay = Number(req.query.delay_ms ?? 0);
-        if (delay) await new Promise((r) => setTimeout(r, delay));
+        // A slow answer, given up when the caller goes (a timer left behind would keep the test
+        // process alive after its last test).
+        if (delay)
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, delay);
+            res.once('close', () => {
+              clearTimeout(timer);
+              resolve();
+            });
+          });
+        if (res.destroyed) return;
         send(res, req.method === 'POST' ? 201 : 200, {
           unit: name,
           method: req.method,

@@ -24,11 +24,21 @@ export async function startFakeModel(model = 'fake-model-1') {
   await server.start({ startPort: 20_000, endPort: 60_000 });
   const seen: SeenCompletion[] = [];
   let reply: (body: SeenCompletion['body']) => FakeReply = () => ({ status: 500, raw: 'no reply set' });
+  // Slow answers still waiting: ended at stop (a timer left behind keeps the test process alive).
+  const waiting = new Map<NodeJS.Timeout, () => void>();
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        waiting.delete(timer);
+        resolve();
+      }, ms);
+      waiting.set(timer, resolve);
+    });
   await server.forPost('/v1/chat/completions').thenCallback(async (req: CompletedRequest) => {
     const body = JSON.parse((await req.body.getText()) ?? '{}');
     seen.push({ headers: req.headers, body });
     const r = reply(body);
-    if (r.delayMs) await new Promise((resolve) => setTimeout(resolve, r.delayMs));
+    if (r.delayMs) await sleep(r.delayMs);
     if (r.raw !== undefined)
       return { statusCode: r.status ?? 200, headers: { 'content-type': 'text/html' }, body: r.raw };
     const content = typeof r.content === 'string' ? r.content : JSON.stringify(r.content);
@@ -59,7 +69,14 @@ export async function startFakeModel(model = 'fake-model-1') {
     answer(next: (body: SeenCompletion['body']) => FakeReply) {
       reply = next;
     },
-    stop: () => server.stop(),
+    stop: () => {
+      for (const [timer, resolve] of waiting) {
+        clearTimeout(timer);
+        resolve();
+      }
+      waiting.clear();
+      return server.stop();
+    },
   };
 }
 
