@@ -148,7 +148,8 @@ export const sessionsApi = {
       'What the live room showed lately, oldest first: joins, departures and role changes, votes (who voted and the ' +
       'counts, never the value), stories added, changed, activated, reset, revealed (with the votes and the final ' +
       'estimate) and deleted, and session updates. Kept for a day. A change shows here as soon as it has been ' +
-      'answered (story changes too, which the room hears of a moment later).',
+      'answered (story changes too, which the room hears of a moment later, are read from the stories unit; when ' +
+      "it cannot answer within 3 s, the room's own history answers alone and may lack the latest story changes).",
     params: codeParams,
     query: z.object({
       limit: z.coerce

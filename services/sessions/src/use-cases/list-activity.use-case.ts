@@ -4,15 +4,19 @@ import type { SessionsContext } from './shared/context.ts';
 import { atMost } from '@pp/async';
 import { findOwnedSession } from './shared/find-session.ts';
 
-/** How long the activity waits for the stories unit's history before it answers with the room's alone. */
-const HISTORY_AT_MOST_MS = 1_000;
+/**
+ * How long the activity waits for the stories unit's history before it answers with the room's alone:
+ * long enough for a busy stories unit (a second was not always, on a loaded machine), short of the
+ * internal call's own timeout. An unreachable unit fails at once.
+ */
+const HISTORY_AT_MOST_MS = 3_000;
 
 /**
  * The owner reads what happened in the session lately: the live room's history (kept a day), oldest
  * first. Votes never show their value, as in the room. The room learns of story changes through
  * events, a moment after they were made; so the story events come from the stories unit, which wrote
  * them with each change, and a story added or revealed just before shows at once. When the stories
- * unit cannot be reached (or takes more than a second), the room's own history answers alone.
+ * unit cannot be reached (or takes more than 3 s), the room's own history answers alone.
  */
 export async function listActivity(ctx: SessionsContext, code: string, userId: string, limit: number) {
   const session = await findOwnedSession(ctx.em, code, userId);
