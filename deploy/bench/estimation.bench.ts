@@ -22,9 +22,11 @@ import {
   type LoadResult,
 } from '@pp/bench';
 import { withDatabaseName, ensureDatabase, dropDatabase } from '@pp/db';
-import { benchServers, benchSystem, cpuMeter, json, type Metered } from './whole-system.ts';
+import { benchServers, benchSystem, cpuMeter, dropStreams, json, type Metered } from './whole-system.ts';
 
 const BASELINE = fileURLToPath(new URL('./baseline-service.ts', import.meta.url));
+/** The stream the baseline services publish on (made by them, dropped at the end). */
+const BASELINE_STREAM = 'BENCH_BASELINE';
 const PARTICIPANTS = 64;
 const CONNECTIONS = 32;
 
@@ -282,6 +284,7 @@ export async function run(
     );
     await system.stop();
     await dropDatabase(baselineDb).catch(() => undefined);
+    await dropStreams(natsUrl, [BASELINE_STREAM]).catch(() => undefined);
   }
 }
 

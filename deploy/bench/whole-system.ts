@@ -98,6 +98,8 @@ export function benchSystem(
 ) {
   const { databaseUrl, natsUrl } = benchServers();
   const eventsPrefix = options.eventsPrefix ?? 'ppbench';
+  const bus = eventBus(eventsPrefix);
+  const dropBus = () => dropStreams(natsUrl, [bus.stream, bus.deadLetterStream]);
   const dataDir = mkdtempSync(join(tmpdir(), 'pp-bench-'));
   const list = (options.units ?? units).map((u) =>
     u.database ? { ...u, database: `${u.database}_bench` } : u,
@@ -127,7 +129,7 @@ export function benchSystem(
   });
   return {
     async start() {
-      await Promise.all([dropAll(), dropStreams(natsUrl, eventsPrefix)]);
+      await Promise.all([dropAll(), dropBus()]);
       return system.start();
     },
     processes: () => system.processes(),
@@ -135,14 +137,14 @@ export function benchSystem(
     databaseOf,
     async stop() {
       await system.stop();
-      await Promise.all([dropAll(), dropStreams(natsUrl, eventsPrefix)]).catch(() => undefined);
+      await Promise.all([dropAll(), dropBus()]).catch(() => undefined);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
 
-/** Deletes the event stream and the dead-letter stream of `prefix` (nothing when they do not exist). */
-async function dropStreams(natsUrl: string, prefix: string) {
+/** Deletes JetStream streams by name (nothing for one that does not exist). */
+export async function dropStreams(natsUrl: string, names: readonly string[]) {
   const nc = await connectNats({
     url: natsUrl,
     name: 'bench-streams',
@@ -150,9 +152,7 @@ async function dropStreams(natsUrl: string, prefix: string) {
   });
   try {
     const jsm = await jetstreamManager(nc);
-    const bus = eventBus(prefix);
-    for (const stream of [bus.stream, bus.deadLetterStream])
-      await jsm.streams.delete(stream).catch(() => undefined);
+    for (const name of names) await jsm.streams.delete(name).catch(() => undefined);
   } finally {
     await nc.close();
   }
