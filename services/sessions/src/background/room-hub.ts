@@ -5,7 +5,12 @@ import { eventEnvelopeSchema, parseEventData, type EventEnvelope, type EventType
 import { followBus, type BusFeed, type EventBus, type NatsConnection } from '@pp/events';
 import { gauge, ServiceUnavailableError } from '@pp/http';
 import type { Logger } from '@pp/logger';
-import { isRoomType, toRoomMessage, type PlacedRoomMessage } from '../domain/room-events.ts';
+import {
+  isRoomType,
+  toRoomMessage,
+  type PlacedRoomMessage,
+  type RoomMessage,
+} from '../domain/room-events.ts';
 
 interface StreamState {
   res: Response;
@@ -69,9 +74,13 @@ const CATCH_UP_AT_MOST = 10_000;
 /** The most events held for the record while it cannot be written (the database away). */
 const MAX_UNRECORDED = 50_000;
 
-/** A room event as the feed gives it to the record: the event (checked) and its place in the stream. */
+/**
+ * A room event as the feed gives it to the record: the event (checked), what the room shows of it (as
+ * sent to the streams) and its place in the stream.
+ */
 export interface FedEvent {
   event: EventEnvelope;
+  message: RoomMessage;
   position: number;
 }
 
@@ -148,7 +157,7 @@ export function createRoomHub(options: {
       const event = roomEventOf(JSON.parse(new TextDecoder().decode(body)));
       const message = event && toRoomMessage(event);
       if (event && message) {
-        if (unrecorded.push({ event, position: at }) > MAX_UNRECORDED) {
+        if (unrecorded.push({ event, message, position: at }) > MAX_UNRECORDED) {
           // The database has been away long: the oldest go unrecorded (a reconnect misses them).
           unrecorded = unrecorded.slice(-MAX_UNRECORDED);
           if (!dropping)

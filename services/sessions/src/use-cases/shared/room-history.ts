@@ -9,7 +9,7 @@ import {
   vacuumRoomEvents,
   type PublishedRoomMessage,
 } from '../../db/room-event.repository.ts';
-import { toRoomMessage } from '../../domain/room-events.ts';
+import { toRoomMessage, type RoomMessage } from '../../domain/room-events.ts';
 import { SOURCE } from './context.ts';
 
 /**
@@ -39,15 +39,16 @@ export function keepForRoom(em: EntityManager, event: EventEnvelope): void {
  */
 export async function keepPublishedForRoom(
   em: EntityManager,
-  published: Array<{ event: EventEnvelope; position: number }>,
+  published: Array<{ event: EventEnvelope; message: RoomMessage; position: number }>,
 ): Promise<void> {
-  const messages = published.flatMap(({ event, position }): PublishedRoomMessage[] => {
-    const message = toRoomMessage(event);
-    if (!message) return [];
-    if (event.source === SOURCE) return [{ placeOnly: message, position }];
-    return [{ message, occurredAt: new Date(event.occurred_at), position }];
-  });
-  await recordRoomMessages(em, messages);
+  await recordRoomMessages(
+    em,
+    published.map(({ event, message, position }): PublishedRoomMessage =>
+      event.source === SOURCE
+        ? { placeOnly: message, position }
+        : { message, occurredAt: new Date(event.occurred_at), position },
+    ),
+  );
 }
 
 /** Where the room's record stands in the bus's order: the place of the last event it has. */
