@@ -29,6 +29,9 @@ describe('live room replay across replicas', () => {
           p.client.post(`/sessions/${code}/join`, { body: { name: `Guest ${i}` } }),
         ),
       ]);
+      // A failed answer is reported with its body (which unit, which code), not only its status.
+      const failed = answers.filter((a) => a.status >= 300).map((a) => ({ status: a.status, body: a.body }));
+      expect(failed).toEqual([]);
       expect(answers.map((a) => a.status).sort()).toEqual([...Array(10).fill(200), ...Array(10).fill(201)]);
       await live.waitFor(() => live.events.length >= 20);
       const ids = live.events.map((e) => e.id);
