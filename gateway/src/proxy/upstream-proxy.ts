@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import { createProxyMiddleware, debugProxyErrorsPlugin, proxyEventsPlugin } from 'http-proxy-middleware';
-import { counter, errorEnvelope } from '@pp/http';
+import { counter, errorEnvelope, keepAliveAgent } from '@pp/http';
 import type { Logger } from '@pp/logger';
 
 const TIMED_OUT = Symbol('upstream timed out');
@@ -45,9 +45,13 @@ function fail(res: http.ServerResponse, status: 503 | 504, unit: string): void {
  * the timeout, 504. Neither hangs the client.
  */
 export function createUpstreamProxy(options: UpstreamProxyOptions): RequestHandler {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 512, maxFreeSockets: 64 });
+  // Idle connections are closed here before the unit would close them: a request written on a connection
+  // the unit is closing fails, and a POST cannot be sent again.
+  const agent = keepAliveAgent({ maxSockets: 512, maxFreeSockets: 64 });
   const proxy = createProxyMiddleware({
-    target: options.target,
+    // A URL rather than its text: both the middleware and the proxy under it would parse the text
+    // again for every request.
+    target: new URL(options.target),
     agent,
     proxyTimeout: options.timeoutMs > 0 ? options.timeoutMs : undefined,
     ejectPlugins: true,

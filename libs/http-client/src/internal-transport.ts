@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { keepAliveAgent, keepAliveHttpsAgent } from '@pp/http';
 
 export interface InternalRequest {
   method?: string;
@@ -36,7 +37,8 @@ const coded = (message: string, code: string) => Object.assign(new Error(message
 export function createInternalTransport(options: InternalTransportOptions) {
   const base = new URL(options.baseURL);
   const secure = base.protocol === 'https:';
-  const agent = secure ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+  // Kept-alive connections, closed by this side when idle (before the unit's server would close them).
+  const agent = secure ? keepAliveHttpsAgent() : keepAliveAgent();
   const prefix = base.pathname.replace(/\/$/, '');
 
   function pathOf(request: InternalRequest) {

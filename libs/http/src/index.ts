@@ -15,3 +15,4 @@ export { runWithContext, currentContext } from '@pp/logger';
 export type * from './route-doc.ts';
 export * from './openapi.ts';
 export * from './openapi-envelope.ts';
+export * from './keep-alive-agents.ts';

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type Socket } from 'node:net';
+import { keepAliveAgent, keepAliveHttpsAgent } from '@pp/http';
 import { checkAddress, systemResolver, type OutboundPolicy } from './url-guard.ts';
 
 type Created = (err: Error | null, socket?: Socket) => void;
@@ -63,9 +64,12 @@ export function createGuardedAgents(
   policy: OutboundPolicy,
   options: { keepAlive?: boolean; maxSockets?: number } = {},
 ): GuardedAgents {
-  const agentOptions = { keepAlive: options.keepAlive ?? true, maxSockets: options.maxSockets ?? Infinity };
-  return {
-    httpAgent: guard(new http.Agent(agentOptions), policy),
-    httpsAgent: guard(new https.Agent(agentOptions), policy),
-  };
+  const maxSockets = options.maxSockets ?? Infinity;
+  // Kept-alive connections are closed by this side when idle, before the endpoint closes them (a
+  // request written on a connection the endpoint is closing fails).
+  const [httpAgent, httpsAgent] =
+    (options.keepAlive ?? true)
+      ? [keepAliveAgent({ maxSockets }), keepAliveHttpsAgent({ maxSockets })]
+      : [new http.Agent({ maxSockets }), new https.Agent({ maxSockets })];
+  return { httpAgent: guard(httpAgent, policy), httpsAgent: guard(httpsAgent, policy) };
 }

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type net from 'node:net';
+import { keepAliveAgent } from '@pp/http';
 
 /**
  * An HTTP proxy on 127.0.0.1 that sends each request to the next of several replicas in turn, the way
@@ -8,7 +9,7 @@ import type net from 'node:net';
  * the requests are recorded.
  */
 export async function startRoundRobinProxy(targets: string[]) {
-  const agent = new http.Agent({ keepAlive: true });
+  const agent = keepAliveAgent();
   const upstreams = targets.map((t) => new URL(t));
   let next = 0;
   const sockets = new Set<net.Socket>();
