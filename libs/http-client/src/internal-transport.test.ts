@@ -60,4 +60,56 @@ describe('internal transport', () => {
     await expect(t.send({ url: '/html' })).rejects.toMatchObject({ code: 'ERR_BAD_RESPONSE' });
     t.close();
   });
+
+  describe('on a kept-alive connection the unit has closed', () => {
+    /** A unit that drops the connection, unread, at the request numbers `drop` picks (counted per connection). */
+    async function dropping(drop: (nthOnConnection: number) => boolean) {
+      const seen: number[] = [];
+      const unit = http.createServer((req, res) => {
+        const socket = req.socket as typeof req.socket & { served?: number };
+        socket.served = (socket.served ?? 0) + 1;
+        seen.push(socket.served);
+        if (drop(socket.served)) return void socket.destroy();
+        req.resume();
+        res.setHeader('content-type', 'application/json');
+        res.end('{"ok":true}');
+      });
+      await new Promise<void>((resolve) => unit.listen(0, '127.0.0.1', resolve));
+      const url = `http://127.0.0.1:${(unit.address() as AddressInfo).port}`;
+      const t = createInternalTransport({ baseURL: url, timeoutMs: 2_000, maxResponseBytes: 1_000 });
+      return {
+        t,
+        seen,
+        stop: () => {
+          t.close();
+          unit.closeAllConnections();
+          return new Promise((resolve) => unit.close(resolve));
+        },
+      };
+    }
+
+    it('sends the request once more, on a new connection, when a pooled one turns out closed', async () => {
+      // The second request on a connection meets it closed (as when the unit restarts, or closes it as idle just then).
+      const unit = await dropping((n) => n === 2);
+      try {
+        expect((await unit.t.send({ url: '/first' })).status).toBe(200);
+        const res = await unit.t.send({ method: 'PUT', url: '/round', data: { version: 2 } });
+        expect(res).toMatchObject({ status: 200, data: { ok: true } });
+        // The first call, the one the closed connection lost, and the same again on a new connection.
+        expect(unit.seen).toEqual([1, 2, 1]);
+      } finally {
+        await unit.stop();
+      }
+    });
+
+    it('does not send it again when a new connection fails: that is the unit failing, for the caller to see', async () => {
+      const unit = await dropping(() => true);
+      try {
+        await expect(unit.t.send({ url: '/first' })).rejects.toMatchObject({ code: 'ECONNRESET' });
+        expect(unit.seen).toEqual([1]);
+      } finally {
+        await unit.stop();
+      }
+    });
+  });
 });

@@ -34,6 +34,9 @@ export interface InternalTransportOptions {
  */
 const coded = (message: string, code: string) => Object.assign(new Error(message), { code });
 
+/** How a kept-alive connection the other side had closed fails when a request is written on it. */
+const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE']);
+
 export function createInternalTransport(options: InternalTransportOptions) {
   const base = new URL(options.baseURL);
   const secure = base.protocol === 'https:';
@@ -61,6 +64,24 @@ export function createInternalTransport(options: InternalTransportOptions) {
       headers['content-type'] = 'application/json';
       headers['content-length'] = Buffer.byteLength(body);
     }
+    const path = pathOf(request);
+    const method = request.method ?? 'GET';
+    return attempt<T>(path, method, headers, body, agent);
+  }
+
+  /**
+   * One try on a connection of the pool; when that connection turns out to be one the unit had closed
+   * already (it fails before any answer, having sat idle in the pool: the unit restarted, or closed it
+   * as idle just as it was taken), the request went unread, and it is sent once more on a new
+   * connection. That is not the unit failing, so neither the caller's retries nor its breaker see it.
+   */
+  function attempt<T>(
+    path: string,
+    method: string,
+    headers: Record<string, string | number>,
+    body: string | undefined,
+    via: http.Agent | false,
+  ): Promise<InternalResponse<T>> {
     return new Promise((resolve, reject) => {
       let settled = false;
       const settle = (outcome: () => void) => {
@@ -73,17 +94,19 @@ export function createInternalTransport(options: InternalTransportOptions) {
         settle(() => reject(err));
         req.destroy();
       };
+      let answered = false;
       const req = (secure ? https : http).request(
         {
           protocol: base.protocol,
           hostname: base.hostname,
           port: base.port,
-          path: pathOf(request),
-          method: request.method ?? 'GET',
+          path,
+          method,
           headers,
-          agent,
+          agent: via,
         },
         (res) => {
+          answered = true;
           const chunks: Buffer[] = [];
           let size = 0;
           res.on('data', (chunk: Buffer) => {
@@ -107,7 +130,11 @@ export function createInternalTransport(options: InternalTransportOptions) {
         },
       );
       const timer = setTimeout(() => fail(coded('timed out', 'ETIMEDOUT')), options.timeoutMs);
-      req.on('error', fail);
+      req.on('error', (err: Error & { code?: string }) => {
+        const stale = via !== false && req.reusedSocket && !answered && STALE_CONNECTION.has(err.code ?? '');
+        if (stale && !settled) settle(() => resolve(attempt<T>(path, method, headers, body, false)));
+        else fail(err);
+      });
       req.end(body);
     });
   }
