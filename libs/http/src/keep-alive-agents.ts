@@ -5,8 +5,8 @@ import type { Duplex } from 'node:stream';
 /**
  * How long a kept-alive connection may wait idle in a client's pool before the client closes it.
  *
- * A server closes a connection it has kept idle for its keep-alive timeout (Node's default: 5 s,
- * which is what a unit behind a plain Node proxy or balancer meets). A request written on such a
+ * A server closes a connection it has kept idle for its keep-alive timeout (Node's default is 5 s;
+ * the platform's own servers keep 65 s, but a proxy or balancer in between may keep less). A request written on such a
  * connection just as the server closes it fails with ECONNRESET, and a proxy cannot send a POST
  * again: the client would get a 503 for a change that was never tried. Node's own agent lets a pooled
  * connection go only when the agent has a timeout of its own (and then also a second before the
