@@ -43,7 +43,7 @@ function errorOf(answer: EndpointAnswer): string | null {
 /**
  * One attempt of a delivery: the body in the webhook's format, signed (Standard Webhooks: the same
  * webhook-id on every attempt, this attempt's timestamp), sent, and what came of it with the time of
- * the next attempt, if any.
+ * the next attempt, if any, counted from the answer.
  */
 export async function attemptDelivery(
   ctx: WebhooksContext,
@@ -78,6 +78,9 @@ export async function attemptDelivery(
       nextAttemptAt: next,
     };
   }
+  // The next attempt is timed from the answer, as a Retry-After is meant (the attempt itself may have
+  // taken a while: a connection, a slow endpoint).
+  const answeredAt = ctx.now();
   const outcome = outcomeOf(answer.status);
   const asked = THROTTLING.has(answer.status ?? 0)
     ? (answer.retryAfter ?? bodyRetryAfter(answer.excerpt))
@@ -87,7 +90,7 @@ export async function attemptDelivery(
       ? nextRetryDelay({
           attempts: d.attempt,
           retries: d.retries,
-          retryAfterMs: retryAfterMs(asked, attemptedAt.getTime()),
+          retryAfterMs: retryAfterMs(asked, answeredAt.getTime()),
           scale: ctx.retryScale,
         })
       : undefined;
@@ -98,6 +101,6 @@ export async function attemptDelivery(
     excerpt: answer.excerpt?.slice(0, EXCERPT_CHARS) ?? null,
     error: errorOf(answer),
     outcome,
-    nextAttemptAt: delay === undefined ? null : new Date(attemptedAt.getTime() + delay),
+    nextAttemptAt: delay === undefined ? null : new Date(answeredAt.getTime() + delay),
   };
 }
