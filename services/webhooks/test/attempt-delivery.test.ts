@@ -1,10 +1,10 @@
 import type { EntityManager } from '@pp/db';
 import type { OutboundPolicy } from '@pp/outbound';
-import type { SessionsClient } from '../clients/sessions.client.ts';
-import type { ClaimedDelivery } from '../db/dispatch.repository.ts';
-import { secretBox } from '../domain/secret-box.ts';
-import { attemptDelivery, type Send } from './attempt-delivery.use-case.ts';
-import type { WebhooksContext } from './shared/context.ts';
+import type { SessionsClient } from '../src/clients/sessions.client.ts';
+import type { ClaimedDelivery } from '../src/db/dispatch.repository.ts';
+import { secretBox } from '../src/domain/secret-box.ts';
+import { attemptDelivery, type Send } from '../src/use-cases/attempt-delivery.use-case.ts';
+import type { WebhooksContext } from '../src/use-cases/shared/context.ts';
 
 const secrets = secretBox('webhooks-test-key-0123456789abcdef0123456789');
 const WEBHOOK = '6f1c7b1e-8a53-4b8e-9a54-5d6c7e8f9a0b';
