@@ -10,9 +10,8 @@ import { createLauncherLog } from '../src/launcher/log.ts';
 import { createSystem } from '../src/launcher/system.ts';
 import { cpuPerOperation, formatCpu, readCpu, type CpuReading } from '@pp/bench';
 import { dropDatabase, withDatabaseName } from '@pp/db';
-import { connectNats, eventBus } from '@pp/events';
+import { connectNats, deleteStreams, eventBus } from '@pp/events';
 import { createLogger } from '@pp/logger';
-import { jetstreamManager } from '@nats-io/jetstream';
 import { units, type Unit } from '../src/launcher/units.ts';
 
 export type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -151,8 +150,7 @@ export async function dropStreams(natsUrl: string, names: readonly string[]) {
     logger: createLogger({ name: 'bench', level: 'silent' }),
   });
   try {
-    const jsm = await jetstreamManager(nc);
-    for (const name of names) await jsm.streams.delete(name).catch(() => undefined);
+    await deleteStreams(nc, names);
   } finally {
     await nc.close();
   }

@@ -4,8 +4,7 @@
  * for, and the real gateway in front, on fresh
  * databases and an event prefix of their own. Only tests put units together like this.
  */
-import { jetstreamManager } from '@nats-io/jetstream';
-import { connectNats, eventBus } from '@pp/events';
+import { connectNats, deleteBusStreams, eventBus } from '@pp/events';
 import { createLogger } from '@pp/logger';
 import { startService, type ServiceDefinition, type StartedService } from '@pp/runtime';
 import {
@@ -241,10 +240,7 @@ async function startBeside<C>(
 /** The event streams of a platform's prefix go with it. */
 async function dropStreams(prefix: string) {
   const nc = await connectNats({ url: testNatsUrl(), name: 'platform-cleanup', logger });
-  const jsm = await jetstreamManager(nc);
-  const bus = eventBus(prefix);
-  for (const stream of [bus.stream, bus.deadLetterStream])
-    await jsm.streams.delete(stream).catch(() => undefined);
+  await deleteBusStreams(nc, eventBus(prefix));
   await nc.close();
 }
 

@@ -61,6 +61,16 @@ export async function ensureStream(nc: NatsConnection, bus: EventBus = defaultBu
   }
 }
 
+/** Deletes streams by name (one that is not there is no error). */
+export async function deleteStreams(nc: NatsConnection, names: readonly string[]): Promise<void> {
+  const jsm = await jetstreamManager(nc);
+  for (const name of names) await jsm.streams.delete(name).catch(() => undefined);
+}
+
+/** Deletes a bus's event and dead-letter streams: what a test or a benchmark published goes with it. */
+export const deleteBusStreams = (nc: NatsConnection, bus: EventBus) =>
+  deleteStreams(nc, [bus.stream, bus.deadLetterStream]);
+
 /** Deletes a durable consumer the service no longer runs (nothing happens when there is none). */
 export async function removeConsumer(nc: NatsConnection, bus: EventBus, durable: string): Promise<boolean> {
   const jsm = await jetstreamManager(nc);

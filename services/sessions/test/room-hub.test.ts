@@ -5,9 +5,16 @@
  */
 import express from 'express';
 import type { AddressInfo } from 'node:net';
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { jetstream } from '@nats-io/jetstream';
 import { makeEvent } from '@pp/contracts';
-import { connectNats, ensureStream, eventBus, subjectFor, type NatsConnection } from '@pp/events';
+import {
+  connectNats,
+  deleteBusStreams,
+  ensureStream,
+  eventBus,
+  subjectFor,
+  type NatsConnection,
+} from '@pp/events';
 import { errorHandler } from '@pp/http';
 import { createLogger } from '@pp/logger';
 import { openStream, testNatsUrl, uniqueName, until } from '@pp/testing';
@@ -50,9 +57,7 @@ describe('live room hub', () => {
   afterAll(async () => {
     await hub.stop();
     close();
-    const jsm = await jetstreamManager(nc);
-    for (const stream of [bus.stream, bus.deadLetterStream])
-      await jsm.streams.delete(stream).catch(() => false);
+    await deleteBusStreams(nc, bus);
     await nc.close();
   });
 

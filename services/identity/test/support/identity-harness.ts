@@ -1,6 +1,5 @@
-import { jetstreamManager } from '@nats-io/jetstream';
 import type { Database } from '@pp/db';
-import type { EventBus, NatsConnection, OutboxRelay } from '@pp/events';
+import { deleteBusStreams, type EventBus, type NatsConnection, type OutboxRelay } from '@pp/events';
 import type { RunningServer } from '@pp/http';
 import { createLogger } from '@pp/logger';
 import { startService } from '@pp/runtime';
@@ -49,9 +48,7 @@ export async function startIdentity(env: Record<string, string> = {}): Promise<I
     relay,
     server: service.server,
     async stop() {
-      const jsm = await jetstreamManager(nc);
-      for (const stream of [bus.stream, bus.deadLetterStream])
-        await jsm.streams.delete(stream).catch(() => undefined);
+      await deleteBusStreams(nc, bus);
       await service.stop();
       await testDb.drop();
     },

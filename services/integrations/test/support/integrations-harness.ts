@@ -4,8 +4,7 @@
  * go through). Callers act as users with signed identity headers, as the gateway forwards them.
  */
 import { randomUUID } from 'node:crypto';
-import { jetstreamManager } from '@nats-io/jetstream';
-import { connectNats } from '@pp/events';
+import { connectNats, deleteBusStreams } from '@pp/events';
 import { IDENTITY_HEADER, signIdentity } from '@pp/http';
 import { createLogger } from '@pp/logger';
 import { startService, type StartedService } from '@pp/runtime';
@@ -100,9 +99,7 @@ export async function startIntegrations(env: Record<string, string> = {}) {
     async stop() {
       for (const s of [...replicas, integrations, stories, sessions]) await s.stop();
       const cleanup = await connectNats({ url: testNatsUrl(), name: 'cleanup', logger });
-      const jsm = await jetstreamManager(cleanup);
-      for (const stream of [integrations.runtime.bus.stream, integrations.runtime.bus.deadLetterStream])
-        await jsm.streams.delete(stream).catch(() => undefined);
+      await deleteBusStreams(cleanup, integrations.runtime.bus);
       await cleanup.close();
       await Promise.all(dbs.map((d) => d.drop()));
     },

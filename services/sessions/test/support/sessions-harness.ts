@@ -1,6 +1,6 @@
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { jetstream } from '@nats-io/jetstream';
 import { makeEvent, type EventData, type EventEnvelope, type EventType } from '@pp/contracts';
-import { subjectFor } from '@pp/events';
+import { deleteBusStreams, subjectFor } from '@pp/events';
 import { signIdentity } from '@pp/http';
 import { createLogger } from '@pp/logger';
 import { startService, type StartedService } from '@pp/runtime';
@@ -70,10 +70,7 @@ export async function startSessions(options: AppOptions = {}, env: Record<string
     },
     async stop() {
       subscription.unsubscribe();
-      const jsm = await jetstreamManager(runtime.nc);
-      for (const stream of [runtime.bus.stream, runtime.bus.deadLetterStream]) {
-        await jsm.streams.delete(stream).catch(() => undefined);
-      }
+      await deleteBusStreams(runtime.nc, runtime.bus);
       await service.stop();
       await testDb.drop();
     },

@@ -6,7 +6,7 @@
  * together like this: production code never imports another unit.)
  */
 import { randomUUID } from 'node:crypto';
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { jetstream } from '@nats-io/jetstream';
 import {
   makeEvent,
   type EventData,
@@ -14,7 +14,7 @@ import {
   type EventType,
   type SessionSnapshot,
 } from '@pp/contracts';
-import { subjectFor } from '@pp/events';
+import { deleteBusStreams, subjectFor } from '@pp/events';
 import { IDENTITY_HEADER, signIdentity } from '@pp/http';
 import { createLogger } from '@pp/logger';
 import { startService, type StartedService } from '@pp/runtime';
@@ -206,9 +206,7 @@ export async function startStories(
       await service.stop();
       await betweenUnits.close();
       await recorder.close();
-      const jsm = await jetstreamManager(nc);
-      for (const stream of [bus.stream, bus.deadLetterStream])
-        await jsm.streams.delete(stream).catch(() => undefined);
+      await deleteBusStreams(nc, bus);
       await sessions.stop();
       await Promise.all(dbs.map((d) => d.drop()));
     },
