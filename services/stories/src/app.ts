@@ -11,6 +11,7 @@ import { internalRoutes } from './routes/internal.routes.ts';
 import { sessionStoriesRoutes } from './routes/session-stories.routes.ts';
 import { storiesRoutes } from './routes/stories.routes.ts';
 import type { ContextFactory } from './use-cases/shared/context.ts';
+import { SessionTurns } from './use-cases/shared/session-turns.ts';
 
 export interface AppOptions {
   /** A clock for tests; the real one by default. */
@@ -39,6 +40,7 @@ export function createApp(config: Config, runtime: ServiceRuntime, context: Cont
 export function definition(config: Config, options: AppOptions = {}): ServiceDefinition {
   const now = options.now ?? (() => new Date());
   let sessions: SessionsClient | undefined;
+  const turns = new SessionTurns();
   const contextFor =
     (runtime: ServiceRuntime): ContextFactory =>
     (em) => ({
@@ -52,6 +54,7 @@ export function definition(config: Config, options: AppOptions = {}): ServiceDef
       now,
       logger: runtime.logger,
       publish: () => runtime.relay.kick(),
+      turns,
     });
   return {
     name: 'stories',

@@ -18,7 +18,6 @@ import { noEffects, roundOf, sameRound, type RoundEffects, type RoundPlan } from
 import { ConcurrentChangeError, SessionNotFoundError, StoryNotFoundError } from '../../errors.ts';
 import { SOURCE, type Actor, type StoriesContext } from './context.ts';
 import { loadSession } from './load-session.ts';
-import { inSessionTurn, knownSessionOf, rememberSessionOf } from './session-turns.ts';
 import { sessionOfSnapshot } from './summaries.ts';
 
 /**
@@ -164,7 +163,7 @@ async function plan(ctx: StoriesContext, actor: Actor, target: QueueTarget): Pro
  *    sealed votes) and is written with its events in one statement, only if no change was planned or
  *    committed since the read; else it is planned again.
  *
- * Changes of one session take turns in this process (in the order they came), so that changes made
+ * Changes of one session take turns in this replica (in the order they came), so that changes made
  * at once through one replica do not keep undoing each other's plans; see session-turns.ts.
  *
  * So after a 2xx, the sessions unit already shows what the change made of the round. If the sessions
@@ -183,13 +182,13 @@ export async function changeQueue<T>(
   if (!target) throw 'storyId' in given ? new StoryNotFoundError() : new SessionNotFoundError();
   // The session's turn is taken before the read when the session is known, else right after it.
   let read: PlannedQueue | undefined;
-  let sessionId = knownSessionOf(target);
+  let sessionId = ctx.turns.knownSessionOf(target);
   if (!sessionId) {
     read = await plan(ctx, actor, target);
     sessionId = read.session.id;
-    rememberSessionOf(target, sessionId);
+    ctx.turns.rememberSessionOf(target, sessionId);
   }
-  return inSessionTurn(sessionId, async (waited) => {
+  return ctx.turns.run(sessionId, async (waited) => {
     // What was read while an earlier change of the session was under way is stale: read again.
     let planned = waited ? undefined : read;
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {

@@ -1,8 +1,9 @@
 import type { EntityManager } from '@pp/db';
 import type { Logger } from '@pp/logger';
 import type { SessionsClient } from '../../clients/sessions.client.ts';
+import type { SessionTurns } from './session-turns.ts';
 
-/** What a use case works with: an entity manager, the sessions service, the outbox relay and a clock. */
+/** What a use case works with: an entity manager, the sessions service, the outbox relay, a clock and the session lines. */
 export interface StoriesContext {
   em: EntityManager;
   sessions: SessionsClient;
@@ -10,6 +11,8 @@ export interface StoriesContext {
   publish: () => void;
   now: () => Date;
   logger: Logger;
+  /** The replica's lines of changes, one per session (see session-turns.ts). */
+  turns: SessionTurns;
 }
 
 /**
