@@ -11,6 +11,7 @@ import {
   signIdentity,
   requireUser,
   NotFoundError,
+  queryInteger,
   type RunningServer,
 } from './index.ts';
 
@@ -35,7 +36,10 @@ beforeAll(async () => {
           {
             params: z.object({ id: z.coerce.number().int() }),
             body: z.object({ name: z.string().min(1).max(5) }),
-            query: z.object({ n: z.coerce.number().max(3).optional() }),
+            query: z.object({
+              n: queryInteger(z.number().int().max(3).optional()),
+              tag: z.enum(['a', 'b']).optional(),
+            }),
           },
           (input, _req, res) => send(res, 201, { thing: { id: input.params.id, name: input.body.name } }),
         ),
@@ -148,6 +152,27 @@ describe('service app', () => {
     expect(((await bad.json()) as any).error.code).toBe('invalid_json');
     expect((await post('/things/7?n=abc', JSON.stringify({ name: 'a' }))).status).toBe(400);
     expect((await post('/things/7?n=9', JSON.stringify({ name: 'a' }))).status).toBe(422);
+  });
+
+  it('reads a whole number in a query only as decimal digits, and a key given twice as the wrong type', async () => {
+    const query = async (q: string) => {
+      const res = await post(`/things/7?${q}`, JSON.stringify({ name: 'a' }));
+      return [res.status, ((await res.json()) as any).error?.code ?? null];
+    };
+    for (const written of ['n=0x2', 'n=1e0', 'n=', 'n=%202', 'n=-1', 'n=1.0'])
+      expect([written, ...(await query(written))]).toEqual([written, 400, 'invalid_query']);
+    expect(await query('n=1&n=2')).toEqual([400, 'invalid_query']);
+    expect(await query('tag=a&tag=b')).toEqual([400, 'invalid_query']);
+    expect(await query('n=2')).toEqual([201, null]);
+    expect(await query('n=4')).toEqual([422, 'validation_failed']);
+  });
+
+  it('answers 404 for a path value that cannot name anything (not a number, a NUL character), as for an unknown one', async () => {
+    for (const id of ['abc', '7.5', '%00', 'a%00b']) {
+      const res = await post(`/things/${id}/act`, '{}');
+      expect([id, res.status, ((await res.json()) as any).error.code]).toEqual([id, 404, 'not_found']);
+    }
+    expect((await post('/things/7/act', '{}')).status).toBe(200);
   });
 
   it('reads a compressed body, and answers 400 for one that is not what its Content-Encoding says', async () => {

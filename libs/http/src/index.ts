@@ -1,6 +1,7 @@
 export * from './errors.ts';
 export * from './envelope.ts';
 export * from './pagination.ts';
+export * from './query.ts';
 export * from './validate.ts';
 export * from './body-limits.ts';
 export * from './error-handler.ts';

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
 import { BODY_FIELD } from './body-limits.ts';
-import { BadRequestError, ValidationError } from './errors.ts';
+import { BadRequestError, NotFoundError, ValidationError } from './errors.ts';
 
 export interface Schemas {
   params?: z.ZodType;
@@ -102,7 +102,18 @@ function checkNoBody(value: unknown) {
   throw new ValidationError({ [BODY_FIELD]: [`${NO_BODY_TAKEN}${named}`] });
 }
 
-function parsePart(part: 'params' | 'query' | 'body', schema: z.ZodType | undefined, value: unknown) {
+/**
+ * A path names a resource: a value in it that cannot name one (an id that is not a number or a UUID,
+ * a code too long, a NUL character) names nothing there is, as an unknown id does: 404.
+ */
+function parseParams(schema: z.ZodType | undefined, value: unknown) {
+  if (!schema) return undefined;
+  const result = unstorablePaths(value).length === 0 ? schema.safeParse(value) : undefined;
+  if (result?.success) return result.data;
+  throw new NotFoundError('No such resource: the path names nothing there is', 'not_found');
+}
+
+function parsePart(part: 'query' | 'body', schema: z.ZodType | undefined, value: unknown) {
   if (!schema) return part === 'body' ? checkNoBody(value) : undefined;
   const unfit = unstorablePaths(value);
   if (unfit.length > 0) {
@@ -115,12 +126,19 @@ function parsePart(part: 'params' | 'query' | 'body', schema: z.ZodType | undefi
   // No body at all reads as `{}`; a body of `null` is there, and is not an object.
   const result = schema.safeParse(part === 'body' && value === undefined ? {} : value);
   if (result.success) return result.data;
-  // A query value of the wrong type (per_page=abc) is a malformed request; a value out of range is a validation error.
+  // A query value of the wrong type (per_page=abc, a key given twice) is a malformed request; a value
+  // out of range or not among those allowed is a validation error.
   if (part === 'query') {
-    const typeIssue = result.error.issues.find((i) => i.code === 'invalid_type');
+    const given = value as Record<string, unknown>;
+    const typeIssue = result.error.issues.find(
+      (i) => i.code === 'invalid_type' || Array.isArray(given[String(i.path[0])]),
+    );
     if (typeIssue) {
+      const key = typeIssue.path.join('.');
       throw new BadRequestError(
-        `Query parameter ${typeIssue.path.join('.')} has the wrong type`,
+        Array.isArray(given[String(typeIssue.path[0])])
+          ? `Query parameter ${key} is given more than once`
+          : `Query parameter ${key} has the wrong type`,
         'invalid_query',
       );
     }
@@ -137,7 +155,7 @@ export function validate<S extends Schemas>(
 ): RequestHandler {
   return async (req, res, next) => {
     const input = {
-      params: parsePart('params', schemas.params, req.params),
+      params: parseParams(schemas.params, req.params),
       query: parsePart('query', schemas.query, req.query),
       body: parsePart('body', schemas.body, req.body),
     } as Input<S>;

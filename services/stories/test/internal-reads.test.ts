@@ -68,14 +68,14 @@ describe("reading a session's stories for another unit", () => {
     );
   });
 
-  it('answers an empty list for a session without stories, and refuses users (403) and bad ids (422)', async () => {
+  it('answers an empty list for a session without stories, and refuses users (403), bad ids in the query (422) and a path that names no session (404)', async () => {
     const empty = await h.client.get(`/internal/sessions/${randomUUID()}/stories`, asService);
     expect(empty.status).toBe(200);
     expect(empty.body.stories).toEqual([]);
     const s = await h.session();
     expect((await h.client.get(`/internal/sessions/${s.id}/stories`, as(s.owner_id))).status).toBe(403);
     expect((await h.client.get(`/internal/sessions/${s.id}/stories?ids=nope`, asService)).status).toBe(422);
-    expect((await h.client.get(`/internal/sessions/not-a-uuid/stories`, asService)).status).toBe(422);
+    expect((await h.client.get(`/internal/sessions/not-a-uuid/stories`, asService)).status).toBe(404);
   });
 
   it("gives the session's latest story events, newest first, as they were published; forgets them after a day", async () => {

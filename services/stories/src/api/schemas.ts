@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { queryInteger } from '@pp/http';
 
 /** Request and response shapes of the stories API (payloads are the resource-named keys of the envelope). */
 const isoDate = z.iso.datetime({ offset: true });
@@ -41,7 +42,9 @@ export const updateStoryBody = z
 export const internalSessionParams = z.object({ sessionId: z.uuid() });
 
 /** How many of a session's latest story events another unit reads (its activity shows at most 200). */
-export const storyHistoryQuery = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) });
+export const storyHistoryQuery = z.object({
+  limit: queryInteger(z.number().int().min(1).max(200).default(50)),
+});
 
 /** Which story may now be complete: the one named, or else the session's current one. */
 export const autoRevealBody = z.strictObject({ story_id: z.uuid().optional() });
