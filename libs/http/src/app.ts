@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from '@pp/logger';
 import { errorHandler, notFoundHandler, type ErrorMapper } from './error-handler.ts';
@@ -42,6 +43,15 @@ export const requireJsonBody: RequestHandler = (req, _res, next) => {
   next();
 };
 
+/**
+ * JSON is UTF-8 unless its charset says otherwise: bytes that are not UTF-8 are not JSON text (400
+ * `invalid_json`), rather than read with U+FFFD in place of each bad byte and stored as such.
+ */
+function refuseInvalidUtf8(_req: unknown, _res: unknown, body: Buffer, encoding: string) {
+  if (/^utf-?8$/i.test(encoding) && !isUtf8(body))
+    throw Object.assign(new Error('The request body is not valid UTF-8'), { type: 'entity.parse.failed' });
+}
+
 /** The express app every service shares: ids, logs, metrics, health, JSON bodies, one error shape. */
 export function createServiceApp(options: ServiceAppOptions): Express {
   const app = express();
@@ -59,6 +69,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
       // Any JSON value parses: `null` or `3` is valid JSON of the wrong type, which validation answers
       // with a 422 naming the body, while text that is not JSON at all stays a 400.
       strict: false,
+      verify: refuseInvalidUtf8,
     }),
   );
   app.use(checkBodyLimits(options.maxBodyEntries));

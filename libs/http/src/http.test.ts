@@ -154,6 +154,20 @@ describe('service app', () => {
     expect((await post('/things/7?n=9', JSON.stringify({ name: 'a' }))).status).toBe(422);
   });
 
+  it('answers 400 invalid_json for a body whose bytes are not UTF-8, and reads one that is', async () => {
+    const send = (bytes: Buffer, type = 'application/json') =>
+      fetch(`${server.url}/things/7`, { method: 'POST', headers: { 'content-type': type }, body: bytes });
+    for (const bad of [Buffer.from([0xff, 0xfe]), Buffer.from([0xc3]), Buffer.from([0xed, 0xa0, 0x80])]) {
+      const body = Buffer.concat([Buffer.from('{"name":"'), bad, Buffer.from('"}')]);
+      for (const type of ['application/json', 'application/json; charset=utf-8']) {
+        const res = await send(body, type);
+        expect([res.status, ((await res.json()) as any).error.code]).toEqual([400, 'invalid_json']);
+      }
+    }
+    const ok = await send(Buffer.from('{"name":"café"}'));
+    expect(((await ok.json()) as any).thing.name).toBe('café');
+  });
+
   it('reads a whole number in a query only as decimal digits, and a key given twice as the wrong type', async () => {
     const query = async (q: string) => {
       const res = await post(`/things/7?${q}`, JSON.stringify({ name: 'a' }));
