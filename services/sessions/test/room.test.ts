@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { makeEvent } from '@pp/contracts';
 import { subjectFor } from '@pp/events';
 import { jetstream } from '@nats-io/jetstream';
+import { registry } from '@pp/http';
 import { forgetOldRoomEvents, keepForRoom } from '../src/use-cases/shared/room-history.ts';
 import { rooms } from './support/room.ts';
 import { asUser, startSessions, type SessionsHarness } from './support/sessions-harness.ts';
@@ -31,6 +32,10 @@ const placed = (sessionId: string) => countOf('room_positions', sessionId);
 
 const streamOf = (code: string, headers: Record<string, string> = {}) =>
   openStream(`${h.url}/sessions/${code}/events`, headers);
+
+/** How many live room streams this process has open. */
+const streamsOpen = async () =>
+  (await registry.getSingleMetric('room_streams_open')!.get()).values[0]?.value ?? 0;
 
 /** A client that saw someone join, then went away: the id of the last event it saw. */
 async function lastSeenAfterJoin(code: string) {
@@ -361,6 +366,36 @@ describe('live room', () => {
     const res = await h.client.get('/sessions/ZZZZZZ/events');
     expect(res.status).toBe(404);
     expect(res.body.error.code).toBe('session_not_found');
+  });
+
+  it('answers a HEAD at once with the headers of the stream and no body, and opens no stream', async () => {
+    const session = await r.createSession('ann');
+    const before = await streamsOpen();
+    const res = await fetch(`${h.url}/sessions/${session.code}/events`, {
+      method: 'HEAD',
+      signal: AbortSignal.timeout(2_000),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(await res.text()).toBe('');
+    // (A stream of an earlier test may close meanwhile: fewer is fine, more is not.)
+    expect(await streamsOpen()).toBeLessThanOrEqual(before);
+
+    // The headers of a GET, but for those each answer has of its own (its date, its id, its body's framing).
+    const stream = await streamOf(session.code);
+    await stream.close();
+    const own = new Set(['date', 'x-request-id', 'transfer-encoding']);
+    const headersOf = (headers: Headers) => [...headers].filter(([name]) => !own.has(name));
+    expect(headersOf(res.headers)).toEqual(headersOf(stream.headers));
+  });
+
+  it('answers a HEAD for an unknown code 404 at once', async () => {
+    const res = await fetch(`${h.url}/sessions/ZZZZZZ/events`, {
+      method: 'HEAD',
+      signal: AbortSignal.timeout(2_000),
+    });
+    expect(res.status).toBe(404);
+    expect(await res.text()).toBe('');
   });
 
   it('ignores a Last-Event-ID it does not know', async () => {

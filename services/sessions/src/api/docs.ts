@@ -135,7 +135,7 @@ export const sessionsApi = {
   'GET /sessions/{code}/events': {
     summary: 'Live room: a Server-Sent Events stream of the session',
     description:
-      'Events (SSE `event:` = type, `id:` = event id, `data:` = JSON): participant.joined, participant.left (removed by the owner), participant.updated (role changed, with previous_role), vote.cast (who voted and the new stats, never the value), story.created, story.updated, story.activated, story.reset, story.revealed (with votes and final_estimate), story.deleted, session.updated. A client that reconnects with Last-Event-ID gets what it missed (up to a day back, at most 1,000 events), in the order a stream open all along got them, then the live events, none twice; comments every 15 s keep an idle stream open.',
+      'Events (SSE `event:` = type, `id:` = event id, `data:` = JSON): participant.joined, participant.left (removed by the owner), participant.updated (role changed, with previous_role), vote.cast (who voted and the new stats, never the value), story.created, story.updated, story.activated, story.reset, story.revealed (with votes and final_estimate), story.deleted, session.updated. A client that reconnects with Last-Event-ID gets what it missed (up to a day back, at most 1,000 events), in the order a stream open all along got them, then the live events, none twice; comments every 15 s keep an idle stream open. A HEAD is answered at once with the status and headers a GET would get, and opens no stream.',
     params: codeParams,
     responses: {
       200: { description: 'text/event-stream', headers: { 'Content-Type': 'text/event-stream' } },

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { atMost } from '@pp/async';
-import { createSession, type Session } from 'better-sse';
+import { Connection, createSession, type Session } from 'better-sse';
 import { eventEnvelopeSchema, parseEventData, type EventEnvelope, type EventType } from '@pp/contracts';
 import { followBus, type BusFeed, type EventBus, type NatsConnection } from '@pp/events';
 import { gauge, ServiceUnavailableError } from '@pp/http';
@@ -228,6 +228,12 @@ export function createRoomHub(options: {
       // Right after the replica started, its feed may be a moment away.
       if (!feed) await atMost(FEED_WAIT_MS, started, undefined);
       if (!feed) throw new ServiceUnavailableError('The live room is unavailable, try again shortly');
+      // A HEAD gets what a GET would, without the stream: nothing is ever written to its response, so
+      // a session made for it would never send its headers nor end.
+      if (req.method === 'HEAD') {
+        res.writeHead(200, Connection.constants.RESPONSE_HEADERS).end();
+        return;
+      }
       const stream = await createSession<StreamState>(req, res, {
         keepAlive: options.keepAliveMs ?? 15_000,
         state: { res, held: [], sentThrough: 0 },
