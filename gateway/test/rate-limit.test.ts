@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createClient } from 'redis';
-import { api } from '@pp/testing';
+import { api, until } from '@pp/testing';
 import { startGateway, startStubUnits, type GatewayHarness } from './support/gateway-harness.ts';
 
 let units: Awaited<ReturnType<typeof startStubUnits>>;
@@ -97,6 +97,43 @@ describe('gateway: rate limit', () => {
       expect((await open(me)).res.status).toBe(429);
     } finally {
       for (const c of controllers) c.abort();
+      await capped.stop();
+    }
+  });
+
+  it('never counts a HEAD of a stream among the streams: it is a plain request, under the API timeout', async () => {
+    const capped = await startGateway({
+      env: { ...units.env, LIVE_STREAMS_PER_ADDRESS: '2', UPSTREAM_TIMEOUT_MS: '500' },
+    });
+    const controller = new AbortController();
+    try {
+      const me = ip(7);
+      const seen = () => units.stubs.sessions!.seen.filter((s) => s.method === 'HEAD').length;
+      const before = seen();
+      // HEADs the unit holds: each would keep its place among the streams while it waits.
+      let answered = 0;
+      const heads = Array.from({ length: 5 }, () =>
+        fetch(`${capped.url}/sessions/ABCDEF/events?delay_ms=60000`, {
+          method: 'HEAD',
+          headers: me,
+          signal: AbortSignal.any([controller.signal, AbortSignal.timeout(5_000)]),
+        })
+          .then(
+            (res) => res.status,
+            (err: Error) => err.name,
+          )
+          .finally(() => answered++),
+      );
+      // Each is at the unit, or refused by the gateway.
+      await until(async () => seen() - before + answered >= 5);
+      const stream = await fetch(`${capped.url}/sessions/ABCDEF/events`, {
+        headers: me,
+        signal: controller.signal,
+      });
+      expect(stream.status).toBe(200);
+      expect(await Promise.all(heads)).toEqual([504, 504, 504, 504, 504]);
+    } finally {
+      controller.abort();
       await capped.stop();
     }
   });

@@ -126,6 +126,17 @@ describe('gateway: upstream failures', () => {
     expect(last).toMatch(/event: tick/);
     controller.abort();
   });
+
+  it("answers a HEAD of a live stream with the unit's headers, at once, with no body", async () => {
+    const res = await fetch(`${gateway.url}/sessions/ABCDEF/events`, {
+      method: 'HEAD',
+      headers: from,
+      signal: AbortSignal.timeout(2_000),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
+    expect(await res.text()).toBe('');
+  });
 });
 
 describe('gateway: request hygiene', () => {

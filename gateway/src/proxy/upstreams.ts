@@ -18,14 +18,14 @@ export function forwardToUnits(options: {
 }): RequestHandler {
   const admitStream = streamLimit(options.streamsPerAddress);
   const proxies = new Map<string, RequestHandler>();
-  const proxyFor = (route: RouteEntry) => {
-    const key = `${route.unit}:${route.stream ? 'stream' : 'api'}`;
+  const proxyFor = (route: RouteEntry, stream: boolean) => {
+    const key = `${route.unit}:${stream ? 'stream' : 'api'}`;
     let proxy = proxies.get(key);
     if (!proxy) {
       proxy = createUpstreamProxy({
         unit: route.unit,
         target: options.urls[route.unit],
-        timeoutMs: route.stream ? 0 : options.timeoutMs,
+        timeoutMs: stream ? 0 : options.timeoutMs,
         logger: options.logger,
         onResponse: (status, req, res) => {
           // The replica that revoked a token forgets it before the client hears back; the others learn it over NATS.
@@ -48,11 +48,14 @@ export function forwardToUnits(options: {
     // The unit sees the client address the gateway trusted, not whatever the client claimed.
     req.headers['x-forwarded-for'] = clientIp(req);
     req.headers['x-forwarded-proto'] = req.protocol;
-    if (route.stream) {
+    // A HEAD of a stream is answered with its headers alone: a plain request, under the API timeout
+    // and without a place among the streams (a unit slow to answer it does not hold one).
+    const stream = route.stream === true && req.method !== 'HEAD';
+    if (stream) {
       admitStream(req, res);
       req.socket.setTimeout(0);
       res.setHeader('X-Accel-Buffering', 'no');
     }
-    return proxyFor(route)(req, res, next);
+    return proxyFor(route, stream)(req, res, next);
   };
 }

@@ -1,4 +1,4 @@
-import type { Express } from 'express';
+import type { Express, Request, Response } from 'express';
 import {
   createServiceApp,
   listen,
@@ -26,8 +26,25 @@ export interface StubUnit {
 }
 
 /**
+ * Waits `?delay_ms=`, or until the caller goes (a timer left behind would keep the test process alive
+ * after its last test).
+ */
+async function pause(req: Request, res: Response): Promise<void> {
+  const delay = Number(req.query.delay_ms ?? 0);
+  if (delay)
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, delay);
+      res.once('close', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+}
+
+/**
  * A unit that is not built yet, with the real service stack (signed identity check, envelope, /readyz):
- * it echoes what it received; `/sessions/{code}/events` is a live stream and `?delay_ms=` makes it slow.
+ * it echoes what it received; `/sessions/{code}/events` is a live stream (a HEAD of it only its headers)
+ * and `?delay_ms=` makes it slow.
  * It describes the paths of `docs` to the gateway, like a real unit.
  */
 export async function startStubUnit(name: string, port = 0, docs: UnitDocs = {}): Promise<StubUnit> {
@@ -38,14 +55,7 @@ export async function startStubUnit(name: string, port = 0, docs: UnitDocs = {})
     readiness: {},
     routes: (a) => {
       a.use(unitOpenApiRoutes(name, docs));
-      a.get('/sessions/:code/events', (req, res) => {
-        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-        res.flushHeaders();
-        let n = 0;
-        const timer = setInterval(() => res.write(`id: ${++n}\nevent: tick\ndata: {"n":${n}}\n\n`), 50);
-        req.on('close', () => clearInterval(timer));
-      });
-      a.use(async (req, res) => {
+      a.use((req, _res, next) => {
         seen.push({
           method: req.method,
           path: req.path,
@@ -57,17 +67,24 @@ export async function startStubUnit(name: string, port = 0, docs: UnitDocs = {})
             'x-forwarded-for': req.get('x-forwarded-for'),
           },
         });
-        const delay = Number(req.query.delay_ms ?? 0);
-        // A slow answer, given up when the caller goes (a timer left behind would keep the test
-        // process alive after its last test).
-        if (delay)
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, delay);
-            res.once('close', () => {
-              clearTimeout(timer);
-              resolve();
-            });
-          });
+        next();
+      });
+      a.get('/sessions/:code/events', async (req, res) => {
+        const headers = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' };
+        // A HEAD gets the headers alone, and ends (as the sessions unit answers it).
+        if (req.method === 'HEAD') {
+          await pause(req, res);
+          if (!res.destroyed) res.writeHead(200, headers).end();
+          return;
+        }
+        res.writeHead(200, headers);
+        res.flushHeaders();
+        let n = 0;
+        const timer = setInterval(() => res.write(`id: ${++n}\nevent: tick\ndata: {"n":${n}}\n\n`), 50);
+        req.on('close', () => clearInterval(timer));
+      });
+      a.use(async (req, res) => {
+        await pause(req, res);
         if (res.destroyed) return;
         send(res, req.method === 'POST' ? 201 : 200, {
           unit: name,
