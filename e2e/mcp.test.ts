@@ -9,6 +9,8 @@ import { startStatelessService, type StartedStatelessService } from '@pp/runtime
 import { freePort, until } from '@pp/testing';
 import { definition } from '../services/mcp/src/app.ts';
 import { readConfig } from '../services/mcp/src/config.ts';
+import type { OpenApiJson } from '../gateway/src/openapi/document.ts';
+import { differencesFromDocument } from './support/documented.ts';
 import { KEY, startPlatform, type Platform } from './support/platform.ts';
 
 const logger = createLogger({ name: 'mcp-test', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
@@ -215,6 +217,41 @@ describe('the MCP server through the gateway', () => {
     ]);
     await owner.close();
     await stranger.close();
+  });
+
+  it('answers in JSON-RPC 2.0, as the API document says, not in the envelope', async () => {
+    const { token } = await tokenFor('Raw client');
+    const doc = await until(async () => {
+      const got = (await p.client.get('/openapi.json')).body as OpenApiJson;
+      return got.paths?.['/mcp']?.post?.requestBody ? got : undefined;
+    });
+    const headers = { accept: 'application/json, text/event-stream' };
+    const ask = (body: unknown) => p.client.post('/mcp', { body, token, headers });
+    const listed = await ask({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    const unknown = await ask({ jsonrpc: '2.0', id: 'two', method: 'no/such/method' });
+    const batch = await ask([
+      { jsonrpc: '2.0', id: 3, method: 'ping' },
+      { jsonrpc: '2.0', id: 4, method: 'tools/list' },
+    ]);
+    expect(listed.body).toMatchObject({ jsonrpc: '2.0', id: 1, result: { tools: expect.any(Array) } });
+    expect(unknown.body).toMatchObject({ jsonrpc: '2.0', id: 'two', error: { code: -32601 } });
+    expect(batch.body.map((answer: { id: number }) => answer.id)).toEqual([3, 4]);
+    for (const res of [listed, unknown, batch]) {
+      expect(res.status).toBe(200);
+      expect(res.body.success).toBeUndefined();
+      expect(differencesFromDocument(doc, 'POST', '/mcp', res)).toEqual([]);
+    }
+    // What the protocol refuses is a JSON-RPC error too: an Accept without text/event-stream, an unreadable message.
+    const notAccepted = await p.client.post('/mcp', {
+      body: { jsonrpc: '2.0', id: 5, method: 'ping' },
+      token,
+      headers: { accept: 'application/json' },
+    });
+    const unreadable = await ask({ jsonrpc: '2.0' });
+    expect([notAccepted.status, unreadable.status]).toEqual([406, 400]);
+    for (const res of [notAccepted, unreadable])
+      expect(differencesFromDocument(doc, 'POST', '/mcp', res)).toEqual([]);
+    expect(doc.info.description).toMatch(/`success`[^.]*except[^.]*`POST \/mcp`[^.]*JSON-RPC/);
   });
 
   it('answers 401 without a token and 403 to an access token from signing in', async () => {

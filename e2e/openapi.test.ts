@@ -15,6 +15,7 @@ import { integrationsApi } from '../services/integrations/src/api/docs.ts';
 import { sessionsApi } from '../services/sessions/src/api/docs.ts';
 import { storiesApi } from '../services/stories/src/api/docs.ts';
 import { webhooksApi } from '../services/webhooks/src/api/docs.ts';
+import { differencesFromDocument } from './support/documented.ts';
 import { startPlatform, type Platform } from './support/platform.ts';
 
 const units = {
@@ -172,6 +173,121 @@ describe('the OpenAPI document of the whole API', () => {
           status: 422,
         });
     }
+  });
+
+  it("answers as it documents: a session to its owner and to anyone else, a join with the owner's token or a name", async () => {
+    const owner = await p.signUp('Documented owner');
+    const code = (await p.client.post('/sessions', { body: { name: 'Documented' }, token: owner })).body
+      .session.code as string;
+    const answers = {
+      'GET /sessions/{code} (owner)': await p.client.get(`/sessions/${code}`, { token: owner }),
+      'GET /sessions/{code} (anyone)': await p.client.get(`/sessions/${code}`),
+      'POST /sessions/{code}/join (owner)': await p.client.post(`/sessions/${code}/join`, {
+        body: {},
+        token: owner,
+      }),
+      'POST /sessions/{code}/join (a name)': await p.client.post(`/sessions/${code}/join`, {
+        body: { name: 'Guest' },
+      }),
+    };
+    expect(answers['GET /sessions/{code} (owner)'].body.session.owner_id).toEqual(expect.any(String));
+    expect(answers['POST /sessions/{code}/join (owner)'].body.session.owner_id).toEqual(expect.any(String));
+    expect(answers['GET /sessions/{code} (anyone)'].body.session.owner_id).toBeUndefined();
+    for (const [name, res] of Object.entries(answers)) {
+      const [method, path] = name.split(' ') as [string, string];
+      expect({
+        name,
+        status: res.status,
+        differences: differencesFromDocument(doc, method, path, res),
+      }).toEqual({
+        name,
+        status: 200,
+        differences: [],
+      });
+    }
+  });
+
+  it('documents the export in both formats: text/csv by default, the JSON envelope with format=json', async () => {
+    const token = await p.signUp('Exporter');
+    const code = (await p.client.post('/sessions', { body: { name: 'Exported' }, token })).body.session
+      .code as string;
+    expect((await p.client.post(`/sessions/${code}/stories`, { body: { title: 'One' }, token })).status).toBe(
+      201,
+    );
+    const csv = await p.client.get(`/sessions/${code}/export`, { token });
+    const json = await p.client.get(`/sessions/${code}/export?format=json`, { token });
+    expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(json.headers.get('content-type')).toMatch(/^application\/json/);
+    const exported = op('GET', '/sessions/{code}/export')!;
+    expect(Object.keys(exported.responses?.['200']?.content as object).sort()).toEqual([
+      'application/json',
+      'text/csv',
+    ]);
+    for (const res of [csv, json])
+      expect(differencesFromDocument(doc, 'GET', '/sessions/{code}/export', res)).toEqual([]);
+    const format = (exported.parameters as Array<{ name: string; description?: string }>).find(
+      (param) => param.name === 'format',
+    );
+    expect(format?.description).toMatch(/text\/csv/);
+  });
+
+  it("says what a folder_id not of the caller's answers: 403 for another account's folder, 404 for none", async () => {
+    const [mine, theirs] = [await p.signUp('Filterer'), await p.signUp('Folder owner')];
+    const folder = await p.client.post('/folders', {
+      body: { name: 'Theirs', color: '#3b82f6' },
+      token: theirs,
+    });
+    expect(folder.status).toBe(201);
+    expect((await p.client.get(`/sessions?folder_id=${folder.body.folder.id}`, { token: mine })).status).toBe(
+      403,
+    );
+    expect((await p.client.get('/sessions?folder_id=2147483000', { token: mine })).status).toBe(404);
+    const param = (op('GET', '/sessions')!.parameters as Array<{ name: string; description?: string }>).find(
+      (p) => p.name === 'folder_id',
+    );
+    expect(param?.description).toMatch(/403[^]*another account|another account[^]*403/);
+    expect(param?.description).toMatch(/404/);
+  });
+
+  it('reveals a pending story as it documents: its votes, if any, and the current story stays current', async () => {
+    const token = await p.signUp('Revealer');
+    const code = (await p.client.post('/sessions', { body: { name: 'Reveal ahead' }, token })).body.session
+      .code as string;
+    const add = async (title: string) =>
+      (await p.client.post(`/sessions/${code}/stories`, { body: { title }, token })).body.story;
+    const [open, pending] = [await add('Open'), await add('Pending')];
+    expect([open.status, pending.status]).toEqual(['voting', 'pending']);
+    const revealed = await p.client.post(`/stories/${pending.id}/reveal`, { token });
+    expect(revealed.status).toBe(200);
+    expect(revealed.body).toMatchObject({
+      story: { id: pending.id, status: 'revealed', final_estimate: null, votes: [] },
+      next_story: null,
+    });
+    expect(differencesFromDocument(doc, 'POST', '/stories/{story}/reveal', revealed)).toEqual([]);
+    expect((await p.client.get(`/sessions/${code}`)).body.session.current_story.id).toBe(open.id);
+    // One set aside after a vote (another story made current) keeps that vote, and reveals it.
+    const aside = await add('Set aside');
+    expect((await p.client.post(`/stories/${aside.id}/activate`, { token })).status).toBe(200);
+    const voter = (await p.client.post(`/sessions/${code}/join`, { body: { name: 'Voter' } })).body
+      .participant;
+    const voted = await p.client.post(`/sessions/${code}/vote`, {
+      body: { participant_id: voter.id, vote: '5' },
+    });
+    expect(voted.status).toBe(200);
+    expect((await p.client.post(`/stories/${open.id}/activate`, { token })).status).toBe(200);
+    const kept = await p.client.post(`/stories/${aside.id}/reveal`, { token });
+    expect(kept.body).toMatchObject({
+      story: {
+        id: aside.id,
+        status: 'revealed',
+        final_estimate: '5',
+        votes: [expect.objectContaining({ value: '5' })],
+      },
+      next_story: null,
+    });
+    expect(differencesFromDocument(doc, 'POST', '/stories/{story}/reveal', kept)).toEqual([]);
+    expect((await p.client.get(`/sessions/${code}`)).body.session.current_story.id).toBe(open.id);
+    expect(op('POST', '/stories/{story}/reveal')!.description).toMatch(/`pending`/);
   });
 
   it('names no document outside the product in any description', () => {

@@ -78,6 +78,7 @@ describe('gateway: the OpenAPI document', () => {
       'error: { code }',
       '422',
       'WWW-Authenticate',
+      'JSON-RPC',
     ])
       expect(text).toContain(words);
   });

@@ -39,10 +39,11 @@ revoked or their optional \`expires_at\`). A missing, malformed, expired or revo
 endpoint gives 401 with \`WWW-Authenticate: Bearer\`. Public endpoints accept a token too: when it is valid the
 request is made as that user, otherwise anonymously. A revoked token stops working at once on every gateway.
 
-**Envelope.** Every JSON response has \`success\`. A success carries its payload under resource-named keys
-(\`session\`, \`participants\`, \`token\`, ...) at the top level and again under \`data\`, plus an optional
-\`message\`. An error is \`{ success: false, message, error: { code } }\`, with \`errors\` (messages by field path)
-on 422 only. Responses never contain stack traces, SQL or internal host names.
+**Envelope.** Every JSON response has \`success\`, except the MCP endpoint's (\`POST /mcp\`): the protocol answers
+in JSON-RPC 2.0 as it is (\`{ jsonrpc, id, result }\` or \`{ jsonrpc, id, error }\`). A success carries its payload
+under resource-named keys (\`session\`, \`participants\`, \`token\`, ...) at the top level and again under \`data\`,
+plus an optional \`message\`. An error is \`{ success: false, message, error: { code } }\`, with \`errors\` (messages
+by field path) on 422 only. Responses never contain stack traces, SQL or internal host names.
 
 **Status codes.** 400 malformed request (body not valid JSON, wrong query value type, not HTTP at all, a
 compressed body that is not what its \`Content-Encoding\` says: \`invalid_content_encoding\`; a body may come

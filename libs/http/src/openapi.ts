@@ -27,15 +27,17 @@ export function routeKeyParts(key: string): { method: string; path: string } {
 function responsesOf(doc: RouteDoc): ZodOpenApiResponsesObject {
   const responses: ZodOpenApiResponsesObject = {};
   for (const [status, r] of Object.entries(doc.responses ?? {})) {
-    const content =
-      Number(status) >= 400
+    const content = {
+      ...(Number(status) >= 400
         ? json(errorEnvelopeSchema)
         : r.payload
           ? json(successSchemaOf(r.payload))
-          : undefined;
+          : {}),
+      ...Object.fromEntries(Object.entries(r.content ?? {}).map(([type, schema]) => [type, { schema }])),
+    };
     responses[status as `${1 | 2 | 3 | 4 | 5}${string}`] = {
       description: r.description,
-      ...(content ? { content } : {}),
+      ...(Object.keys(content).length ? { content } : {}),
     };
   }
   return responses;

@@ -2,8 +2,9 @@ import type { z } from 'zod';
 
 /**
  * How a unit documents one endpoint: zod schemas of its params, query and body, and per status the
- * payload (the resource-named keys of the envelope). A unit exports a record of these keyed
- * "METHOD /path"; the gateway plugs it into its route table's OpenAPI document.
+ * payload (the resource-named keys of the envelope) and any answer sent outside the envelope (`content`:
+ * a schema per media type, e.g. the CSV of an export or a JSON-RPC answer). A unit exports a record of
+ * these keyed "METHOD /path"; the gateway plugs it into its route table's OpenAPI document.
  */
 export interface RouteDoc {
   summary?: string;
@@ -13,7 +14,13 @@ export interface RouteDoc {
   body?: z.ZodType;
   responses?: Record<
     number,
-    { description: string; payload?: z.ZodObject; headers?: Record<string, string> }
+    {
+      description: string;
+      payload?: z.ZodObject;
+      /** Media types answered as they are, not in the envelope; beside the payload's `application/json` or instead of it. */
+      content?: Record<string, z.ZodType>;
+      headers?: Record<string, string>;
+    }
   >;
 }
 

@@ -1,5 +1,6 @@
-import type { UnitDocs } from '@pp/http';
-import { mcpBody } from './schemas.ts';
+import { z } from 'zod';
+import { errorEnvelopeSchema, type UnitDocs } from '@pp/http';
+import { mcpAnswer, mcpBody, rpcError } from './schemas.ts';
 
 const KINDS =
   'With an `mcp` or an `api` token (`POST /auth/tokens`); an access token from signing in is refused (403 `token_kind_not_allowed`): ' +
@@ -17,12 +18,28 @@ export const docs = {
       'reveal_votes, get_activity, get_analytics, import_csv and one ai_* tool per AI endpoint (`tools/list` describes ' +
       "each with its inputs: the endpoint's own body, and `code` / `story_id` for the path). A tool acts as the caller: " +
       'a refusal (403, 404, 422) is a tool result with `isError: true` and the message. ' +
+      'The protocol answers in JSON-RPC 2.0, not in the envelope: `Accept` must name both `application/json` and ' +
+      '`text/event-stream` (else 406), and a message the protocol cannot read is a 400, both with a JSON-RPC error. ' +
       KINDS,
     body: mcpBody,
     responses: {
-      200: { description: 'The JSON-RPC answer (`application/json`)' },
+      200: {
+        description:
+          'The JSON-RPC answer: a `result`, or an `error` (e.g. code -32601 for an unknown method)',
+        content: { 'application/json': mcpAnswer },
+      },
       202: { description: 'A notification or a response was accepted' },
+      400: {
+        description:
+          'The body is not JSON (the envelope), or not a JSON-RPC message of the protocol (a JSON-RPC error)',
+        content: { 'application/json': z.xor([errorEnvelopeSchema, rpcError]) },
+      },
       403: { description: 'An access token (`token_kind_not_allowed`): use an mcp or api token' },
+      406: {
+        description:
+          '`Accept` does not name both `application/json` and `text/event-stream` (a JSON-RPC error)',
+        content: { 'application/json': rpcError },
+      },
     },
   },
   'GET /mcp': {

@@ -10,8 +10,8 @@ import {
   participant,
   participantParams,
   participantRoleBody,
-  publicSession,
   session,
+  sessionForCaller,
   updateSessionBody,
   vote,
   voteBody,
@@ -61,8 +61,8 @@ export const sessionsApi = {
     params: codeParams,
     responses: {
       200: {
-        description: 'The session (PublicSession, or Session for the owner)',
-        payload: z.object({ session: publicSession }),
+        description: 'The session (Session for the owner, PublicSession for anyone else)',
+        payload: z.object({ session: sessionForCaller }),
       },
       404: notFound,
     },
@@ -90,8 +90,9 @@ export const sessionsApi = {
     body: joinBody,
     responses: {
       200: {
-        description: 'The participant with its token, and the session',
-        payload: z.object({ participant: joinedParticipant, session: publicSession }),
+        description:
+          'The participant with its token, and the session (Session for the owner, PublicSession for anyone else)',
+        payload: z.object({ participant: joinedParticipant, session: sessionForCaller }),
       },
       404: notFound,
       409: { description: 'The session is not active (`session_not_active`)' },

@@ -66,7 +66,8 @@ export const listSessionsQuery = pageQuery.extend({
     .union([z.literal('none'), z.coerce.number().int().positive().max(MAX_ROW_ID)])
     .optional()
     .meta({
-      description: 'A folder of the caller (404 when it is not one), or `none`: sessions in no folder',
+      description:
+        "A folder of the caller, or `none`: sessions in no folder (another account's folder: 403; no folder of this id: 404)",
     }),
   status: z.enum(sessionStatuses).optional(),
   sort: z.enum(['created_at', 'updated_at', 'name']).default('created_at'),
@@ -154,6 +155,11 @@ export const session = publicSession
     updated_at: isoDate,
   })
   .meta({ id: 'Session' });
+
+/** A session as a look-up or a join answers it: the full record to its owner, the public fields to anyone else. */
+export const sessionForCaller = z.xor([session, publicSession]).meta({
+  description: "Session (the full record) when the caller is the session's owner, else PublicSession",
+});
 
 export const participant = z
   .object({ id: z.number().int(), name: z.string(), role: z.enum(participantRoles) })

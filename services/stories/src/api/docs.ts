@@ -4,6 +4,7 @@ import {
   analytics,
   codeParams,
   createStoryBody,
+  exportCsv,
   exportedStory,
   exportQuery,
   exportSession,
@@ -69,7 +70,9 @@ export const storiesApi = {
     summary: 'Reveal the votes and compute the consensus (owner)',
     description:
       'Seals the round (a vote cast at the same moment is either included or refused), computes the final estimate ' +
-      'and makes the next pending story current (`next_story`). The final estimate is the consensus over the ' +
+      'and makes the next pending story current (`next_story`). Any story not yet revealed can be: a `pending` one ' +
+      'is revealed with the votes it kept (none when it was never open, so its final estimate is null), ' +
+      '`next_story` is null and the current story stays current. The final estimate is the consensus over the ' +
       "session's deck: `?` and `coffee` do not count; the one most frequent card wins; on a tie, the median of the " +
       'counted votes in deck order (the upper of the two middle ones for an even count); null when no vote counts.',
     params: storyParams,
@@ -122,13 +125,16 @@ export const storiesApi = {
   'GET /sessions/{code}/export': {
     summary: 'Export every story with status, final estimate and votes (owner)',
     description:
-      '`format=csv` (default): text/csv attachment, one row per story. `format=json`: the envelope.',
+      '`format=csv` (default): a `text/csv; charset=utf-8` attachment, a header row then one row per story. ' +
+      '`format=json`: the envelope (`application/json`).',
     params: codeParams,
     query: exportQuery,
     responses: {
       200: {
-        description: 'The stories',
+        description:
+          'The stories: `text/csv` with format=csv (the default), `application/json` with format=json',
         payload: z.object({ session: exportSession, stories: z.array(exportedStory) }),
+        content: { 'text/csv': exportCsv },
         headers: { 'Content-Disposition': 'attachment; filename="session-<code>-stories.csv" (csv only)' },
       },
       ...OWNER,

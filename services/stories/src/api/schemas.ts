@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { queryInteger } from '@pp/http';
+import { CSV_HEADER } from '../domain/export-rows.ts';
 
 /** Request and response shapes of the stories API (payloads are the resource-named keys of the envelope). */
 const isoDate = z.iso.datetime({ offset: true });
@@ -68,7 +69,9 @@ export const addStoriesBody = z.strictObject({
 });
 
 export const exportQuery = z.object({
-  format: z.enum(['csv', 'json']).default('csv'),
+  format: z.enum(['csv', 'json']).default('csv').meta({
+    description: 'csv (default): the answer is `text/csv`; json: the envelope, `application/json`',
+  }),
 });
 
 const storyStatus = z
@@ -146,6 +149,11 @@ export const exportedStory = z
   .meta({ id: 'ExportedStory' });
 
 export const exportSession = z.object({ id: z.uuid(), code: z.string(), name: z.string() });
+
+/** The export as CSV (RFC 4180, every field quoted, CRLF line ends). */
+export const exportCsv = z.string().meta({
+  description: `A header row (${CSV_HEADER.join(', ')}), then one row per story`,
+});
 
 const valueCount = z.object({ value: z.string(), count: z.number().int() });
 const historyVote = z.object({ participant: z.object({ name: z.string().nullable() }), value: z.string() });
