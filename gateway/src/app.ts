@@ -53,6 +53,11 @@ const LOCAL_PATHS = /^\/($|(healthz|readyz|metrics|openapi\.json|docs)(\/|$)|roo
 const uncounted = (req: Request) =>
   (req.method === 'GET' || req.method === 'HEAD') && LOCAL_PATHS.test(req.path);
 
+/** The methods of the route table, HEAD with GET (answered as it): all a CORS preflight offers. */
+const ROUTED_METHODS = [
+  ...new Set(routeTable.flatMap((r) => (r.method === 'GET' ? ['GET', 'HEAD'] : [r.method]))),
+];
+
 /**
  * The gateway's own paths to their routers, every other path (and a local one no router answers)
  * to the API.
@@ -111,7 +116,7 @@ export function createApp(deps: GatewayDeps): Express {
       requestMetrics,
       (req, res, next) =>
         (req.path.startsWith('/docs') ? docsSecurityHeaders : apiSecurityHeaders)(req, res, next),
-      corsHeaders(origins, config.CORS_CREDENTIALS),
+      corsHeaders(origins, config.CORS_CREDENTIALS, ROUTED_METHODS),
       skipping(
         uncounted,
         createRateLimiter({

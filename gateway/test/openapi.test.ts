@@ -106,6 +106,18 @@ describe('gateway: /openapi.json from the units, and /docs', () => {
     expect(await page.text()).toMatch(/swagger-ui/i);
   });
 
+  it('offers a CORS preflight exactly the methods the route table documents (HEAD with GET)', async () => {
+    units = await startStubUnits(['identity', 'sessions']);
+    gateway = await startGateway({ env: units.env });
+    const res = await fetch(`${gateway.url}/sessions/ABCDEF`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example.com', 'access-control-request-method': 'PATCH' },
+    });
+    expect(res.status).toBe(204);
+    const offered = (res.headers.get('access-control-allow-methods') ?? '').split(',').sort();
+    expect(offered).toEqual([...new Set([...routeTable.map((r) => r.method), 'HEAD'])].sort());
+  });
+
   it('describes a unit that was down when the gateway started once it answers', async () => {
     units = await startStubUnits(['identity', 'sessions'], { sessions: sessionsDocs });
     await units.stubs.sessions!.stop();

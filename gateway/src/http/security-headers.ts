@@ -35,12 +35,20 @@ const EXPOSED_HEADERS = [
   'Location',
 ];
 
-/** CORS from the configured origins; never `*` with credentials (the config refuses it). Only cross-origin requests pay for it. */
-export function corsHeaders(origins: string[], credentials: boolean): RequestHandler {
+/**
+ * CORS from the configured origins; never `*` with credentials (the config refuses it). A preflight offers
+ * the given methods (those the API routes). Only cross-origin requests pay for it.
+ */
+export function corsHeaders(
+  origins: string[],
+  credentials: boolean,
+  methods: readonly string[],
+): RequestHandler {
   const wildcard = origins.includes('*');
   const handler = cors({
     origin: wildcard ? '*' : origins,
     credentials,
+    methods: [...methods],
     exposedHeaders: EXPOSED_HEADERS,
     maxAge: 600,
   });
