@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { unitOpenApi, type UnitDocs } from '@pp/http';
+import { pageQuery, unitOpenApi, type UnitDocs } from '@pp/http';
 import { api, until } from '@pp/testing';
 import { mergeUnitDocuments, routeTableDocument, type OpenApiJson } from '../src/openapi/document.ts';
 import { routeTable } from '../src/routes.ts';
@@ -66,6 +66,33 @@ describe('gateway: the OpenAPI document', () => {
     for (const status of ['415', '422', '429', '503']) expect(vote.responses[status]).toBeDefined();
     expect(vote.responses['429'].headers).toHaveProperty('Retry-After');
     expect(vote.security).toEqual([{}, { bearerAuth: [] }]);
+  });
+
+  it('documents what an operation with a query answers of it: 400 for a wrong type, 422 out of range', () => {
+    const withQuery: UnitDocs = {
+      'GET /sessions': { summary: 'List', query: pageQuery },
+      'POST /sessions/{code}/vote': {
+        summary: 'Vote',
+        params: z.object({ code: z.string() }),
+        query: pageQuery,
+      },
+    };
+    const merged = mergeUnitDocuments(base, [unitOpenApi('sessions', withQuery) as OpenApiJson]);
+    const list = op(merged, 'GET', '/sessions');
+    expect(list.parameters).toContainEqual(expect.objectContaining({ in: 'query', name: 'per_page' }));
+    expect(list.responses['400'].description).toContain('`invalid_query`');
+    expect(list.responses['422'].description).toContain('out of range');
+    expect(list.responses['422'].content).toEqual(list.responses['429'].content);
+    // A write keeps its body's 400 and names the query's beside it.
+    const vote = op(merged, 'POST', '/sessions/{code}/vote');
+    expect(vote.responses['400'].description).toMatch(/^The body is not valid JSON; or a query value/);
+    // Without a query, nothing is added.
+    const plain = op(
+      mergeUnitDocuments(base, [unitOpenApi('sessions', sessionsDocs) as OpenApiJson]),
+      'GET',
+      '/sessions',
+    );
+    expect(plain.responses['400']).toBeUndefined();
   });
 
   it('writes down what the API promises beyond the paths: envelope, error codes, rate-limit headers', () => {

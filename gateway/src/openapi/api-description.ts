@@ -45,22 +45,24 @@ under resource-named keys (\`session\`, \`participants\`, \`token\`, ...) at the
 plus an optional \`message\`. An error is \`{ success: false, message, error: { code } }\`, with \`errors\` (messages
 by field path) on 422 only. Responses never contain stack traces, SQL or internal host names.
 
-**Status codes.** 400 malformed request (body not valid JSON, wrong query value type, not HTTP at all, a
+**Status codes.** 400 malformed request (body not valid JSON or not UTF-8, a query value of the wrong type: a
+whole number not written in decimal digits such as \`0x10\` or \`1e1\`, an empty one, a key given twice; not HTTP at all, a
 compressed body that is not what its \`Content-Encoding\` says: \`invalid_content_encoding\`; a body may come
 gzip, deflate, br or zstd compressed, and its limit counts it unpacked);
-401 authentication; 403 not the owner; 404 unknown resource or path; 405 method not allowed on a known path;
+401 authentication; 403 not the owner; 404 unknown resource or path (a path value that cannot name anything,
+such as a participant id that is not a number or a code with a NUL character, is an unknown one); 405 method not allowed on a known path;
 409 conflict (\`duplicate\` or a state-specific code); 413 body over the limit (1 MB by default); 415 a body
 that is not JSON, or in a charset or \`Content-Encoding\` the API does not read; 422 validation, including a field the body does not take (every request body is closed:
 an unknown field is refused, under \`errors._body\`; a path that documents no body, such as a reveal, takes none
 or \`{}\`), JSON of the wrong type (\`null\`, an array), a body nested deeper
 than 64 levels or holding over 10,000 keys and array elements (under \`errors._body\`), and text no database
 can store: the NUL character (\`\\u0000\`) or a lone surrogate (\`\\ud800\` without its pair), in a value or a
-key, named by its field; 431 request headers over 16 KB in all; 429 rate limited;
+key, named by its field; a query value out of range or not among those allowed; 431 request headers over 16 KB in all; 429 rate limited;
 503 a dependency is down (\`service_unavailable\`, with \`Retry-After\`); 504 a service did not answer in time.
 
 **Rate limiting.** Per client IP address, 60 requests per minute by default, across every API path and shared
-by all gateway replicas; \`/healthz\`, \`/readyz\`, \`/metrics\`, \`/openapi.json\` and \`/docs\` are never counted
-or limited. Every API response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\`,
+by all gateway replicas; the welcome at \`/\`, \`/healthz\`, \`/readyz\`, \`/metrics\`, \`/openapi.json\`, \`/docs\` and
+the web room's pages are never counted or limited (nor carry the headers below). Every API response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\`,
 \`X-RateLimit-Reset\` (Unix epoch seconds) and the IETF draft \`RateLimit\` / \`RateLimit-Policy\` headers.
 Over the limit: 429 with \`Retry-After\` (seconds) and the error envelope. The live room stream counts once,
 when it is opened; at most 100 streams (by default) may be open at once from one address on each gateway replica, and the

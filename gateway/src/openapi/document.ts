@@ -107,6 +107,23 @@ export function routeTableDocument(table: readonly RouteEntry[], version = '1.0.
   }) as unknown as OpenApiJson;
 }
 
+const QUERY_TYPE =
+  'a query value of the wrong type (a whole number not in decimal digits, a key given twice): `invalid_query`';
+
+/** What every operation with a query may answer of it, beside what its unit documents. */
+function addQueryAnswers(responses: NonNullable<OperationJson['responses']>, headers: unknown) {
+  const content = responses['429']?.content;
+  const bad = responses['400'];
+  responses['400'] = bad
+    ? { ...bad, description: `${String(bad.description)}; or ${QUERY_TYPE}` }
+    : { description: `${QUERY_TYPE[0]!.toUpperCase()}${QUERY_TYPE.slice(1)}`, headers, content };
+  responses['422'] ??= {
+    description: 'A query value out of range or not one of those allowed: `errors` names it',
+    headers,
+    content,
+  };
+}
+
 /**
  * The API's document: the route table's, with what each unit says of its own paths laid over it (its
  * parameters, request bodies and documented answers, from the zod schemas its routes validate with).
@@ -137,6 +154,8 @@ export function mergeUnitDocuments(base: OpenApiJson, units: OpenApiJson[]): Ope
             ...response,
             headers: responses[status]?.headers ?? headers,
           };
+        if (op.parameters?.some((p) => (p as { in?: string }).in === 'query'))
+          addQueryAnswers(responses, headers);
       }
     }
     for (const [name, schema] of Object.entries(unit.components?.schemas ?? {})) schemas[name] ??= schema;
