@@ -100,6 +100,43 @@ describe('odd input through the gateway', () => {
     expect([zipped.status, ((await zipped.json()) as any).story.title]).toEqual([201, 'Sent gzipped']);
   });
 
+  it('answers 404 for a path value that cannot name anything, on every path of the route table that takes one', async () => {
+    const answers: Array<{ key: string; status: number; code: unknown }> = [];
+    for (const r of routeTable.filter((r) => RUNNING.has(r.unit) && /\{/.test(r.path) && !r.stream))
+      for (const odd of ['0x10', 'x'.repeat(65), 'a%00b']) {
+        const path = r.path.replace(/\{(\w+)\}/g, (_m, name: string) =>
+          name === 'code' && odd !== 'a%00b' ? placeholders.code! : odd,
+        );
+        if (path === r.path.replace(/\{(\w+)\}/g, () => placeholders.code!)) continue;
+        const res = await fetch(p.url + path, {
+          method: r.method,
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          ...(WRITES.has(r.method) ? { body: '{}' } : {}),
+        });
+        const body = (await res.json()) as { error?: { code?: unknown } };
+        answers.push({ key: `${r.method} ${path.slice(0, 60)}`, status: res.status, code: body.error?.code });
+      }
+    expect(answers.length).toBeGreaterThan(20);
+    expect(answers.filter((a) => a.status !== 404)).toEqual([]);
+  });
+
+  it('answers 400 invalid_query for a query number not in decimal digits or a key given twice; 422 out of range', async () => {
+    const list = async (query: string) => {
+      const res = await p.client.get(`/sessions?${query}`, { token });
+      return [query, res.status, res.body.error?.code ?? null];
+    };
+    for (const query of [
+      'page=0x10',
+      'per_page=1e1',
+      'per_page=',
+      'page=1&page=2',
+      'status=active&status=paused',
+    ])
+      expect(await list(query)).toEqual([query, 400, 'invalid_query']);
+    expect(await list('per_page=101')).toEqual(['per_page=101', 422, 'validation_failed']);
+    expect(await list('per_page=10')).toEqual(['per_page=10', 200, null]);
+  });
+
   it('answers headers over 16 KB with 431 and the error envelope', async () => {
     const { port } = new URL(p.url);
     const answer = await new Promise<string>((resolve, reject) => {

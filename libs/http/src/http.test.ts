@@ -11,7 +11,7 @@ import {
   signIdentity,
   requireUser,
   NotFoundError,
-  queryInteger,
+  urlInteger,
   type RunningServer,
 } from './index.ts';
 
@@ -37,7 +37,7 @@ beforeAll(async () => {
             params: z.object({ id: z.coerce.number().int() }),
             body: z.object({ name: z.string().min(1).max(5) }),
             query: z.object({
-              n: queryInteger(z.number().int().max(3).optional()),
+              n: urlInteger(z.number().int().max(3).optional()),
               tag: z.enum(['a', 'b']).optional(),
             }),
           },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { queryInteger } from './query.ts';
+import { urlInteger } from './url-integer.ts';
 
 /** The last page a list may be asked for (a PostgreSQL integer): later ones are 422, not an empty page. */
 const MAX_PAGE = 2_147_483_647;
@@ -9,8 +9,8 @@ const MAX_PAGE = 2_147_483_647;
  * (the spec's default for `GET /sessions`, kept by every list so that clients page them all alike).
  */
 export const pageQuery = z.object({
-  page: queryInteger(z.number().int().min(1).max(MAX_PAGE).default(1)).meta({ description: 'From 1' }),
-  per_page: queryInteger(z.number().int().min(1).max(100).default(15)).meta({ description: '1..100' }),
+  page: urlInteger(z.number().int().min(1).max(MAX_PAGE).default(1)).meta({ description: 'From 1' }),
+  per_page: urlInteger(z.number().int().min(1).max(100).default(15)).meta({ description: '1..100' }),
 });
 
 /** Where a page stands in its list: the `meta` of every paginated answer. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageMetaSchema, type UnitDocs } from '@pp/http';
+import { pageMetaSchema, urlInteger, type UnitDocs } from '@pp/http';
 import { organisingApi } from './organising.docs.ts';
 import {
   codeParams,
@@ -153,13 +153,9 @@ export const sessionsApi = {
       "it cannot answer within 3 s, the room's own history answers alone and may lack the latest story changes).",
     params: codeParams,
     query: z.object({
-      limit: z.coerce
-        .number()
-        .int()
-        .min(1)
-        .max(200)
-        .default(50)
-        .meta({ description: 'How many of the latest events' }),
+      limit: urlInteger(z.number().int().min(1).max(200).default(50)).meta({
+        description: 'How many of the latest events',
+      }),
     }),
     responses: {
       200: {

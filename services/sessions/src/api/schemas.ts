@@ -1,4 +1,4 @@
-import { pageQuery } from '@pp/http';
+import { pageQuery, urlInteger } from '@pp/http';
 import { z } from 'zod';
 import { CUSTOM_DECK, votingSystems } from '../domain/deck.ts';
 import { MAX_ROW_ID } from '../domain/row-id.ts';
@@ -63,7 +63,7 @@ export const updateSessionBody = z
 
 export const listSessionsQuery = pageQuery.extend({
   folder_id: z
-    .union([z.literal('none'), z.coerce.number().int().positive().max(MAX_ROW_ID)])
+    .union([z.literal('none'), urlInteger(z.number().int().positive().max(MAX_ROW_ID))])
     .optional()
     .meta({
       description:
@@ -77,7 +77,7 @@ export const listSessionsQuery = pageQuery.extend({
 export const codeParams = z.object({
   code: z.string().meta({ description: 'The 6-character session code (any case)' }),
 });
-export const participantParams = codeParams.extend({ id: z.coerce.number().int().positive() });
+export const participantParams = codeParams.extend({ id: urlInteger(z.number().int().positive()) });
 
 export const joinBody = z
   .strictObject({
