@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { queryInteger } from '@pp/http';
+import { urlInteger } from '@pp/http';
 import { CSV_HEADER } from '../domain/export-rows.ts';
 
 /** Request and response shapes of the stories API (payloads are the resource-named keys of the envelope). */
@@ -44,7 +44,7 @@ export const internalSessionParams = z.object({ sessionId: z.uuid() });
 
 /** How many of a session's latest story events another unit reads (its activity shows at most 200). */
 export const storyHistoryQuery = z.object({
-  limit: queryInteger(z.number().int().min(1).max(200).default(50)),
+  limit: urlInteger(z.number().int().min(1).max(200).default(50)),
 });
 
 /** Which story may now be complete: the one named, or else the session's current one. */
