@@ -68,6 +68,25 @@ describe('gateway: the OpenAPI document', () => {
     expect(vote.security).toEqual([{}, { bearerAuth: [] }]);
   });
 
+  it("documents the headers a unit sends beside the gateway's own (never Content-Type, which is the media type)", () => {
+    const withHeaders: UnitDocs = {
+      'GET /sessions/{code}/export': {
+        params: z.object({ code: z.string() }),
+        responses: {
+          200: {
+            description: 'The export',
+            headers: { 'Content-Disposition': 'attachment; a file name', 'Content-Type': 'text/csv' },
+          },
+        },
+      },
+    };
+    const merged = mergeUnitDocuments(base, [unitOpenApi('stories', withHeaders) as OpenApiJson]);
+    const headers = op(merged, 'GET', '/sessions/{code}/export').responses['200'].headers;
+    expect(headers['Content-Disposition']).toMatchObject({ description: 'attachment; a file name' });
+    expect(headers).toHaveProperty('X-RateLimit-Limit');
+    expect(Object.keys(headers).map((h) => h.toLowerCase())).not.toContain('content-type');
+  });
+
   it('documents what an operation with a query answers of it: 400 for a wrong type, 422 out of range', () => {
     const withQuery: UnitDocs = {
       'GET /sessions': { summary: 'List', query: pageQuery },

@@ -152,7 +152,11 @@ export function mergeUnitDocuments(base: OpenApiJson, units: OpenApiJson[]): Ope
           responses[status] = {
             ...responses[status],
             ...response,
-            headers: responses[status]?.headers ?? headers,
+            // The gateway's headers (rate limit, Retry-After) and those the unit sends itself.
+            headers: {
+              ...((responses[status]?.headers ?? headers) as object),
+              ...(response.headers as object | undefined),
+            },
           };
         if (op.parameters?.some((p) => (p as { in?: string }).in === 'query'))
           addQueryAnswers(responses, headers);

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { z } from 'zod';
+import { z } from 'zod';
 import {
   createDocument,
   type ZodOpenApiOperationObject,
@@ -35,8 +35,19 @@ function responsesOf(doc: RouteDoc): ZodOpenApiResponsesObject {
           : {}),
       ...Object.fromEntries(Object.entries(r.content ?? {}).map(([type, schema]) => [type, { schema }])),
     };
+    // A response's Content-Type is its media type (OpenAPI ignores a header of that name).
+    const headers = Object.entries(r.headers ?? {}).filter(([name]) => name.toLowerCase() !== 'content-type');
     responses[status as `${1 | 2 | 3 | 4 | 5}${string}`] = {
       description: r.description,
+      ...(headers.length
+        ? {
+            headers: z.object(
+              Object.fromEntries(
+                headers.map(([name, about]) => [name, z.string().meta({ description: about })]),
+              ),
+            ),
+          }
+        : {}),
       ...(Object.keys(content).length ? { content } : {}),
     };
   }
