@@ -53,6 +53,26 @@ describe('the OpenAPI document of the whole API', () => {
     expect(missing).toEqual([]);
   });
 
+  it('documents 409 session_archived on every change an archived session refuses', () => {
+    const refused = [
+      'POST /sessions/{code}/stories',
+      'PATCH /stories/{story}',
+      'DELETE /stories/{story}',
+      'POST /stories/{story}/reveal',
+      'POST /stories/{story}/reset',
+      'POST /stories/{story}/activate',
+      'PATCH /sessions/{code}',
+      'PATCH /sessions/{code}/participants/{id}',
+      'DELETE /sessions/{code}/participants/{id}',
+    ];
+    const undocumented = refused.filter((key) => {
+      const [method, path] = key.split(' ') as [string, string];
+      const conflict = op(method, path)?.responses?.['409'] as { description?: string } | undefined;
+      return !conflict?.description?.includes('`session_archived`');
+    });
+    expect(undocumented).toEqual([]);
+  });
+
   it('gives each operation the parameters and body its unit describes, with the schemas they name', () => {
     for (const [unit, docs] of Object.entries(units)) {
       const own = unitOpenApi(unit, docs) as unknown as OpenApiJson;

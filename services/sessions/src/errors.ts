@@ -48,9 +48,10 @@ export function voteRefusalError(refusal: VoteRefusal, deck: readonly string[]):
   return refusals[refusal]();
 }
 
+/** An archived session is read-only: its stories, its room and its settings, until it is unarchived. */
 export class SessionArchivedError extends ConflictError {
-  constructor() {
-    super('The session is archived: unarchive it to change its stories', 'session_archived');
+  constructor(what = 'its stories') {
+    super(`The session is archived: unarchive it to change ${what}`, 'session_archived');
   }
 }
 

@@ -100,6 +100,23 @@ describe('participants: listing and managing', () => {
     expect(res.text).not.toMatch(/token/);
   });
 
+  it('keeps the room of an archived session as it is: removing or re-roling someone is 409 session_archived', async () => {
+    const session = await r.createSession('ann');
+    const bob = await r.join(session.code, 'Bob');
+    await h.client.patch(`/sessions/${session.code}`, {
+      body: { status: 'archived' },
+      headers: asUser('ann'),
+    });
+    const path = `/sessions/${session.code}/participants/${bob.id}`;
+    const removed = await h.client.delete(path, { headers: asUser('ann') });
+    const reroled = await h.client.patch(path, { body: { role: 'observer' }, headers: asUser('ann') });
+    expect([removed.status, removed.body.error?.code]).toEqual([409, 'session_archived']);
+    expect([reroled.status, reroled.body.error?.code]).toEqual([409, 'session_archived']);
+    expect(await participantsOf(session.code)).toEqual([{ id: bob.id, name: 'Bob', role: 'participant' }]);
+    await h.client.patch(`/sessions/${session.code}`, { body: { status: 'active' }, headers: asUser('ann') });
+    expect((await h.client.delete(path, { headers: asUser('ann') })).status).toBe(200);
+  });
+
   it('lets the owner remove a participant (200) but not a stranger (403)', async () => {
     const session = await r.createSession('ann');
     const bob = await r.join(session.code, 'Bob');

@@ -258,6 +258,28 @@ describe('sessions: update', () => {
     expect(mine('session.unarchived')).toHaveLength(1);
   });
 
+  it('keeps an archived session read-only until it is unarchived: its settings 409, where it is filed 200', async () => {
+    const session = await r.createSession('ann');
+    await patch(session.code, { status: 'archived' });
+    for (const body of [{ voting_system: 'tshirt' }, { name: 'Renamed' }, { auto_reveal: true }]) {
+      const refused = await patch(session.code, body);
+      expect([JSON.stringify(body), refused.status, refused.body.error?.code]).toEqual([
+        JSON.stringify(body),
+        409,
+        'session_archived',
+      ]);
+    }
+    const folder = await newFolder();
+    expect((await patch(session.code, { folder_id: folder })).body.session.folder_id).toBe(folder);
+    // Unarchiving in the same change takes the rest of it too.
+    const back = await patch(session.code, { status: 'active', name: 'Back again' });
+    expect([back.status, back.body.session.status, back.body.session.name]).toEqual([
+      200,
+      'active',
+      'Back again',
+    ]);
+  });
+
   it('announces a change asked many times at once only once: each request sees what the one before made', async () => {
     const session = await r.createSession('ann');
     const burst = (body: unknown) => Promise.all(Array.from({ length: 12 }, () => patch(session.code, body)));

@@ -27,6 +27,10 @@ const linkNotFound = {
 const linkNotOwned = { description: "A folder_id or workspace_id of another account's (`forbidden`)" };
 const notOwner = { description: 'Not the owner of the session (`forbidden`)' };
 
+const archivedRoom = {
+  description: 'The session is archived: its room is kept as it is (`session_archived`)',
+};
+
 /** The documentation of each public sessions endpoint, keyed like the gateway's route table ("METHOD /path"). */
 export const sessionsApi = {
   'GET /sessions': {
@@ -77,6 +81,11 @@ export const sessionsApi = {
       200: { description: 'The session (full record)', payload: sessionPayload },
       403: { description: `${notOwner.description}; ${linkNotOwned.description}` },
       404: { description: `${notFound.description}; ${linkNotFound.description}` },
+      409: {
+        description:
+          'The session is archived: read-only until a change unarchives it; only folder_id and workspace_id ' +
+          'may change meanwhile (`session_archived`)',
+      },
       422: {
         description: 'Invalid or unknown fields; vote_by_at in the past; custom deck missing or invalid',
       },
@@ -189,6 +198,7 @@ export const sessionsApi = {
       200: { description: 'The participant', payload: z.object({ participant }) },
       403: notOwner,
       404: { description: '`session_not_found` or `participant_not_found`' },
+      409: archivedRoom,
     },
   },
   'DELETE /sessions/{code}/participants/{id}': {
@@ -198,6 +208,7 @@ export const sessionsApi = {
       200: { description: 'The removed participant', payload: z.object({ participant }) },
       403: notOwner,
       404: { description: '`session_not_found` or `participant_not_found`' },
+      409: archivedRoom,
     },
   },
   ...organisingApi,

@@ -1,7 +1,7 @@
 import { demoteOtherModerators, lockParticipant } from '../db/participant.repository.ts';
 import { deleteOpenVotesOf } from '../db/vote.repository.ts';
 import type { ParticipantRole } from '../domain/vote-rules.ts';
-import { ParticipantNotFoundError } from '../errors.ts';
+import { ParticipantNotFoundError, SessionArchivedError } from '../errors.ts';
 import type { SessionsContext } from './shared/context.ts';
 import { findOwnedSession } from './shared/find-session.ts';
 import { revealIfComplete } from './shared/auto-reveal.ts';
@@ -19,12 +19,14 @@ export async function changeParticipantRole(
   participantId: number,
   role: ParticipantRole,
 ) {
-  const session = await findOwnedSession(ctx.em, code, userId);
-  const { participant, changed } = await ctx.em.transactional(async (tx) => {
+  const { session, participant, changed } = await ctx.em.transactional(async (tx) => {
+    // Under the session's row lock: an archived session is read-only (409), its room included.
+    const session = await findOwnedSession(tx, code, userId, { locked: true });
+    if (session.status === 'archived') throw new SessionArchivedError('its room');
     const found = await lockParticipant(tx, session.id, participantId);
     if (!found) throw new ParticipantNotFoundError();
     const previous = found.role as ParticipantRole;
-    if (previous === role) return { participant: found, changed: false };
+    if (previous === role) return { session, participant: found, changed: false };
     found.role = role;
     if (role === 'moderator') await demoteOtherModerators(tx, session.id, found.id);
     if (role === 'observer') await deleteOpenVotesOf(tx, found.id);
@@ -34,7 +36,7 @@ export async function changeParticipantRole(
       participant: { id: found.id, name: found.name, role },
       previous_role: previous,
     });
-    return { participant: found, changed: true };
+    return { session, participant: found, changed: true };
   });
   if (changed) ctx.publish();
   // Someone who no longer votes may have been the one the round waited for.

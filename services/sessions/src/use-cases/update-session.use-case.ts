@@ -1,5 +1,6 @@
 import { ValidationError } from '@pp/http';
 import { settingsProblems, type SessionSettings } from '../domain/session-settings.ts';
+import { SessionArchivedError } from '../errors.ts';
 import type { SessionsContext } from './shared/context.ts';
 import { revealIfComplete } from './shared/auto-reveal.ts';
 import { announce } from './shared/room-history.ts';
@@ -15,6 +16,9 @@ import {
 } from './shared/session-fields.ts';
 import { factsOf } from './shared/session-facts.ts';
 import { toSnapshot } from './shared/session-snapshot.ts';
+
+/** What an archived session may still have changed: where it is filed. */
+const ORGANISING = new Set(['folder_id', 'workspace_id']);
 
 /**
  * The owner changes any settable field. What really changed is announced as session.updated, and an
@@ -50,6 +54,10 @@ export async function updateSession(
         Object.assign(session, { [prop]: values.get(prop) });
         changed.push(field);
       }
+      // An archived session is read-only until it is unarchived (which the same change may do); it can
+      // still be filed in a folder or a workspace.
+      if (wasArchived && session.status === 'archived' && changed.some((f) => !ORGANISING.has(f)))
+        throw new SessionArchivedError('its settings');
       if (changed.length === 0) return { session, changed };
 
       session.updatedAt = now;

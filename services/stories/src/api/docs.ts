@@ -19,7 +19,10 @@ import {
 const OWNER = { 403: { description: 'Not the owner of the session (`forbidden`)' } };
 const STORY_404 = { 404: { description: 'Unknown story (`story_not_found`)' } };
 const SESSION_404 = { 404: { description: 'Unknown session code (`session_not_found`)' } };
-const ALREADY_REVEALED = { 409: { description: 'The story is already revealed (`story_already_revealed`)' } };
+const ARCHIVED = 'The session is archived: read-only until it is unarchived (`session_archived`)';
+/** The 409s of a change of a session's stories: an archived session's, and the change's own. */
+const conflicts = (...own: string[]) => ({ 409: { description: [...own, ARCHIVED].join('; ') } });
+const ALREADY_REVEALED = 'The story is already revealed (`story_already_revealed`)';
 const SESSIONS_DOWN = {
   503: { description: 'The sessions service did not answer (`sessions_unavailable`)' },
 };
@@ -32,7 +35,12 @@ export const storiesApi = {
       'The first story (or one added while none is current) becomes `voting`; later ones are `pending`.',
     params: codeParams,
     body: createStoryBody,
-    responses: { 201: { description: 'The story', payload: z.object({ story }) }, ...OWNER, ...SESSION_404 },
+    responses: {
+      201: { description: 'The story', payload: z.object({ story }) },
+      ...OWNER,
+      ...SESSION_404,
+      ...conflicts(),
+    },
   },
   'GET /sessions/{code}/stories': {
     summary: "The room's view of the stories (public)",
@@ -51,7 +59,12 @@ export const storiesApi = {
     summary: 'Edit a story or move it in the queue (owner)',
     params: storyParams,
     body: updateStoryBody,
-    responses: { 200: { description: 'The story', payload: z.object({ story }) }, ...OWNER, ...STORY_404 },
+    responses: {
+      200: { description: 'The story', payload: z.object({ story }) },
+      ...OWNER,
+      ...STORY_404,
+      ...conflicts(),
+    },
   },
   'DELETE /stories/{story}': {
     summary: 'Delete a story (owner)',
@@ -64,6 +77,7 @@ export const storiesApi = {
       },
       ...OWNER,
       ...STORY_404,
+      ...conflicts(),
     },
   },
   'POST /stories/{story}/reveal': {
@@ -83,7 +97,7 @@ export const storiesApi = {
       },
       ...OWNER,
       ...STORY_404,
-      ...ALREADY_REVEALED,
+      ...conflicts(ALREADY_REVEALED),
       ...SESSIONS_DOWN,
     },
   },
@@ -96,6 +110,7 @@ export const storiesApi = {
       200: { description: 'The story, open for voting', payload: z.object({ story }) },
       ...OWNER,
       ...STORY_404,
+      ...conflicts(),
       ...SESSIONS_DOWN,
     },
   },
@@ -107,7 +122,7 @@ export const storiesApi = {
       200: { description: 'The story, now current', payload: z.object({ story }) },
       ...OWNER,
       ...STORY_404,
-      ...ALREADY_REVEALED,
+      ...conflicts(ALREADY_REVEALED),
     },
   },
   'GET /sessions/{code}/analytics': {
