@@ -249,7 +249,14 @@ describe('the MCP server through the gateway', () => {
     });
     const unreadable = await ask({ jsonrpc: '2.0' });
     expect([notAccepted.status, unreadable.status]).toEqual([406, 400]);
-    for (const res of [notAccepted, unreadable])
+    // JSON that is no JSON-RPC 2.0 message at all: the same JSON-RPC error, never the envelope's 422.
+    const notMessages = await Promise.all(
+      [{ jsonrpc: '1.0', id: 6, method: 'ping' }, {}, [], '"x"', 3, { id: 7, method: 'ping' }].map(ask),
+    );
+    for (const res of notMessages) {
+      expect([res.status, res.body?.error?.code, res.body?.success]).toEqual([400, -32600, undefined]);
+    }
+    for (const res of [notAccepted, unreadable, ...notMessages])
       expect(differencesFromDocument(doc, 'POST', '/mcp', res)).toEqual([]);
     expect(doc.info.description).toMatch(/`success`[^.]*except[^.]*`POST \/mcp`[^.]*JSON-RPC/);
   });

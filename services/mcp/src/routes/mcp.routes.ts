@@ -1,5 +1,5 @@
-import { Router, type RequestHandler } from 'express';
-import { AppError, ForbiddenError, requireUser, signedIn, validate } from '@pp/http';
+import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
+import { AppError, ForbiddenError, requireUser, signedIn, validate, ValidationError } from '@pp/http';
 import { docs as api } from '../api/docs.ts';
 import { serveMcp } from '../use-cases/serve-mcp.use-case.ts';
 import type { McpContext } from '../use-cases/shared/context.ts';
@@ -21,6 +21,20 @@ const notHere: RequestHandler = (_req, res) => {
   );
 };
 
+/**
+ * A body that is JSON but no JSON-RPC 2.0 message (`{}`, `"x"`, `jsonrpc` other than "2.0") is refused
+ * as the protocol refuses what it cannot read: 400 with a JSON-RPC error (-32600 Invalid Request, id
+ * null), not in the API's envelope, which an MCP client does not read.
+ */
+const invalidRequest: ErrorRequestHandler = (err, _req, res, next) => {
+  if (!(err instanceof ValidationError)) return next(err);
+  res.status(400).json({
+    jsonrpc: '2.0',
+    id: null,
+    error: { code: -32600, message: 'Invalid Request: not a JSON-RPC 2.0 message or batch' },
+  });
+};
+
 export function mcpRoutes(context: () => McpContext): Router {
   const router = Router();
   router.use('/mcp', signedIn, assistantToken);
@@ -30,6 +44,7 @@ export function mcpRoutes(context: () => McpContext): Router {
       await serveMcp(context(), requireUser(req), req, res, body);
     }),
   );
+  router.use('/mcp', invalidRequest);
   router.get('/mcp', notHere);
   router.delete('/mcp', notHere);
   return router;
