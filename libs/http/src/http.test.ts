@@ -50,6 +50,12 @@ beforeAll(async () => {
           send(res, 200, { thing: { id: input.params.id } }),
         ),
       );
+      a.get(
+        '/needs-query',
+        validate({ query: z.object({ state: z.string() }) }, (input, _req, res) =>
+          send(res, 200, { thing: { state: input.query.state } }),
+        ),
+      );
       a.get('/boom', () => {
         throw new Error('SELECT * FROM secret_table at db-host-7');
       });
@@ -178,6 +184,11 @@ describe('service app', () => {
     expect(await query('n=1&n=2')).toEqual([400, 'invalid_query']);
     expect(await query('tag=a&tag=b')).toEqual([400, 'invalid_query']);
     expect(await query('n=2')).toEqual([201, null]);
+    const missing = await fetch(`${server.url}/needs-query`);
+    expect([missing.status, ((await missing.json()) as any).message]).toEqual([
+      400,
+      'Query parameter state is missing',
+    ]);
     expect(await query('n=4')).toEqual([422, 'validation_failed']);
   });
 

@@ -135,10 +135,13 @@ function parsePart(part: 'query' | 'body', schema: z.ZodType | undefined, value:
     );
     if (typeIssue) {
       const key = typeIssue.path.join('.');
+      const raw = given[String(typeIssue.path[0])];
       throw new BadRequestError(
-        Array.isArray(given[String(typeIssue.path[0])])
+        Array.isArray(raw)
           ? `Query parameter ${key} is given more than once`
-          : `Query parameter ${key} has the wrong type`,
+          : raw === undefined
+            ? `Query parameter ${key} is missing`
+            : `Query parameter ${key} has the wrong type`,
         'invalid_query',
       );
     }
