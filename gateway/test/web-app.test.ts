@@ -83,7 +83,7 @@ describe('gateway: the web room', () => {
     expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
   });
 
-  it('leaves every other path to the API: JSON answers and JSON 404s', async () => {
+  it('leaves every other path to the API: JSON answers and JSON 404s; another method on a room is 405', async () => {
     const client = api(gateway.url);
     // Unknown paths are API requests: each from an address of its own, to stay within the limit.
     let n = 0;
@@ -96,7 +96,13 @@ describe('gateway: the web room', () => {
     const lookup = await client.get('/sessions/AB12CD', { headers: headers() });
     expect(lookup.status).toBe(200);
     expect(lookup.headers.get('content-type')).toMatch(/^application\/json/);
-    expect((await client.post('/room/AB12CD', { body: {}, headers: headers() })).status).toBe(404);
+    // A room's page is there for GET and HEAD only: another method is 405, with the methods it takes.
+    const posted = await client.post('/room/AB12CD', { body: {}, headers: headers() });
+    expect([posted.status, posted.body.error.code, posted.headers.get('allow')]).toEqual([
+      405,
+      'method_not_allowed',
+      'GET, HEAD',
+    ]);
   });
 
   it('never counts the pages and files against the API rate limit', async () => {

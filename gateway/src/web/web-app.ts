@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { Router, type Request, type Response, type NextFunction } from 'express';
 import type { Logger } from '@pp/logger';
+import { AppError } from '@pp/http';
 
 /**
  * The page may load only its own scripts, styles and images, and talk only to this origin (the API
@@ -56,6 +57,13 @@ export function webAppRouter(dir: string, logger: Logger): Router {
     return wantsHtml(req) ? sendIndex(req, res, next) : next();
   });
   router.get('/room/:code', sendIndex);
+  // A room's page is read, never written: any other method is 405, as on an API path.
+  router.all('/room/:code', (req, res, next) => {
+    // (A GET comes here only without a build: the API answers it.)
+    if (req.method === 'GET' || req.method === 'HEAD') return next();
+    res.setHeader('Allow', 'GET, HEAD');
+    throw new AppError(405, 'method_not_allowed', `${req.method} is not allowed on ${req.path}`);
+  });
   router.use(
     '/assets',
     express.static(join(dir, 'assets'), {
