@@ -14,6 +14,46 @@ const revealed = (title: string, votes: number): WebhookPayload => ({
   },
 });
 
+/** What anyone who knows a session's code can type (a name), or its members (a story, an estimate). */
+const HOSTILE =
+  '<!channel> [Click to re-login](https://evil.example) <https://evil.example|here> <@123> **b** _i_ ~s~ `c` |x| # > & +';
+
+/** An event of every kind that carries what users typed, with this text wherever they type. */
+const typed = (text: string): WebhookPayload[] => {
+  const event = (type: string, data: Record<string, unknown>): WebhookPayload => ({
+    type,
+    timestamp: '2026-01-01T00:00:00.000Z',
+    data,
+  });
+  const participant = { id: 1, name: text, role: 'voter' };
+  return [
+    event('session.created', { session: { name: text, code: 'ABCDEF' } }),
+    event('participant.joined', { session_code: 'ABCDEF', participant }),
+    event('vote.cast', {
+      session_code: 'ABCDEF',
+      participant,
+      stats: { votes_cast: 1, total_participants: 2 },
+    }),
+    event('story.created', { session_code: 'ABCDEF', story: { title: text } }),
+    event('story.reset', { session_code: 'ABCDEF', story: { title: text } }),
+    event('story.revealed', {
+      session_code: 'ABCDEF',
+      story: { title: text, final_estimate: text, votes: [{ participant, value: text }] },
+    }),
+  ];
+};
+
+/** Every string of a body, in whatever field it is placed. */
+const strings = (value: unknown): string[] =>
+  typeof value === 'string'
+    ? [value]
+    : value && typeof value === 'object'
+      ? Object.values(value).flatMap(strings)
+      : [];
+
+/** What is left taken as markdown once the backslash-escaped characters are set aside. */
+const unescaped = (text: string) => text.replace(/\\[\s\S]/g, '');
+
 describe('chat formats', () => {
   it('keeps Discord within its limits and never pings anyone', () => {
     const body = bodyFor('discord', revealed(`@everyone ${'x'.repeat(3000)}`, 40)) as Record<string, any>;
@@ -26,6 +66,54 @@ describe('chat formats', () => {
     const body = bodyFor('slack', revealed('<!channel> & co', 23)) as Record<string, any>;
     expect(body.blocks[0].text.text).toContain('&lt;!channel&gt; &amp; co');
     expect(body.blocks.slice(1).map((b: { fields: unknown[] }) => b.fields.length)).toEqual([10, 10, 3]);
+  });
+
+  it('never lets a name or a title mention or link in any field of a Slack message', () => {
+    const body = bodyFor('slack', typed('<!channel> <https://evil.example|Click to re-login>')[1]!) as Record<
+      string,
+      any
+    >;
+    expect(body.text).toBe(
+      'Participant joined: &lt;!channel&gt; &lt;https://evil.example|Click to re-login&gt; joined session ABCDEF as voter.',
+    );
+    for (const payload of typed(HOSTILE))
+      for (const text of strings(bodyFor('slack', payload))) {
+        expect(text).not.toMatch(/[<>]/);
+        expect(text).not.toMatch(/&(?!amp;|lt;|gt;)/);
+      }
+  });
+
+  it('escapes the markdown of what users typed in every field of a Teams card', () => {
+    const body = bodyFor('teams', typed('[Click to re-login](https://evil.example) **now**')[1]!) as Record<
+      string,
+      any
+    >;
+    expect(body.attachments[0].content.body[1].text).toBe(
+      '\\[Click to re\\-login\\]\\(https://evil.example\\) \\*\\*now\\*\\* joined session ABCDEF as voter.',
+    );
+    for (const text of [HOSTILE, '- item', '1. first'])
+      for (const payload of typed(text))
+        for (const field of strings((bodyFor('teams', payload) as any).attachments[0].content.body)) {
+          expect(unescaped(field)).not.toMatch(/[[\]()<>*_~`|#&+\\-]/);
+          expect(unescaped(field)).not.toMatch(/^\s*\d+\./m);
+        }
+  });
+
+  it('escapes the markdown of what users typed in the content and the embed of a Discord message', () => {
+    const revealed = typed('[Click](https://evil.example) <@123>')[5]!;
+    const body = bodyFor('discord', revealed) as Record<string, any>;
+    expect(body.embeds[0].title).toBe('Votes revealed: \\[Click\\]\\(https://evil.example\\) \\<@123\\>');
+    expect(body.embeds[0].fields[0].name).toBe('\\[Click\\]\\(https://evil.example\\) \\<@123\\>');
+    for (const text of [HOSTILE, '- item', '1. first'])
+      for (const payload of typed(text)) {
+        const body = bodyFor('discord', payload) as Record<string, any>;
+        // The title's bold is the message's own.
+        const content = (body.content as string).replace(/^\*\*([^\n]*)\*\*\n/, '$1\n');
+        for (const field of [content, ...strings(body.embeds)]) {
+          expect(unescaped(field)).not.toMatch(/[[\]()<>*_~`|#\\-]/);
+          expect(unescaped(field)).not.toMatch(/^\s*\d+\./m);
+        }
+      }
   });
 
   it('gives a generic webhook the payload itself', () => {

@@ -9,8 +9,20 @@ const cut = (text: string, max: number) => (text.length <= max ? text : `${text.
 /** Slack's mrkdwn: only &, < and > are taken as markup (links, mentions). */
 const slackEscape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-/** Discord's markdown characters, so a story title cannot format (or hide) the message. */
-const discordEscape = (text: string) => text.replace(/([\\*_~`|>#[\]()-])/g, '\\$1');
+/**
+ * Discord's markdown characters, so a story title cannot format (or hide) the message, link elsewhere
+ * (`[text](url)`), or show a mention, channel or command (`<@id>`, `<#id>`, `</name:id>`); a number and a
+ * dot opening a line would start a list.
+ */
+const discordEscape = (text: string) =>
+  text.replace(/([\\*_~`|<>#[\]()-])/g, '\\$1').replace(/^(\s*\d+)\./gm, '$1\\.');
+
+/**
+ * Adaptive Card markdown (a CommonMark subset, in TextBlocks and facts): a backslash makes any of these
+ * literal, so a name cannot link elsewhere (`[text](url)`, `<url>`), format the card, or open a list.
+ */
+const teamsEscape = (text: string) =>
+  text.replace(/([\\*_~`|<>#+&[\]()-])/g, '\\$1').replace(/^(\s*\d+)\./gm, '$1\\.');
 
 /** Slack incoming webhook: `text` is the notification's fallback, `blocks` what the channel shows. */
 function slack(m: ChatMessage) {
@@ -28,17 +40,20 @@ function slack(m: ChatMessage) {
         text: cut(`*${slackEscape(f.name)}*\n${slackEscape(f.value)}`, 2000),
       })),
     });
-  return { text: cut(`${m.title}: ${m.text}`, 3000), blocks };
+  return { text: cut(slackEscape(`${m.title}: ${m.text}`), 3000), blocks };
 }
 
 /** Teams workflow webhook: one Adaptive Card. */
 function teams(m: ChatMessage) {
   const body: unknown[] = [
-    { type: 'TextBlock', text: m.title, weight: 'Bolder', size: 'Medium', wrap: true },
-    { type: 'TextBlock', text: m.text, wrap: true },
+    { type: 'TextBlock', text: teamsEscape(m.title), weight: 'Bolder', size: 'Medium', wrap: true },
+    { type: 'TextBlock', text: teamsEscape(m.text), wrap: true },
   ];
   if (m.facts.length > 0)
-    body.push({ type: 'FactSet', facts: m.facts.map((f) => ({ title: f.name, value: f.value })) });
+    body.push({
+      type: 'FactSet',
+      facts: m.facts.map((f) => ({ title: teamsEscape(f.name), value: teamsEscape(f.value) })),
+    });
   return {
     type: 'message',
     attachments: [
@@ -64,10 +79,12 @@ function discord(m: ChatMessage) {
       ? []
       : [
           {
-            title: cut(m.title, 256),
-            fields: m.facts
-              .slice(0, 25)
-              .map((f) => ({ name: cut(f.name, 256), value: cut(f.value, 1024), inline: true })),
+            title: cut(discordEscape(m.title), 256),
+            fields: m.facts.slice(0, 25).map((f) => ({
+              name: cut(discordEscape(f.name), 256),
+              value: cut(discordEscape(f.value), 1024),
+              inline: true,
+            })),
           },
         ];
   return { content, embeds, allowed_mentions: { parse: [] } };
