@@ -105,7 +105,8 @@ export interface SettledAttempt {
  * it is still the attempt this replica leased: a lease that ran out and was taken again is not
  * overwritten); each webhook's health (a success clears its failing streak; a 410, or failures only
  * since before `failingCutoff`, disable it with the reason); and the waiting deliveries of a webhook
- * disabled now fail.
+ * disabled now fail, those of this batch with them: none stays pending behind a disabled webhook, to
+ * resume when it is enabled again (its owner disabling it during the attempt counts too).
  */
 export async function settleAttempts(
   em: EntityManager,
@@ -125,16 +126,6 @@ export async function settleAttempts(
        select "deliveryId", number, manual, "attemptedAt", "statusCode", "latencyMs", excerpt, error from r
         where outcome <> 'deferred'
        on conflict do nothing
-     ), settled as (
-       update deliveries d set
-         status = case when r.outcome = 'succeeded' then 'succeeded' when r."nextAttemptAt" is null then 'failed' else 'pending' end,
-         next_attempt_at = r."nextAttemptAt",
-         claimed_until = null,
-         attempts = case when r.outcome = 'deferred' then d.attempts - 1 else d.attempts end,
-         redeliver_requested = d.redeliver_requested or (r.outcome = 'deferred' and r.manual),
-         last_attempt_at = case when r.outcome = 'deferred' then d.last_attempt_at else r."attemptedAt" end,
-         last_status_code = case when r.outcome = 'deferred' then d.last_status_code else r."statusCode" end
-       from r where d.id = r."deliveryId" and d.attempts = r.number
      ), health as (
        select "webhookId" as id, bool_or(outcome = 'succeeded') as ok, bool_or(outcome = 'gone') as gone,
               min("attemptedAt") filter (where outcome <> 'succeeded') as first_failure
@@ -142,6 +133,21 @@ export async function settleAttempts(
      ), judged as (
        select h.*, not h.ok and coalesce(w.failing_since, h.first_failure) < $2 as failing_too_long
          from health h join webhooks w using (id)
+     ), stopped as (
+       select w.id from webhooks w left join judged j using (id)
+        where w.id in (select "webhookId" from r) and (not w.enabled or coalesce(j.gone or j.failing_too_long, false))
+     ), settled as (
+       update deliveries d set
+         status = case when r.outcome = 'succeeded' then 'succeeded'
+                       when r."nextAttemptAt" is null or s.id is not null then 'failed' else 'pending' end,
+         next_attempt_at = case when s.id is null then r."nextAttemptAt" end,
+         claimed_until = null,
+         attempts = case when r.outcome = 'deferred' then d.attempts - 1 else d.attempts end,
+         redeliver_requested = d.redeliver_requested or (r.outcome = 'deferred' and r.manual and s.id is null),
+         last_attempt_at = case when r.outcome = 'deferred' then d.last_attempt_at else r."attemptedAt" end,
+         last_status_code = case when r.outcome = 'deferred' then d.last_status_code else r."statusCode" end
+       from r left join stopped s on s.id = r."webhookId"
+       where d.id = r."deliveryId" and d.attempts = r.number
      ), webhooks_now as (
        update webhooks w set
          failing_since = case when j.ok then null else coalesce(w.failing_since, j.first_failure) end,
