@@ -7,19 +7,29 @@ import ipaddr from 'ipaddr.js';
  * - `private`: loopback, RFC 1918, carrier-grade NAT, unique-local, documentation and benchmarking
  *   ranges... allowed only when private targets are (OUTBOUND_ALLOW_PRIVATE=true, local use);
  * - `forbidden`: never, even then: link-local (169.254.0.0/16, where cloud metadata answers, and
- *   fe80::/10), the cloud metadata address fd00:ec2::254, "this network" (0.0.0.0/8, ::), multicast,
- *   broadcast and 240.0.0.0/4. None of these is a web server a user could mean.
+ *   fe80::/10), the cloud metadata and credential addresses outside it (see `METADATA`), "this network"
+ *   (0.0.0.0/8, ::), multicast, broadcast and 240.0.0.0/4. None of these is a web server a user could mean.
  */
 export type AddressClass = 'public' | 'private' | 'forbidden';
 
 const FORBIDDEN_V4 = new Set(['unspecified', 'broadcast', 'multicast', 'linkLocal']);
 const FORBIDDEN_V6 = new Set(['unspecified', 'linkLocal', 'multicast']);
 const RESERVED_V4 = ipaddr.parseCIDR('240.0.0.0/4');
-const METADATA_V6 = ipaddr.parse('fd00:ec2::254').toNormalizedString();
+/**
+ * Cloud metadata and credential services at addresses that would otherwise pass as private: Alibaba
+ * Cloud's instance metadata 100.100.100.200 (in carrier-grade NAT space), and on AWS, in unique-local
+ * space, the instance metadata fd00:ec2::254 and the EKS Pod Identity agent fd00:ec2::23 (the IPv6
+ * counterparts of 169.254.169.254 and 169.254.170.23). Compared in one spelling each: an IPv4 address
+ * however it was written or embedded in IPv6, an IPv6 one normalised.
+ */
+const METADATA = new Set(
+  ['100.100.100.200', 'fd00:ec2::254', 'fd00:ec2::23'].map((a) => ipaddr.parse(a).toNormalizedString()),
+);
 
 function classifyV4(address: ipaddr.IPv4): AddressClass {
   const range = address.range();
-  if (FORBIDDEN_V4.has(range) || address.match(RESERVED_V4)) return 'forbidden';
+  if (FORBIDDEN_V4.has(range) || address.match(RESERVED_V4) || METADATA.has(address.toNormalizedString()))
+    return 'forbidden';
   return range === 'unicast' ? 'public' : 'private';
 }
 
@@ -39,7 +49,7 @@ function embeddedV4(address: ipaddr.IPv6): ipaddr.IPv4 | undefined {
 }
 
 function classifyV6(address: ipaddr.IPv6): AddressClass {
-  if (address.toNormalizedString() === METADATA_V6) return 'forbidden';
+  if (METADATA.has(address.toNormalizedString())) return 'forbidden';
   const range = address.range();
   if (FORBIDDEN_V6.has(range)) return 'forbidden';
   const inner = embeddedV4(address);

@@ -38,6 +38,15 @@ describe('the address policy', () => {
     ['::ffff:169.254.169.254', 'forbidden'],
     ['64:ff9b::a9fe:a9fe', 'forbidden'],
     ['fd00:ec2::254', 'forbidden'],
+    ['fd00:ec2::23', 'forbidden'],
+    ['fd00:0ec2:0:0:0:0:0:0023', 'forbidden'],
+    ['100.100.100.200', 'forbidden'],
+    ['::ffff:100.100.100.200', 'forbidden'],
+    ['::ffff:6464:64c8', 'forbidden'],
+    ['64:ff9b::6464:64c8', 'forbidden'],
+    ['2002:6464:64c8::1', 'forbidden'],
+    ['100.100.100.201', 'private'],
+    ['fd00:ec2::1', 'private'],
     ['fe80::1', 'forbidden'],
     ['0.0.0.0', 'forbidden'],
     ['::', 'forbidden'],
@@ -100,6 +109,7 @@ describe('checking a URL before it is stored', () => {
       'loop.test': '127.0.0.1',
       'meta.test': '169.254.169.254',
       'meta6.test': 'fd00:ec2::254',
+      'alibaba.test': '100.100.100.200',
     });
     const on = { allowPrivate: true, resolve };
     expect(await refusal('http://loop.test:8080/', on)).toBe('accepted');
@@ -111,8 +121,18 @@ describe('checking a URL before it is stored', () => {
       'http://[fd00:ec2::254]/',
       'http://[::ffff:a9fe:a9fe]/',
       'http://[fe80::1]/',
+      // Alibaba Cloud's metadata, inside carrier-grade NAT space, however it is written
+      'http://alibaba.test/',
+      'http://100.100.100.200/latest/meta-data',
+      'http://1684301000/',
+      'http://0x646464c8/',
+      'http://100.100.25800/',
+      'http://[::ffff:100.100.100.200]/',
+      'http://[64:ff9b::6464:64c8]/',
+      'http://[fd00:ec2::23]/',
     ])
-      expect(await refusal(url, on)).toBe('address');
+      expect([url, await refusal(url, on)]).toEqual([url, 'address']);
+    expect(await refusal('http://100.64.0.1/', on)).toBe('accepted');
   });
 });
 
@@ -175,10 +195,12 @@ describe('the outbound client', () => {
     expect(await failure(off.get(`https://[::ffff:127.0.0.1]:${port}/`))).toBe('EOUTBOUND_REFUSED');
     const on = createOutboundClient({
       allowPrivate: true,
-      resolve: table({ 'meta.test': '169.254.169.254' }),
+      resolve: table({ 'meta.test': '169.254.169.254', 'alibaba.test': '100.100.100.200' }),
     });
     expect(await failure(on.get('http://169.254.169.254/latest/meta-data'))).toBe('EOUTBOUND_REFUSED');
     expect(await failure(on.get('http://meta.test/'))).toBe('EOUTBOUND_REFUSED');
+    expect(await failure(on.get('http://100.100.100.200/latest/meta-data'))).toBe('EOUTBOUND_REFUSED');
+    expect(await failure(on.get('http://alibaba.test/'))).toBe('EOUTBOUND_REFUSED');
     expect(hits).toEqual([]);
   });
 

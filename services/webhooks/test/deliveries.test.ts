@@ -240,6 +240,7 @@ describe('webhook deliveries', () => {
       'http://[fd00:ec2::254]/',
       'http://[::ffff:169.254.169.254]/',
       'http://[fe80::1]/',
+      'http://100.100.100.200/latest/meta-data',
     ]) {
       const res = await p.client.post('/webhooks', { token, body: { url, events: ['*'] } });
       expect([url, res.status, Object.keys(res.body.errors ?? {})]).toEqual([url, 422, ['url']]);
