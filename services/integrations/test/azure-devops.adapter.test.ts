@@ -1,5 +1,5 @@
 import { startFake, type Fake, type FakeResponse, type SeenRequest } from './fakes/fake-server.ts';
-import { adapters, connection, failure } from './support/adapters.ts';
+import { adapters, connection, failure, oddAnswerOutcomes } from './support/adapters.ts';
 
 const BASIC = `Basic ${Buffer.from(':ado-pat').toString('base64')}`;
 const POINTS = 'Microsoft.VSTS.Scheduling.StoryPoints';
@@ -92,5 +92,39 @@ describe('the Azure DevOps adapter against an Azure DevOps fake', () => {
     expect(await adapter.writeEstimate(conn(), '7', 'XL')).toEqual(['comment']);
     expect(fake.seen.at(-1)!.query.get('api-version')).toBe('7.1-preview.4');
     expect(fake.seen.at(-1)!.json).toEqual({ text: 'Estimated in planning poker: XL' });
+  });
+
+  it('answers 503 provider_unavailable when Azure DevOps answers 200 with JSON of another shape or with text', async () => {
+    const batch = (r: SeenRequest) => r.path.endsWith('/wit/workitemsbatch');
+    expect(
+      await oddAnswerOutcomes(fake, [
+        ['test', (r) => r.path.includes('/wit/fields/'), () => adapter.test(conn())],
+        ['page (the WIQL)', (r) => r.path.endsWith('/wit/wiql'), () => adapter.page(conn())],
+        ['page (the batch)', batch, () => adapter.page(conn())],
+        ['fetch', batch, () => adapter.fetch(conn(), ['3'])],
+      ]),
+    ).toEqual([]);
+    // the sign-in page of a refused token comes with 203: that one still says so
+    expect(await failure(adapter.test(conn('wrong')))).toBe('422 provider_auth_failed');
+  });
+
+  it('refuses a work item without its id, and reads absent or null fields as empty', async () => {
+    const batch = (json: unknown) => fake.failNext((r) => r.path.endsWith('/wit/workitemsbatch'), { json });
+    batch({ value: [items[0], { fields: items[1]!.fields }] });
+    expect(await failure(adapter.fetch(conn(), ['1', '2']))).toBe('503 provider_unavailable');
+    batch({ value: [{ id: 1, fields: { 'System.Title': { text: 'x' } } }] });
+    expect(await failure(adapter.fetch(conn(), ['1']))).toBe('503 provider_unavailable');
+    batch({ value: [{ id: 9, fields: { 'System.Description': null } }] });
+    expect(await adapter.fetch(conn(), ['9'])).toEqual([
+      {
+        externalId: '9',
+        title: '',
+        description: '',
+        acceptanceCriteria: '',
+        url: `${fake.url}/org/Web/_workitems/edit/9`,
+        labels: [],
+        estimate: null,
+      },
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-import { adapters, connection, failure } from './support/adapters.ts';
+import { adapters, connection, failure, oddAnswerOutcomes } from './support/adapters.ts';
 import { GITHUB_TOKEN, startGithubFake } from './fakes/github.fake.ts';
 
 describe('the GitHub adapter against a GitHub fake', () => {
@@ -97,5 +97,67 @@ describe('the GitHub adapter against a GitHub fake', () => {
     expect(fake.seen.some((r) => r.method === 'DELETE' && r.path.endsWith('/labels/estimate%3A%203'))).toBe(
       true,
     );
+  });
+
+  it('answers 503 provider_unavailable when GitHub answers 200 with JSON of another shape or with text', async () => {
+    const issue = (r: { method: string; path: string }, n: number) =>
+      r.method === 'GET' && r.path.endsWith(`/issues/${n}`);
+    expect(
+      await oddAnswerOutcomes(fake, [
+        ['test (the user)', (r) => r.path.endsWith('/user'), () => github.test(conn())],
+        ['test (the repository)', (r) => r.path.endsWith('/planning'), () => github.test(conn())],
+        ['page', (r) => r.path.endsWith('/issues'), () => github.page(conn())],
+        ['fetch', (r) => issue(r, 2), () => github.fetch(conn(), ['2'])],
+        [
+          'label write-back',
+          (r) => issue(r, 3),
+          () => github.writeEstimate(conn({ label_sync: true, comment_sync: false }), '3', '5'),
+        ],
+      ]),
+    ).toEqual([]);
+    expect(fake.issues[2]!.labels).toEqual([]);
+  });
+
+  it('refuses a list with an issue it cannot identify, and reads texts that are null or absent as empty', async () => {
+    const listed = (json: unknown) =>
+      fake.failNext((r) => r.path.endsWith('/issues'), { json, headers: { link: '' } });
+    listed([fake.issues[1], { ...fake.issues[2], number: '3' }]);
+    expect(await failure(github.page(conn()))).toBe('503 provider_unavailable');
+    listed([fake.issues[1], { ...fake.issues[2], title: 42 }]);
+    expect(await failure(github.page(conn()))).toBe('503 provider_unavailable');
+    listed([
+      { number: 7, title: null, body: null, html_url: null },
+      { number: 8, labels: null },
+    ]);
+    expect((await github.page(conn())).items).toEqual([
+      {
+        externalId: '7',
+        title: '',
+        description: '',
+        acceptanceCriteria: '',
+        url: null,
+        labels: [],
+        estimate: null,
+      },
+      {
+        externalId: '8',
+        title: '',
+        description: '',
+        acceptanceCriteria: '',
+        url: null,
+        labels: [],
+        estimate: null,
+      },
+    ]);
+  });
+
+  it('reads a Retry-After that names no time as a wait of a minute, never NaN', async () => {
+    fake.failNext((r) => r.path.endsWith('/user'), {
+      status: 403,
+      headers: { 'retry-after': 'soon' },
+      json: { message: 'You have exceeded a secondary rate limit' },
+    });
+    const err = await github.test(conn()).catch((e: { code: string; headers?: Record<string, string> }) => e);
+    expect(err).toMatchObject({ code: 'provider_rate_limited', headers: { 'Retry-After': '60' } });
   });
 });

@@ -1,5 +1,5 @@
 import { startFake, type Fake, type FakeResponse, type SeenRequest } from './fakes/fake-server.ts';
-import { adapters, connection, failure } from './support/adapters.ts';
+import { adapters, connection, failure, oddAnswerOutcomes } from './support/adapters.ts';
 
 const BASIC = `Basic ${Buffer.from('ann@example.com:jira-token').toString('base64')}`;
 const ISSUES = Array.from({ length: 120 }, (_, i) => ({
@@ -129,5 +129,52 @@ describe('the Jira adapter against a Jira Cloud fake', () => {
       content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Estimated in planning poker: M' }] }],
     });
     expect((await adapter.fetch(conn(), ['PP-7', 'bad key'])).map((i) => i.externalId)).toEqual(['PP-7']);
+  });
+
+  it('answers 503 provider_unavailable when Jira answers 200 with JSON of another shape or with text', async () => {
+    const search = (r: SeenRequest) => r.path === '/rest/api/3/search/jql';
+    const fields = (r: SeenRequest) => r.path === '/rest/api/3/field';
+    expect(
+      await oddAnswerOutcomes(fake, [
+        ['test (myself)', (r) => r.path === '/rest/api/3/myself', () => adapter.test(conn())],
+        ['test (the fields)', fields, () => adapter.test(conn())],
+        ['test (the search)', search, () => adapter.test(conn())],
+        ['page', search, () => adapter.page(conn())],
+        ['fetch', search, () => adapter.fetch(conn(), ['PP-3'])],
+        ['write-back (the fields)', fields, () => adapter.writeEstimate(conn(), 'PP-3', '5')],
+      ]),
+    ).toEqual([]);
+    expect(fake.seen.filter((r) => r.method === 'PUT')).toEqual([]);
+  });
+
+  it('refuses an issue without its key or a description nested past reading, and reads a points field of another kind as no estimate', async () => {
+    const answer = (issues: unknown[]) =>
+      fake.failNext((r) => r.path === '/rest/api/3/search/jql', { json: { issues, isLast: true } });
+    answer([ISSUES[0], { ...ISSUES[1], key: null }]);
+    expect(await failure(adapter.page(conn()))).toBe('503 provider_unavailable');
+    // written out as text: the fake's own JSON.stringify would not reach that deep
+    const deep = `${'{"type":"paragraph","content":['.repeat(5_000)}{"type":"text","text":"deep"}${']}'.repeat(5_000)}`;
+    fake.failNext((r) => r.path === '/rest/api/3/search/jql', {
+      headers: { 'content-type': 'application/json' },
+      body: `{"isLast":true,"issues":[{"key":"PP-1","fields":{"summary":"Deep","description":{"type":"doc","content":[${deep}]}}}]}`,
+    });
+    expect(await failure(adapter.page(conn()))).toBe('503 provider_unavailable');
+    answer([
+      {
+        key: 'PP-1',
+        fields: { summary: null, description: null, labels: null, customfield_10016: { value: 'M' } },
+      },
+    ]);
+    expect((await adapter.page(conn())).items).toEqual([
+      {
+        externalId: 'PP-1',
+        title: '',
+        description: '',
+        acceptanceCriteria: '',
+        url: `${fake.url}/browse/PP-1`,
+        labels: [],
+        estimate: null,
+      },
+    ]);
   });
 });

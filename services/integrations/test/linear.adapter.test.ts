@@ -1,5 +1,5 @@
 import { startFake, type Fake, type FakeResponse, type SeenRequest } from './fakes/fake-server.ts';
-import { adapters, connection, failure } from './support/adapters.ts';
+import { adapters, connection, failure, oddAnswerOutcomes } from './support/adapters.ts';
 
 const KEY = 'lin_api_fake';
 const issues = Array.from({ length: 70 }, (_, i) => ({
@@ -136,5 +136,29 @@ describe('the Linear adapter against a Linear GraphQL fake', () => {
     });
     expect(await adapter.writeEstimate(conn(), 'ENG-3', '8')).toEqual(['comment']);
     expect(mutations.at(-1)!.query).toContain('commentCreate(input:{issueId:$issueId, body:$body})');
+  });
+
+  it('answers 503 provider_unavailable when Linear answers 200 with JSON of another shape or with text', async () => {
+    const query = (start: string) => (r: SeenRequest) => String(r.json?.query).startsWith(start);
+    expect(
+      await oddAnswerOutcomes(fake, [
+        ['test', (r) => String(r.json?.query).includes('viewer'), () => adapter.test(conn())],
+        ['page', query('query Issues'), () => adapter.page(conn())],
+        ['fetch', query('query Issue('), () => adapter.fetch(conn(), ['ENG-4'])],
+        ['write-back', query('query Estimation'), () => adapter.writeEstimate(conn(), 'ENG-4', '5')],
+      ]),
+    ).toEqual([]);
+    expect(mutations.filter((m) => m.variables.id === issues[3]!.id)).toEqual([]);
+  });
+
+  it('refuses errors[] or data of another shape, and an issue without its identifier', async () => {
+    fake.failNext(() => true, { status: 400, json: { errors: 5 } });
+    expect(await failure(adapter.page(conn()))).toBe('503 provider_unavailable');
+    fake.failNext(() => true, {
+      json: { data: { issues: { nodes: [{ id: 'x', title: 'No identifier' }] } } },
+    });
+    expect(await failure(adapter.page(conn()))).toBe('503 provider_unavailable');
+    fake.failNext(() => true, { json: { data: { issue: { ...issues[4], identifier: null } } } });
+    expect(await failure(adapter.fetch(conn(), ['ENG-5']))).toBe('503 provider_unavailable');
   });
 });

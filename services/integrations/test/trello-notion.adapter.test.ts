@@ -1,5 +1,5 @@
 import { startFake, type Fake, type FakeResponse, type SeenRequest } from './fakes/fake-server.ts';
-import { adapters, connection, failure } from './support/adapters.ts';
+import { adapters, connection, failure, oddAnswerOutcomes } from './support/adapters.ts';
 
 const BOARD = 'b'.repeat(24);
 const cards = Array.from({ length: 5 }, (_, i) => ({
@@ -161,5 +161,61 @@ describe('the Trello and Notion adapters against their fakes', () => {
       parent: { page_id: pages[3]!.id },
       rich_text: [{ text: { content: 'Estimate: 5' } }],
     });
+  });
+
+  it('Trello: 503 provider_unavailable when it answers 200 with JSON of another shape or with text', async () => {
+    expect(
+      await oddAnswerOutcomes(trelloFake, [
+        ['test (the member)', (r) => r.path === '/1/members/me', () => all.trello.test(board())],
+        ['test (the board)', (r) => r.path === `/1/boards/${BOARD}`, () => all.trello.test(board())],
+        ['page', (r) => r.path.endsWith('/cards'), () => all.trello.page(board())],
+        [
+          'fetch',
+          (r) => r.path === `/1/cards/${cards[2]!.id}`,
+          () => all.trello.fetch(board(), [cards[2]!.id]),
+        ],
+      ]),
+    ).toEqual([]);
+    trelloFake.failNext((r) => r.path.endsWith('/cards'), { json: [cards[0], { ...cards[1], id: 42 }] });
+    expect(await failure(all.trello.page(board()))).toBe('503 provider_unavailable');
+  });
+
+  it('Notion: 503 provider_unavailable when it answers 200 with JSON of another shape or with text', async () => {
+    const schema = (r: SeenRequest) => r.method === 'GET' && r.path === `/v1/data_sources/${DATA_SOURCE}`;
+    const query = (r: SeenRequest) => r.path.endsWith('/query');
+    expect(
+      await oddAnswerOutcomes(notionFake, [
+        ['test (the bot)', (r) => r.path === '/v1/users/me', () => all.notion.test(database())],
+        ['test (the schema)', schema, () => all.notion.test(database())],
+        ['page', query, () => all.notion.page(database())],
+        [
+          'fetch',
+          (r) => r.path === `/v1/pages/${pages[5]!.id}`,
+          () => all.notion.fetch(database(), [pages[5]!.id]),
+        ],
+        [
+          'write-back (the schema)',
+          schema,
+          () => all.notion.writeEstimate(database({ estimate_property: 'Points' }), pages[5]!.id, '3'),
+        ],
+      ]),
+    ).toEqual([]);
+    expect(notionFake.seen.filter((r) => r.method === 'PATCH' && r.path.endsWith(pages[5]!.id))).toEqual([]);
+  });
+
+  it('Notion: refuses a page without its id, and leaves out the other objects a query may answer', async () => {
+    const answer = (results: unknown[]) =>
+      notionFake.failNext((r) => r.path.endsWith('/query'), {
+        json: { results, has_more: false, next_cursor: null },
+      });
+    answer([pages[0], { ...pages[1], id: undefined }]);
+    expect(await failure(all.notion.page(database()))).toBe('503 provider_unavailable');
+    answer([pages[0], { ...pages[1], properties: { Name: { type: 'title', title: 'not a list' } } }]);
+    expect(await failure(all.notion.page(database()))).toBe('503 provider_unavailable');
+    answer([
+      { object: 'data_source', id: DATA_SOURCE, properties: { Points: { type: 'number', number: {} } } },
+      pages[2],
+    ]);
+    expect((await all.notion.page(database())).items.map((i) => i.title)).toEqual(['Page 2']);
   });
 });

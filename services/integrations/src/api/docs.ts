@@ -33,8 +33,9 @@ const TRACKER_ERRORS = {
   },
   503: {
     description:
-      'The tracker is rate limiting (`provider_rate_limited`, with Retry-After) or did not answer in time ' +
-      '(`provider_unavailable`); or another unit of the platform is down',
+      'The tracker is rate limiting (`provider_rate_limited`, with Retry-After), or did not answer in time or ' +
+      'as expected (`provider_unavailable`: a 5xx, or an answer that is not JSON or not of the shape its API ' +
+      'documents); or another unit of the platform is down',
   },
 };
 

@@ -1,7 +1,9 @@
 import type { AxiosInstance } from 'axios';
+import type { z } from 'zod';
 import { AppError } from '@pp/http';
 import type { OAuthApp } from '../domain/oauth.ts';
 import { ProviderRejectedError, ProviderUnavailableError } from '../errors.ts';
+import { jsonOf } from './providers/provider-http.ts';
 
 export interface TokenSet {
   access_token: string;
@@ -21,8 +23,8 @@ export class InvalidGrantError extends AppError {
 export interface OAuthClient {
   exchange(app: OAuthApp, code: string, redirectUri: string, verifier?: string): Promise<TokenSet>;
   refresh(app: OAuthApp, refreshToken: string): Promise<TokenSet>;
-  /** GET of a JSON resource with a fresh token (Atlassian's accessible resources). */
-  getJson<T>(url: string, accessToken: string): Promise<T>;
+  /** GET of a JSON resource with a fresh token (Atlassian's accessible resources), read through its schema. */
+  getJson<S extends z.ZodType>(url: string, accessToken: string, schema: S): Promise<z.output<S>>;
 }
 
 /** The token endpoint of each provider's OAuth app, through the SSRF-guarded client. */
@@ -76,13 +78,13 @@ export function createOAuthClient(outbound: AxiosInstance): OAuthClient {
         ...(verifier ? { code_verifier: verifier } : {}),
       }),
     refresh: (app, refreshToken) => token(app, { grant_type: 'refresh_token', refresh_token: refreshToken }),
-    async getJson<T>(url: string, accessToken: string) {
+    async getJson(url, accessToken, schema) {
       const res = await outbound.request({
         url,
         headers: { Authorization: `Bearer ${accessToken}`, Accept: 'application/json' },
       });
       if (res.status !== 200) throw new ProviderRejectedError('The OAuth provider', `HTTP ${res.status}`);
-      return res.data as T;
+      return jsonOf('The OAuth provider', res, schema);
     },
   };
 }

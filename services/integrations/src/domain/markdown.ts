@@ -1,5 +1,6 @@
 import sanitizeHtml from 'sanitize-html';
 import TurndownService from 'turndown';
+import { z } from 'zod';
 
 /**
  * Tracker text as markdown, in one place: HTML (Azure DevOps, Jira's rendered fields) is sanitized
@@ -34,6 +35,18 @@ interface AdfNode {
   attrs?: Record<string, unknown>;
   marks?: Array<{ type?: string; attrs?: Record<string, unknown> }>;
 }
+
+const adfAttrs = z.record(z.string(), z.unknown()).optional();
+/** An ADF node as the walk below reads it (a tracker's answer, checked before the walk; other keys ignored). */
+export const adfNodeSchema = z.looseObject({
+  type: z.string().optional(),
+  text: z.string().optional(),
+  get content(): z.ZodOptional<z.ZodArray<typeof adfNodeSchema>> {
+    return z.array(adfNodeSchema).optional();
+  },
+  attrs: adfAttrs,
+  marks: z.array(z.looseObject({ type: z.string().optional(), attrs: adfAttrs })).optional(),
+});
 
 function marked(node: AdfNode): string {
   let text = node.text ?? '';
@@ -106,9 +119,10 @@ const blocks = (nodes: AdfNode[] = [], depth = 0) =>
     .filter((s) => s !== '')
     .join('\n\n');
 
-export function adfToMarkdown(doc: unknown): string {
+/** An ADF document (checked with `adfNodeSchema`) as markdown; a plain string (REST v2) as it is. */
+export function adfToMarkdown(doc: AdfNode | string | null | undefined): string {
   if (!doc || typeof doc !== 'object') return typeof doc === 'string' ? doc : '';
-  return blocks((doc as AdfNode).content).trim();
+  return blocks(doc.content).trim();
 }
 
 /** A plain ADF document of one paragraph (Jira comments take ADF). */

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import { takeOAuthState } from '../db/oauth-state.repository.ts';
 import type { ImportProviderId } from '../domain/providers.ts';
 import { InvalidOAuthStateError, OAuthNotConfiguredError, ProviderRejectedError } from '../errors.ts';
@@ -6,6 +7,11 @@ import { encryptCredentials, storeConnection } from './shared/connections.ts';
 import { connectionView } from './shared/connection-view.ts';
 import type { IntegrationsContext } from './shared/context.ts';
 import { redirectUri } from './start-oauth.use-case.ts';
+
+/** The sites an Atlassian grant reaches: the cloud id the API is called with, and the site's address. */
+const accessibleResources = z.array(
+  z.looseObject({ id: z.string().min(1).max(100), url: z.url().max(2_000) }),
+);
 
 export interface CallbackInput {
   code?: string;
@@ -42,12 +48,12 @@ export async function finishOAuth(
   if (tokens.refresh_token) credentials.refresh_token = tokens.refresh_token;
   const settings: Record<string, unknown> = {};
   if (provider === 'jira') {
-    const sites = await ctx.oauth.getJson<Array<{ id: string; url: string }>>(
+    const sites = await ctx.oauth.getJson(
       `${ctx.jiraCloudApiUrl.replace(/\/+$/, '')}/oauth/token/accessible-resources`,
       tokens.access_token,
+      accessibleResources,
     );
-    if (!Array.isArray(sites) || !sites[0])
-      throw new ProviderRejectedError('Jira', 'the grant reaches no site');
+    if (!sites[0]) throw new ProviderRejectedError('Jira', 'the grant reaches no site');
     credentials.cloud_id = sites[0].id;
     settings.site_url = sites[0].url;
   }

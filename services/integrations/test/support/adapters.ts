@@ -5,6 +5,8 @@ import { createAdapters } from '../../src/clients/providers/index.ts';
 import { createProviderKit } from '../../src/clients/providers/provider-http.ts';
 import { issueView } from '../../src/use-cases/shared/issue-view.ts';
 import type { ExternalIssue } from '../../src/domain/issues.ts';
+import type { Fake, SeenRequest } from '../fakes/fake-server.ts';
+import { ODD_ANSWERS } from '../fakes/odd-answers.ts';
 
 const logger = createLogger({ name: 'adapters-test', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 
@@ -42,3 +44,25 @@ export const failure = (promise: Promise<unknown>) =>
   );
 
 export const views = (issues: ExternalIssue[]) => issues.map(issueView);
+
+/** A call of an adapter, and the request of it that the fake answers oddly. */
+export type OddCall = [name: string, match: (r: SeenRequest) => boolean, run: () => Promise<unknown>];
+
+/**
+ * Each call, with each of the odd answers (JSON of another shape, text) given to the request it
+ * matches: what it failed with, when that was not 503 provider_unavailable (none is expected).
+ */
+export async function oddAnswerOutcomes(fake: Pick<Fake, 'failNext'>, calls: OddCall[]) {
+  const unexpected: string[] = [];
+  for (const [answer, response] of ODD_ANSWERS)
+    for (const [name, match, run] of calls) {
+      fake.failNext(match, response);
+      const outcome = await run().then(
+        () => 'no failure',
+        (err: { code?: string; status?: number; message?: string }) =>
+          err.status ? `${err.status} ${err.code}` : `crash: ${err.message}`,
+      );
+      if (outcome !== '503 provider_unavailable') unexpected.push(`${name}, ${answer}: ${outcome}`);
+    }
+  return unexpected;
+}

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { estimateValue, type ExternalIssue } from '../../domain/issues.ts';
 import { htmlToMarkdown } from '../../domain/markdown.ts';
 import {
@@ -22,10 +23,25 @@ const FIELDS = [
   POINTS,
 ];
 
-interface WorkItem {
-  id: number;
-  fields: Record<string, unknown>;
-}
+const ID = /^\d{1,10}$/;
+const workItemId = z.number().int().min(1).max(9_999_999_999);
+
+/** What the adapter reads of Azure DevOps' answers (see jsonOf: a work item without its id refuses it). */
+const workItem = z.looseObject({
+  id: workItemId,
+  // a batch answers only the fields that hold a value
+  fields: z.looseObject({
+    'System.Title': z.string().nullish(),
+    'System.Description': z.string().nullish(),
+    'Microsoft.VSTS.Common.AcceptanceCriteria': z.string().nullish(),
+    'System.Tags': z.string().nullish(),
+    [POINTS]: z.number().nullish(),
+  }),
+});
+type WorkItem = z.output<typeof workItem>;
+const workItemBatch = z.looseObject({ value: z.array(workItem) });
+const wiqlResult = z.looseObject({ workItems: z.array(z.looseObject({ id: workItemId })) });
+const fieldDefinition = z.looseObject({ referenceName: z.string() });
 
 /** Azure DevOps Boards (or Azure DevOps Server at its organization URL): WIQL for the ids, then batches of work items. */
 export function azureDevopsAdapter(deps: AdapterDeps): IssueAdapter {
@@ -45,11 +61,11 @@ export function azureDevopsAdapter(deps: AdapterDeps): IssueAdapter {
     });
   const toIssue = (c: ProviderConnection, w: WorkItem): ExternalIssue => ({
     externalId: String(w.id),
-    title: text(w.fields['System.Title']),
-    description: htmlToMarkdown(text(w.fields['System.Description'])),
-    acceptanceCriteria: htmlToMarkdown(text(w.fields['Microsoft.VSTS.Common.AcceptanceCriteria'])),
+    title: w.fields['System.Title'] ?? '',
+    description: htmlToMarkdown(w.fields['System.Description']),
+    acceptanceCriteria: htmlToMarkdown(w.fields['Microsoft.VSTS.Common.AcceptanceCriteria']),
     url: `${project(c.settings)}/_workitems/edit/${w.id}`,
-    labels: text(w.fields['System.Tags'])
+    labels: (w.fields['System.Tags'] ?? '')
       .split(';')
       .map((t) => t.trim())
       .filter(Boolean),
@@ -63,7 +79,7 @@ export function azureDevopsAdapter(deps: AdapterDeps): IssueAdapter {
       params: { 'api-version': VERSION },
       data: { ids, fields: FIELDS },
     });
-    return jsonOf<{ value: WorkItem[] }>(PROVIDER, res).value.map((w) => toIssue(c, w));
+    return jsonOf(PROVIDER, res, workItemBatch).value.map((w) => toIssue(c, w));
   }
   const wiql = (s: Record<string, unknown>) =>
     text(s.wiql) ||
@@ -76,6 +92,7 @@ export function azureDevopsAdapter(deps: AdapterDeps): IssueAdapter {
       jsonOf(
         PROVIDER,
         await http(c)({ url: api(c, `wit/fields/${POINTS}`), params: { 'api-version': VERSION } }),
+        fieldDefinition,
       );
       return { account: text(c.settings.project), warnings: [] };
     },
@@ -86,14 +103,14 @@ export function azureDevopsAdapter(deps: AdapterDeps): IssueAdapter {
         params: { 'api-version': VERSION },
         data: { query: wiql(c.settings) },
       });
-      const ids = jsonOf<{ workItems: Array<{ id: number }> }>(PROVIDER, res).workItems.map((w) => w.id);
+      const ids = jsonOf(PROVIDER, res, wiqlResult).workItems.map((w) => w.id);
       // WIQL answers ids only: a page is a slice of them, hydrated in one batch
       const offset = Math.max(0, Number(cursor ?? 0) || 0);
       const items = await batch(c, ids.slice(offset, offset + BATCH));
       return { items, next: offset + BATCH < ids.length ? String(offset + BATCH) : undefined };
     },
     async fetch(c, ids) {
-      const numbers = ids.filter((id) => /^\d{1,10}$/.test(id)).map(Number);
+      const numbers = ids.filter((id) => ID.test(id)).map(Number);
       const found = new Map((await batch(c, numbers.slice(0, BATCH))).map((i) => [i.externalId, i]));
       return ids.map((id) => found.get(id)).filter((i): i is ExternalIssue => i !== undefined);
     },

@@ -1,6 +1,7 @@
+import type { AxiosResponse } from 'axios';
+import { z } from 'zod';
 import { estimateValue } from '../../domain/issues.ts';
 import { ProviderRejectedError } from '../../errors.ts';
-import type { AxiosResponse } from 'axios';
 import {
   root,
   text,
@@ -9,31 +10,46 @@ import {
   type IssueAdapter,
   type ProviderConnection,
 } from './adapter.ts';
-import { jsonOf } from './provider-http.ts';
+import { jsonOf, waitFromHeaders } from './provider-http.ts';
 
 const PROVIDER = 'GitHub';
 const DEFAULT_API = 'https://api.github.com';
 const PER_PAGE = 100;
 const LABEL_PREFIX = 'estimate: ';
 
-interface GithubIssue {
-  number: number;
-  title: string;
-  body: string | null;
-  html_url: string;
-  labels: Array<string | { name?: string }>;
-  pull_request?: unknown;
-}
+const NUMBER = /^\d{1,10}$/;
+const SECONDARY_WAIT_MS = 60_000;
 
-/** GitHub's answer is a rate limit: 403/429 with no requests left (wait for the reset), or a secondary limit. */
+/** What the adapter reads of GitHub's answers (see jsonOf: an issue without its number refuses it). */
+const githubIssue = z.looseObject({
+  number: z.number().int().min(1).max(9_999_999_999),
+  title: z.string().nullish(),
+  body: z.string().nullish(),
+  html_url: z.string().nullish(),
+  labels: z.array(z.union([z.string(), z.looseObject({ name: z.string().nullish() })])).nullish(),
+  pull_request: z.unknown().optional(),
+});
+type GithubIssue = z.output<typeof githubIssue>;
+const githubUser = z.looseObject({ login: z.string() });
+const githubRepository = z.looseObject({
+  full_name: z.string(),
+  permissions: z.looseObject({ push: z.boolean().optional() }).nullish(),
+});
+const githubError = z.looseObject({ message: z.string() });
+
+/**
+ * GitHub's answer is a rate limit: 403/429 with no requests left (wait for the reset), or a secondary
+ * limit. A header that names no time it can be read as waits as long as a secondary limit.
+ */
 function githubWait(res: AxiosResponse): number | undefined {
   if (res.status !== 403 && res.status !== 429) return undefined;
   const h = res.headers;
-  if (h['retry-after'] !== undefined) return Number(h['retry-after']) * 1000;
+  if (h['retry-after'] !== undefined)
+    return waitFromHeaders({ 'retry-after': h['retry-after'] }) ?? SECONDARY_WAIT_MS;
   if (h['x-ratelimit-remaining'] === '0' && h['x-ratelimit-reset'] !== undefined)
-    return Math.max(0, Number(h['x-ratelimit-reset']) * 1000 - Date.now());
-  const message = String((res.data as { message?: string } | undefined)?.message ?? '');
-  return /secondary rate limit/i.test(message) ? 60_000 : res.status === 429 ? 60_000 : undefined;
+    return waitFromHeaders({ 'x-ratelimit-reset': h['x-ratelimit-reset'] }) ?? SECONDARY_WAIT_MS;
+  const message = githubError.safeParse(res.data).data?.message ?? '';
+  return /secondary rate limit/i.test(message) || res.status === 429 ? SECONDARY_WAIT_MS : undefined;
 }
 
 /** GitHub Issues (github.com or GitHub Enterprise Server through `api_url`): REST v3. */
@@ -52,29 +68,33 @@ export function githubAdapter(deps: AdapterDeps): IssueAdapter {
         'User-Agent': 'planning-poker-integrations',
       }),
     });
-  const toIssue = (s: Record<string, unknown>, i: GithubIssue) => ({
+  const labelsOf = (i: GithubIssue) =>
+    (i.labels ?? []).map((l) => (typeof l === 'string' ? l : (l.name ?? ''))).filter(Boolean);
+  const toIssue = (i: GithubIssue) => ({
     externalId: String(i.number),
-    title: i.title,
+    title: i.title ?? '',
     description: i.body ?? '',
     acceptanceCriteria: '',
-    url: i.html_url,
-    labels: i.labels.map((l) => (typeof l === 'string' ? l : (l.name ?? ''))).filter(Boolean),
+    url: i.html_url ?? null,
+    labels: labelsOf(i),
     estimate:
-      i.labels
-        .map((l) => (typeof l === 'string' ? l : (l.name ?? '')))
+      labelsOf(i)
         .find((l) => l.startsWith(LABEL_PREFIX))
         ?.slice(LABEL_PREFIX.length) ?? null,
   });
+  // the lists hold pull requests too: they are not issues to estimate
+  const isIssue = (i: GithubIssue) => i.pull_request === undefined;
 
   return {
     source: (s) => `github:${base(s)}/${text(s.owner)}/${text(s.repository)}`.toLowerCase(),
     urls: (s) => (s.api_url ? [{ field: 'api_url', url: String(s.api_url) }] : []),
     async test(c) {
       const call = http(c);
-      const user = jsonOf<{ login: string }>(PROVIDER, await call({ url: `${base(c.settings)}/user` }));
-      const found = jsonOf<{ permissions?: { push?: boolean } }>(
+      const user = jsonOf(PROVIDER, await call({ url: `${base(c.settings)}/user` }), githubUser);
+      const found = jsonOf(
         PROVIDER,
         await call({ url: repo(c.settings), notFound: 'the repository' }),
+        githubRepository,
       );
       const warnings =
         found.permissions?.push === false ? ['read-only access: estimates cannot be written back'] : [];
@@ -88,11 +108,10 @@ export function githubAdapter(deps: AdapterDeps): IssueAdapter {
         params: { state: 'open', labels, per_page: PER_PAGE, page },
         notFound: 'the repository',
       });
-      const issues = jsonOf<GithubIssue[]>(PROVIDER, res);
+      const issues = jsonOf(PROVIDER, res, z.array(githubIssue));
       const hasNext = /<[^>]*>;\s*rel="next"/.test(String(res.headers.link ?? ''));
       return {
-        // the list holds pull requests too: they are not issues to estimate
-        items: issues.filter((i) => !('pull_request' in i)).map((i) => toIssue(c.settings, i)),
+        items: issues.filter(isIssue).map(toIssue),
         next: hasNext ? String(page + 1) : undefined,
       };
     },
@@ -100,13 +119,14 @@ export function githubAdapter(deps: AdapterDeps): IssueAdapter {
       const call = http(c);
       const found = [];
       for (const id of ids) {
-        if (!/^\d{1,10}$/.test(id)) continue;
+        if (!NUMBER.test(id)) continue;
         try {
-          const issue = jsonOf<GithubIssue>(
+          const issue = jsonOf(
             PROVIDER,
             await call({ url: `${repo(c.settings)}/issues/${id}`, notFound: `issue ${id}` }),
+            githubIssue,
           );
-          if (!('pull_request' in issue)) found.push(toIssue(c.settings, issue));
+          if (isIssue(issue)) found.push(toIssue(issue));
         } catch (err) {
           if ((err as { code?: string }).code !== 'provider_not_found') throw err;
         }
@@ -114,17 +134,18 @@ export function githubAdapter(deps: AdapterDeps): IssueAdapter {
       return found;
     },
     async writeEstimate(c, externalId, estimate) {
-      if (!/^\d{1,10}$/.test(externalId)) throw new ProviderRejectedError(PROVIDER, 'not an issue number');
+      if (!NUMBER.test(externalId)) throw new ProviderRejectedError(PROVIDER, 'not an issue number');
       const call = http(c);
       const issue = `${repo(c.settings)}/issues/${externalId}`;
       const modes: Array<'comment' | 'label'> = [];
       const bySetting = c.settings.label_sync === true;
       if (bySetting) {
-        const current = jsonOf<GithubIssue>(
+        const current = jsonOf(
           PROVIDER,
           await call({ url: issue, notFound: `issue ${externalId}` }),
+          githubIssue,
         );
-        for (const old of toIssue(c.settings, current).labels.filter((l) => l.startsWith(LABEL_PREFIX)))
+        for (const old of labelsOf(current).filter((l) => l.startsWith(LABEL_PREFIX)))
           await call({ method: 'DELETE', url: `${issue}/labels/${encodeURIComponent(old)}` });
         await call({
           method: 'POST',

@@ -1,5 +1,6 @@
+import { z } from 'zod';
 import { estimateValue, type ExternalIssue } from '../../domain/issues.ts';
-import { adfParagraph, adfToMarkdown, htmlToMarkdown } from '../../domain/markdown.ts';
+import { adfNodeSchema, adfParagraph, adfToMarkdown, htmlToMarkdown } from '../../domain/markdown.ts';
 import {
   root,
   text,
@@ -14,12 +15,36 @@ const PROVIDER = 'Jira';
 const PAGE = 50;
 const KEY = /^[A-Z][A-Z0-9_]{0,30}-\d{1,10}$/;
 
-interface JiraIssue {
-  id: string;
-  key: string;
-  fields: Record<string, unknown> & { summary?: string; description?: unknown; labels?: string[] };
-  renderedFields?: { description?: string | null };
-}
+/** What the adapter reads of Jira's answers (see jsonOf: an issue without its key refuses the answer). */
+const jiraIssue = z.looseObject({
+  key: z.string().regex(KEY),
+  // the story points field is the site's own (its id is read at run time): it stays among the others
+  fields: z.looseObject({
+    summary: z.string().nullish(),
+    description: z.union([z.string(), adfNodeSchema]).nullish(),
+    labels: z.array(z.string()).nullish(),
+  }),
+  renderedFields: z.looseObject({ description: z.string().nullish() }).nullish(),
+});
+type JiraIssue = z.output<typeof jiraIssue>;
+const jiraSearch = z.looseObject({
+  issues: z.array(jiraIssue),
+  nextPageToken: z.string().nullish(),
+  isLast: z.boolean().nullish(),
+});
+const jiraFields = z.array(z.looseObject({ id: z.string(), name: z.string() }));
+const jiraMyself = z.looseObject({
+  accountId: z.string(),
+  displayName: z.string().nullish(),
+  emailAddress: z.string().nullish(),
+});
+
+/**
+ * The estimate a points field holds: a number (or a number as text). A field of another kind (a setting
+ * may name any) holds none this can read: no estimate, not a broken answer.
+ */
+const pointsOf = (value: unknown) =>
+  typeof value === 'number' || typeof value === 'string' ? String(value) : null;
 
 /** Jira Cloud REST v3: an API token on the site (Basic email:token), or OAuth through api.atlassian.com. */
 export function jiraAdapter(deps: AdapterDeps & { cloudApiUrl: string }): IssueAdapter {
@@ -47,9 +72,10 @@ export function jiraAdapter(deps: AdapterDeps & { cloudApiUrl: string }): IssueA
   async function pointsField(c: ProviderConnection): Promise<string | null> {
     if (typeof c.settings.story_points_field === 'string') return c.settings.story_points_field;
     if (!pointsFields.has(c.id)) {
-      const fields = jsonOf<Array<{ id: string; name: string }>>(
+      const fields = jsonOf(
         PROVIDER,
         await http(c)({ url: `${await base(c)}/rest/api/3/field` }),
+        jiraFields,
       );
       const found = fields.find((f) => /^story point(s| estimate)$/i.test(f.name));
       pointsFields.set(c.id, found?.id ?? null);
@@ -59,7 +85,6 @@ export function jiraAdapter(deps: AdapterDeps & { cloudApiUrl: string }): IssueA
 
   function toIssue(c: ProviderConnection, i: JiraIssue, field: string | null): ExternalIssue {
     const rendered = i.renderedFields?.description;
-    const points = field ? i.fields[field] : null;
     return {
       externalId: i.key,
       title: i.fields.summary ?? '',
@@ -67,7 +92,7 @@ export function jiraAdapter(deps: AdapterDeps & { cloudApiUrl: string }): IssueA
       acceptanceCriteria: '',
       url: `${site(c) || 'https://jira'}/browse/${i.key}`,
       labels: i.fields.labels ?? [],
-      estimate: points === null || points === undefined ? null : String(points),
+      estimate: field ? pointsOf(i.fields[field]) : null,
     };
   }
 
@@ -84,7 +109,7 @@ export function jiraAdapter(deps: AdapterDeps & { cloudApiUrl: string }): IssueA
         ...(token ? { nextPageToken: token } : {}),
       },
     });
-    const body = jsonOf<{ issues: JiraIssue[]; nextPageToken?: string; isLast?: boolean }>(PROVIDER, res);
+    const body = jsonOf(PROVIDER, res, jiraSearch);
     return {
       items: body.issues.map((i) => toIssue(c, i, field)),
       next: body.isLast === false && body.nextPageToken ? body.nextPageToken : undefined,
@@ -95,10 +120,7 @@ export function jiraAdapter(deps: AdapterDeps & { cloudApiUrl: string }): IssueA
     source: (s) => `jira:${root(s.site_url)}`.toLowerCase(),
     urls: (s) => (s.site_url ? [{ field: 'site_url', url: String(s.site_url) }] : []),
     async test(c) {
-      const me = jsonOf<{ displayName?: string; emailAddress?: string }>(
-        PROVIDER,
-        await http(c)({ url: `${await base(c)}/rest/api/3/myself` }),
-      );
+      const me = jsonOf(PROVIDER, await http(c)({ url: `${await base(c)}/rest/api/3/myself` }), jiraMyself);
       await search(c, text(c.settings.jql), undefined, 1);
       const warnings = (await pointsField(c))
         ? []

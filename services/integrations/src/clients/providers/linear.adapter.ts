@@ -1,8 +1,9 @@
 import type { AxiosResponse } from 'axios';
+import { z } from 'zod';
 import { estimateValue, type ExternalIssue } from '../../domain/issues.ts';
 import { ProviderAuthError, ProviderRejectedError } from '../../errors.ts';
 import { root, text, type AdapterDeps, type IssueAdapter, type ProviderConnection } from './adapter.ts';
-import { jsonOf, waitFromHeaders } from './provider-http.ts';
+import { jsonOf, valueAs, waitFromHeaders } from './provider-http.ts';
 
 const PROVIDER = 'Linear';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -18,23 +19,53 @@ const ESTIMATION_QUERY = `query Estimation($id: String!) { issue(id: $id) { id t
 const ESTIMATE_MUTATION = `mutation($id:String!,$e:Int){ issueUpdate(id:$id,input:{estimate:$e}){ success issue{ id estimate } } }`;
 const COMMENT_MUTATION = `mutation($issueId:String!,$body:String!){ commentCreate(input:{issueId:$issueId, body:$body}){ success } }`;
 
-interface LinearIssue {
-  id: string;
-  identifier: string;
-  title: string;
-  description: string | null;
-  url: string;
-  estimate: number | null;
-  labels: { nodes: Array<{ name: string }> };
-}
-interface GraphqlAnswer<T> {
-  data?: T;
-  errors?: Array<{ message?: string; extensions?: { code?: string } }>;
-}
+const IDENTIFIER = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * What the adapter reads of Linear's answers (see jsonOf: an issue without its identifier refuses the
+ * answer). A GraphQL answer is its `data` and `errors`; `data` is read by the schema of its query.
+ */
+const graphqlAnswer = z.looseObject({
+  data: z.unknown().optional(),
+  errors: z
+    .array(
+      z.looseObject({
+        message: z.string().nullish(),
+        extensions: z.looseObject({ code: z.string().nullish() }).nullish(),
+      }),
+    )
+    .nullish(),
+});
+const linearIssue = z.looseObject({
+  id: z.string(),
+  identifier: z.string().regex(IDENTIFIER),
+  title: z.string().nullish(),
+  description: z.string().nullish(),
+  url: z.string().nullish(),
+  estimate: z.number().nullish(),
+  labels: z.looseObject({ nodes: z.array(z.looseObject({ name: z.string() })) }).nullish(),
+});
+type LinearIssue = z.output<typeof linearIssue>;
+const viewerData = z.looseObject({
+  viewer: z.looseObject({ name: z.string(), email: z.string().nullish() }),
+});
+const issuesData = z.looseObject({
+  issues: z.looseObject({
+    nodes: z.array(linearIssue),
+    pageInfo: z.looseObject({ hasNextPage: z.boolean(), endCursor: z.string().nullish() }),
+  }),
+});
+const issueData = z.looseObject({ issue: linearIssue.nullable() });
+const estimationData = z.looseObject({
+  issue: z.looseObject({
+    id: z.string(),
+    team: z.looseObject({ issueEstimationType: z.string() }),
+  }),
+});
 
 /** Linear rate limits arrive as a GraphQL error RATELIMITED, usually with HTTP 400 (sometimes 429 or 200). */
 function linearWait(res: AxiosResponse): number | undefined {
-  const errors = (res.data as GraphqlAnswer<unknown> | undefined)?.errors;
+  const errors = graphqlAnswer.safeParse(res.data).data?.errors;
   if (!errors?.some((e) => e.extensions?.code === 'RATELIMITED')) return undefined;
   return waitFromHeaders(res.headers) ?? 60_000;
 }
@@ -54,11 +85,12 @@ function filterOf(s: Record<string, unknown>) {
 /** Linear's GraphQL API: an API key as is in Authorization, an OAuth token as Bearer. */
 export function linearAdapter(deps: AdapterDeps): IssueAdapter {
   const endpoint = `${root(deps.apiUrl)}/graphql`;
-  async function gql<T>(
+  async function gql<S extends z.ZodType>(
     c: ProviderConnection,
     query: string,
-    variables: Record<string, unknown> = {},
-  ): Promise<T> {
+    variables: Record<string, unknown>,
+    data: S,
+  ): Promise<z.output<S>> {
     const call = deps.http({
       connectionId: c.id,
       rateLimit: { waitMs: linearWait },
@@ -68,7 +100,7 @@ export function linearAdapter(deps: AdapterDeps): IssueAdapter {
       },
     });
     const res = await call({ method: 'POST', url: endpoint, data: { query, variables }, pass: [400] });
-    const body = jsonOf<GraphqlAnswer<T>>(PROVIDER, res);
+    const body = jsonOf(PROVIDER, res, graphqlAnswer);
     const error = body.errors?.[0];
     if (error) {
       // every other GraphQL error can come with HTTP 200: always read errors[]
@@ -78,28 +110,31 @@ export function linearAdapter(deps: AdapterDeps): IssueAdapter {
         String(error.message ?? error.extensions?.code ?? 'GraphQL error').slice(0, 200),
       );
     }
-    return body.data as T;
+    return valueAs(PROVIDER, body.data, data);
   }
   const toIssue = (i: LinearIssue): ExternalIssue => ({
     externalId: i.identifier,
-    title: i.title,
+    title: i.title ?? '',
     description: i.description ?? '',
     acceptanceCriteria: '',
-    url: i.url,
-    labels: i.labels.nodes.map((l) => l.name),
-    estimate: i.estimate === null ? null : String(i.estimate),
+    url: i.url ?? null,
+    labels: (i.labels?.nodes ?? []).map((l) => l.name),
+    estimate: i.estimate === null || i.estimate === undefined ? null : String(i.estimate),
   });
   return {
     source: () => 'linear',
     urls: () => [],
     async test(c) {
-      const data = await gql<{ viewer: { name: string; email?: string } }>(c, VIEWER_QUERY);
+      const data = await gql(c, VIEWER_QUERY, {}, viewerData);
       return { account: data.viewer.email ?? data.viewer.name, warnings: [] };
     },
     async page(c, cursor) {
-      const data = await gql<{
-        issues: { nodes: LinearIssue[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
-      }>(c, ISSUES_QUERY, { filter: filterOf(c.settings), after: cursor ?? null });
+      const data = await gql(
+        c,
+        ISSUES_QUERY,
+        { filter: filterOf(c.settings), after: cursor ?? null },
+        issuesData,
+      );
       const { nodes, pageInfo } = data.issues;
       return {
         items: nodes.map(toIssue),
@@ -108,33 +143,30 @@ export function linearAdapter(deps: AdapterDeps): IssueAdapter {
     },
     async fetch(c, ids) {
       const found: ExternalIssue[] = [];
-      for (const id of ids.filter((i) => /^[A-Za-z0-9_-]{1,64}$/.test(i))) {
-        const data = await gql<{ issue: LinearIssue | null }>(c, ISSUE_QUERY, { id }).catch(
-          (err: { code?: string }) => {
-            if (err.code === 'provider_rejected') return { issue: null };
-            throw err;
-          },
-        );
+      for (const id of ids.filter((i) => IDENTIFIER.test(i))) {
+        const data = await gql(c, ISSUE_QUERY, { id }, issueData).catch((err: { code?: string }) => {
+          if (err.code === 'provider_rejected') return { issue: null };
+          throw err;
+        });
         if (data.issue) found.push(toIssue(data.issue));
       }
       return found;
     },
     async writeEstimate(c, id, estimate) {
       const value = estimateValue(estimate);
-      const { issue } = await gql<{ issue: { id: string; team: { issueEstimationType: string } } }>(
-        c,
-        ESTIMATION_QUERY,
-        { id },
-      );
+      const { issue } = await gql(c, ESTIMATION_QUERY, { id }, estimationData);
       // the estimate is an Int that must fit the team's scale; a team that does not estimate gets a comment
       if (issue.team.issueEstimationType !== 'notUsed' && Number.isInteger(value)) {
-        await gql(c, ESTIMATE_MUTATION, { id: issue.id, e: value });
+        // a mutation's answer is not read: its errors[] are
+        await gql(c, ESTIMATE_MUTATION, { id: issue.id, e: value }, z.unknown());
         return ['field'];
       }
-      await gql(c, COMMENT_MUTATION, {
-        issueId: issue.id,
-        body: `Estimated in planning poker: **${estimate}**`,
-      });
+      await gql(
+        c,
+        COMMENT_MUTATION,
+        { issueId: issue.id, body: `Estimated in planning poker: **${estimate}**` },
+        z.unknown(),
+      );
       return ['comment'];
     },
   };

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { estimateValue, type ExternalIssue } from '../../domain/issues.ts';
 import { ProviderRejectedError } from '../../errors.ts';
 import {
@@ -14,22 +15,46 @@ const PROVIDER = 'Notion';
 const VERSION = '2025-09-03';
 const ID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
 
-type Property = { type?: string } & Record<string, unknown>;
-interface Page {
-  id: string;
-  url: string;
-  properties: Record<string, Property>;
-}
+/**
+ * What the adapter reads of Notion's answers (see jsonOf: a page without its id refuses the answer).
+ * A property's value sits under the key of its type; the types read here are checked wherever they
+ * appear, the others let through unread.
+ */
+const richText = z.array(z.looseObject({ plain_text: z.string().nullish() }));
+const property = z.looseObject({
+  type: z.string().nullish(),
+  title: richText.nullish(),
+  rich_text: richText.nullish(),
+  number: z.number().nullish(),
+  select: z.looseObject({ name: z.string() }).nullish(),
+  multi_select: z.array(z.looseObject({ name: z.string() })).nullish(),
+});
+type Property = z.output<typeof property>;
+const notionPage = z.looseObject({
+  id: z.string().regex(ID),
+  url: z.string().nullish(),
+  properties: z.record(z.string(), property),
+});
+type Page = z.output<typeof notionPage>;
+// a data source's query may answer other objects beside its pages (a data source): only pages are issues
+const notPage = z.looseObject({ object: z.string().refine((o) => o !== 'page') }).transform(() => null);
+const queryResult = z.looseObject({
+  results: z.array(z.union([notPage, notionPage])),
+  has_more: z.boolean(),
+  next_cursor: z.string().nullish(),
+});
+const dataSource = z.looseObject({ properties: z.record(z.string(), z.looseObject({ type: z.string() })) });
+const notionUser = z.looseObject({ id: z.string(), name: z.string().nullish() });
 
-const plain = (value: unknown) =>
-  Array.isArray(value) ? value.map((t: { plain_text?: string }) => t.plain_text ?? '').join('') : '';
+const plain = (value: z.output<typeof richText> | null | undefined) =>
+  (value ?? []).map((t) => t.plain_text ?? '').join('');
 
-/** The text of a property, whatever its type (title, rich_text, number, select, multi_select). */
+/** The text of a property, whatever its type (title, rich_text, number, select). */
 function propertyText(p: Property | undefined): string | null {
   if (!p) return null;
   if (p.type === 'title' || p.type === 'rich_text') return plain(p[p.type]);
   if (p.type === 'number') return p.number === null || p.number === undefined ? null : String(p.number);
-  if (p.type === 'select') return (p.select as { name?: string } | null)?.name ?? null;
+  if (p.type === 'select') return p.select?.name ?? null;
   return null;
 }
 
@@ -47,21 +72,16 @@ export function notionAdapter(deps: AdapterDeps): IssueAdapter {
   const source = (c: ProviderConnection) =>
     `${api}/data_sources/${encodeURIComponent(text(c.settings.data_source_id))}`;
   const schema = async (c: ProviderConnection) =>
-    jsonOf<{ properties: Record<string, { type: string }> }>(
-      PROVIDER,
-      await http(c)({ url: source(c), notFound: 'the data source' }),
-    );
+    jsonOf(PROVIDER, await http(c)({ url: source(c), notFound: 'the data source' }), dataSource);
   const toIssue = (c: ProviderConnection, page: Page): ExternalIssue => {
     const labels =
-      page.properties.Tags?.type === 'multi_select'
-        ? (page.properties.Tags.multi_select as Array<{ name: string }>)
-        : [];
+      page.properties.Tags?.type === 'multi_select' ? (page.properties.Tags.multi_select ?? []) : [];
     return {
       externalId: page.id,
       title: propertyText(page.properties[text(c.settings.title_property)]) ?? '',
       description: '',
       acceptanceCriteria: '',
-      url: page.url,
+      url: page.url ?? null,
       labels: labels.map((l) => l.name),
       estimate: propertyText(page.properties[text(c.settings.estimate_property)]),
     };
@@ -70,7 +90,7 @@ export function notionAdapter(deps: AdapterDeps): IssueAdapter {
     source: (s) => `notion:${text(s.data_source_id)}`.toLowerCase(),
     urls: () => [],
     async test(c) {
-      const me = jsonOf<{ name?: string; id: string }>(PROVIDER, await http(c)({ url: `${api}/users/me` }));
+      const me = jsonOf(PROVIDER, await http(c)({ url: `${api}/users/me` }), notionUser);
       const { properties } = await schema(c);
       const warnings: string[] = [];
       if (properties[text(c.settings.title_property)]?.type !== 'title')
@@ -87,9 +107,9 @@ export function notionAdapter(deps: AdapterDeps): IssueAdapter {
         data: { page_size: 100, ...(cursor ? { start_cursor: cursor } : {}) },
         notFound: 'the data source',
       });
-      const body = jsonOf<{ results: Page[]; has_more: boolean; next_cursor: string | null }>(PROVIDER, res);
+      const body = jsonOf(PROVIDER, res, queryResult);
       return {
-        items: body.results.map((p) => toIssue(c, p)),
+        items: body.results.filter((p) => p !== null).map((p) => toIssue(c, p)),
         next: body.has_more && body.next_cursor ? body.next_cursor : undefined,
       };
     },
@@ -102,7 +122,7 @@ export function notionAdapter(deps: AdapterDeps): IssueAdapter {
             throw err;
           },
         );
-        if (res) found.push(toIssue(c, jsonOf<Page>(PROVIDER, res)));
+        if (res) found.push(toIssue(c, jsonOf(PROVIDER, res, notionPage)));
       }
       return found;
     },

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AxiosInstance, AxiosResponse, Method } from 'axios';
 import CircuitBreaker from 'opossum';
+import type { z } from 'zod';
 import type { AppError } from '@pp/http';
 import type { Logger } from '@pp/logger';
 import { OutboundRefusedError } from '@pp/outbound';
@@ -175,10 +176,37 @@ function statusError(provider: string, res: AxiosResponse, notFound?: string): A
   return new ProviderUnavailableError(provider, { status: res.status });
 }
 
-/** A JSON object answer, or the failure a non-JSON one means (Azure DevOps answers a sign-in page when the token is bad). */
-export function jsonOf<T>(provider: string, res: AxiosResponse): T {
+/**
+ * A tracker's answer, read through the schema of the fields the adapter uses (any others are let
+ * through unread). An answer of another shape (the wrong kind of value, a required field missing or
+ * of the wrong type, text instead of JSON) is a tracker not answering as expected: 503
+ * provider_unavailable, as a 5xx is. The schemas refuse an answer whole rather than leave out the
+ * items they cannot read: a preview or an import that silently dropped issues would mislead, and
+ * every tracker sends each item with its id. Only a text field that is absent or null reads as empty.
+ * Azure DevOps answers a bad token with 203 and its sign-in page: that alone says the credentials
+ * were refused.
+ */
+export function jsonOf<S extends z.ZodType>(provider: string, res: AxiosResponse, schema: S): z.output<S> {
+  if (res.status === 203) throw new ProviderAuthError(provider);
   const type = String(res.headers['content-type'] ?? '');
-  if (res.status === 203 || (type && !type.includes('json'))) throw new ProviderAuthError(provider);
-  if (res.data === null || typeof res.data !== 'object') throw new ProviderUnavailableError(provider);
-  return res.data as T;
+  if (type && !type.includes('json'))
+    throw new ProviderUnavailableError(provider, { status: res.status, contentType: type.slice(0, 100) });
+  return valueAs(provider, res.data, schema);
+}
+
+/** A value of a tracker's answer (its JSON, or a part such as GraphQL's `data`) read through its schema. */
+export function valueAs<S extends z.ZodType>(provider: string, value: unknown, schema: S): z.output<S> {
+  let parsed: z.ZodSafeParseResult<z.output<S>>;
+  try {
+    parsed = schema.safeParse(value);
+  } catch (err) {
+    // an answer nested deeper than the schema can walk (RangeError) is no answer of a tracker either
+    throw new ProviderUnavailableError(provider, describe(err));
+  }
+  if (!parsed.success)
+    throw new ProviderUnavailableError(provider, {
+      // where the answer differs, never its values (they may hold the tracker's data)
+      issues: parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(answer)'}: ${i.message}`),
+    });
+  return parsed.data;
 }

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { estimateValue, type ExternalIssue } from '../../domain/issues.ts';
 import { root, text, type AdapterDeps, type IssueAdapter, type ProviderConnection } from './adapter.ts';
 import { jsonOf } from './provider-http.ts';
@@ -6,14 +7,18 @@ const PROVIDER = 'Trello';
 const CARD_FIELDS = 'id,name,desc,url,shortUrl,labels,idList';
 const ID = /^[0-9a-fA-F]{24}$/;
 
-interface Card {
-  id: string;
-  name: string;
-  desc: string;
-  url: string;
-  labels: Array<{ name?: string; color?: string }>;
-  idList: string;
-}
+/** What the adapter reads of Trello's answers (see jsonOf: a card without its id refuses the answer). */
+const trelloCard = z.looseObject({
+  id: z.string().regex(ID),
+  name: z.string().nullish(),
+  desc: z.string().nullish(),
+  url: z.string().nullish(),
+  labels: z.array(z.looseObject({ name: z.string().nullish(), color: z.string().nullish() })).nullish(),
+  idList: z.string().nullish(),
+});
+type Card = z.output<typeof trelloCard>;
+const trelloMember = z.looseObject({ username: z.string() });
+const trelloBoard = z.looseObject({ name: z.string() });
 
 /** Trello's REST API: key and token in an OAuth-style header; a board's cards come in one answer. */
 export function trelloAdapter(deps: AdapterDeps): IssueAdapter {
@@ -33,11 +38,11 @@ export function trelloAdapter(deps: AdapterDeps): IssueAdapter {
     });
   const toIssue = (card: Card): ExternalIssue => ({
     externalId: card.id,
-    title: card.name,
+    title: card.name ?? '',
     description: card.desc ?? '',
     acceptanceCriteria: '',
-    url: card.url,
-    labels: card.labels.map((l) => l.name || l.color || '').filter(Boolean),
+    url: card.url ?? null,
+    labels: (card.labels ?? []).map((l) => l.name || l.color || '').filter(Boolean),
     estimate: null,
   });
   const board = (c: ProviderConnection) => `${api}/boards/${encodeURIComponent(text(c.settings.board_id))}`;
@@ -45,20 +50,27 @@ export function trelloAdapter(deps: AdapterDeps): IssueAdapter {
     source: () => 'trello',
     urls: () => [],
     async test(c) {
-      const me = jsonOf<{ username: string }>(
+      const me = jsonOf(
         PROVIDER,
         await http(c)({ url: `${api}/members/me`, params: { fields: 'id,username,fullName' } }),
+        trelloMember,
       );
       jsonOf(
         PROVIDER,
         await http(c)({ url: board(c), params: { fields: 'name,url' }, notFound: 'the board' }),
+        trelloBoard,
       );
       return { account: me.username, warnings: [] };
     },
     async page(c) {
-      const cards = jsonOf<Card[]>(
+      const cards = jsonOf(
         PROVIDER,
-        await http(c)({ url: `${board(c)}/cards`, params: { fields: CARD_FIELDS }, notFound: 'the board' }),
+        await http(c)({
+          url: `${board(c)}/cards`,
+          params: { fields: CARD_FIELDS },
+          notFound: 'the board',
+        }),
+        z.array(trelloCard),
       );
       const list = text(c.settings.list_id);
       return { items: cards.filter((card) => !list || card.idList === list).map(toIssue) };
@@ -74,7 +86,7 @@ export function trelloAdapter(deps: AdapterDeps): IssueAdapter {
           if (err.code === 'provider_not_found') return undefined;
           throw err;
         });
-        if (res) found.push(toIssue(jsonOf<Card>(PROVIDER, res)));
+        if (res) found.push(toIssue(jsonOf(PROVIDER, res, trelloCard)));
       }
       return found;
     },
