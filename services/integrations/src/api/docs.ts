@@ -92,9 +92,10 @@ export const integrationsApi = {
     summary: 'Create a connection with credentials',
     description:
       "`credentials` and `settings` take the provider's fields only. Addresses (`api_url`, `site_url`, " +
-      '`organization_url`) must be https and public: private, loopback, link-local and metadata addresses are ' +
-      'refused (422 naming the field), and every later call checks the address it connects to again. An account ' +
-      'has at most 100 connections (`409 too_many_connections`, here and at the OAuth callback).',
+      "`organization_url`, a webhook's `url`, Slack's `webhook_url`) must be https and public: private, " +
+      'loopback, link-local and metadata addresses are refused (422 naming the field), and every later call ' +
+      'checks the address it connects to again. An account has at most 100 connections ' +
+      '(`409 too_many_connections`, here and at the OAuth callback).',
     body: createConnectionBody,
     responses: {
       201: { description: 'The connection', payload: z.object({ connection }) },

@@ -155,7 +155,8 @@ export const PROVIDERS: readonly ProviderSpec[] = [
     name: 'Slack',
     kind: 'notification',
     auth: ['token'],
-    fields: [secret('webhook_url', 'Incoming webhook URL')],
+    // a secret (the URL is the credential), and an address like any other: checked before it is stored
+    fields: [{ ...secret('webhook_url', 'Incoming webhook URL'), type: 'url' }],
   },
   {
     id: 'webhook',

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { fieldError } from '../errors.ts';
 import {
   checkedFields,
-  checkSettingsUrls,
+  checkConnectionUrls,
   encryptCredentials,
   specOf,
   storeConnection,
@@ -34,7 +34,7 @@ export async function createConnection(
     throw fieldError('provider', 'this provider connects with OAuth only');
   const credentials = checkedFields(spec, 'credentials', input.credentials);
   const settings = checkedFields(spec, 'settings', input.settings);
-  await checkSettingsUrls(ctx, spec.id, settings);
+  await checkConnectionUrls(ctx, spec, { settings, credentials });
   const now = ctx.now();
   const row = {
     id: randomUUID(),

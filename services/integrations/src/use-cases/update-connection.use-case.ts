@@ -1,7 +1,7 @@
 import { findConnection, updateConnection as save } from '../db/connection.repository.ts';
 import {
   checkedFields,
-  checkSettingsUrls,
+  checkConnectionUrls,
   decryptCredentials,
   encryptCredentials,
   ownedConnection,
@@ -37,12 +37,16 @@ export async function updateConnection(
   const merged = { ...row.settings, ...changed };
   for (const key of removed) delete merged[key];
   const settings = checkedFields(spec, 'settings', merged);
-  if (input.settings) await checkSettingsUrls(ctx, spec.id, settings);
-  let credentials: string | undefined;
-  if (input.credentials) {
-    const fresh = checkedFields(spec, 'credentials', input.credentials, { partial: true });
-    credentials = encryptCredentials(ctx, row, { ...decryptCredentials(ctx, row), ...fresh });
-  }
+  const fresh = input.credentials
+    ? checkedFields(spec, 'credentials', input.credentials, { partial: true })
+    : undefined;
+  await checkConnectionUrls(ctx, spec, {
+    settings: input.settings ? settings : undefined,
+    credentials: fresh,
+  });
+  const credentials = fresh
+    ? encryptCredentials(ctx, row, { ...decryptCredentials(ctx, row), ...fresh })
+    : undefined;
   await save(
     ctx.em,
     row.id,

@@ -4,7 +4,13 @@ import { issuesToErrors, LimitReachedError, ownedBy, ValidationError } from '@pp
 import { checkOutboundUrl, OutboundRefusedError } from '@pp/outbound';
 import { findConnection, insertConnection, type ConnectionRow } from '../../db/connection.repository.ts';
 import { credentialsBinding } from '../../domain/credentials-cipher.ts';
-import { fieldsSchema, isImportProvider, providerSpec, type ProviderSpec } from '../../domain/providers.ts';
+import {
+  fieldsSchema,
+  isImportProvider,
+  providerSpec,
+  type FieldSpec,
+  type ProviderSpec,
+} from '../../domain/providers.ts';
 import { ConnectionNotFoundError, fieldError } from '../../errors.ts';
 import type { IntegrationsContext } from './context.ts';
 
@@ -51,22 +57,40 @@ export function checkedFields(
   return parsed.data;
 }
 
-/** Every address the settings name is one the platform may call (checked again at each connection). */
-export async function checkSettingsUrls(
+/** The fields of a group the registry types as URLs, with the values given. */
+const urlFields = (spec: ProviderSpec, group: FieldSpec['group'], values: Record<string, unknown>) =>
+  spec.fields
+    .filter((f) => f.group === group && f.type === 'url' && typeof values[f.name] === 'string')
+    .map((f) => ({ field: f.name, url: values[f.name] as string }));
+
+/**
+ * Every address a connection names is one the platform may call (checked again at each connection):
+ * a tracker's addresses in its settings, and the URL fields of either group, a secret one (a Slack
+ * webhook) too. A 422 names the field.
+ */
+export async function checkConnectionUrls(
   ctx: IntegrationsContext,
-  provider: string,
-  settings: Record<string, unknown>,
+  spec: ProviderSpec,
+  given: { settings?: Record<string, unknown>; credentials?: Record<string, unknown> },
 ) {
-  const urls = isImportProvider(provider)
-    ? ctx.adapters[provider].urls(settings)
-    : typeof settings.url === 'string'
-      ? [{ field: 'url', url: settings.url }]
-      : [];
+  const { settings, credentials } = given;
+  const inSettings = !settings
+    ? []
+    : isImportProvider(spec.id)
+      ? ctx.adapters[spec.id].urls(settings)
+      : urlFields(spec, 'settings', settings);
+  const urls = [
+    ...inSettings.map((u) => ({ ...u, field: `settings.${u.field}` })),
+    ...urlFields(spec, 'credentials', credentials ?? {}).map((u) => ({
+      ...u,
+      field: `credentials.${u.field}`,
+    })),
+  ];
   for (const { field, url } of urls) {
     try {
       await checkOutboundUrl(url, ctx.outbound);
     } catch (err) {
-      if (err instanceof OutboundRefusedError) throw fieldError(`settings.${field}`, err.message);
+      if (err instanceof OutboundRefusedError) throw fieldError(field, err.message);
       throw err;
     }
   }
