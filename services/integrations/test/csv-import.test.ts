@@ -47,6 +47,19 @@ describe('CSV imports', () => {
     expect(emptyTitle.body.errors.csv).toEqual(['line 3: the title is empty']);
   });
 
+  it('refuses a header that names a column twice (by its name or another of its names), naming the line', async () => {
+    const twice = await preview('someone', 'title,description,Title\nFirst,b,Second\n');
+    expect([twice.status, twice.body.errors.csv]).toEqual([
+      422,
+      ['line 1: more than one title column (title, Title)'],
+    ]);
+    const aliases = await preview('someone', 'Summary,Name,id,key,notes,notes\nA,B,1,2,x,y\n');
+    expect(aliases.body.errors.csv).toEqual([
+      'line 1: more than one title column (Summary, Name)',
+      'line 1: more than one external_id column (id, key)',
+    ]);
+  });
+
   it('imports the most rows a CSV may hold, each with labels, from its preview', async () => {
     const rows = Array.from(
       { length: 1_000 },
@@ -64,7 +77,7 @@ describe('CSV imports', () => {
       body: { provider: 'csv', issues },
       ...as(s.owner),
     });
-    expect(res.status).toBe(201);
+    expect([res.status, res.body.message]).toEqual([201, '1000 stories imported']);
     expect(res.body.stories).toHaveLength(1_000);
     expect(res.body.stories.at(-1)).toMatchObject({ title: 'Story 999' });
   });
@@ -76,7 +89,7 @@ describe('CSV imports', () => {
       body: { provider: 'csv', issues },
       ...as(s.owner),
     });
-    expect(first.status).toBe(201);
+    expect([first.status, first.body.message]).toEqual([201, '2 stories imported']);
     expect(first.body.stories).toEqual([
       expect.objectContaining({
         title: 'Login page',
@@ -135,5 +148,14 @@ describe('CSV imports', () => {
       ...as(s.owner),
     });
     expect(extra.status).toBe(422);
+  });
+
+  it('says how many stories an import added, one story as one', async () => {
+    const s = await h.session();
+    const res = await h.client.post(`/sessions/${s.code}/integrations/import-confirm`, {
+      body: { provider: 'csv', issues: [{ external_id: 'one', title: 'The only one' }] },
+      ...as(s.owner),
+    });
+    expect([res.status, res.body.message]).toEqual([201, '1 story imported']);
   });
 });

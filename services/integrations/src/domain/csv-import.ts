@@ -61,9 +61,9 @@ function derivedId(row: Record<Column, string>, seen: Map<string, number>): stri
 
 /**
  * RFC 4180 text with a header row: `title` required; `description`, `acceptance_criteria`,
- * `external_id`, `url`, `labels` (`;`-separated) optional; other columns ignored. A byte order mark
- * is dropped; quoted fields may hold commas, quotes ("") and line breaks. Throws CsvProblem naming
- * the line of each problem (up to 20).
+ * `external_id`, `url`, `labels` (`;`-separated) optional; each of them once; other columns ignored.
+ * A byte order mark is dropped; quoted fields may hold commas, quotes ("") and line breaks. Throws
+ * CsvProblem naming the line of each problem (up to 20).
  */
 export function parseCsvIssues(text: string): ExternalIssue[] {
   let records: Array<{ record: string[]; info: { lines: number } }>;
@@ -79,6 +79,15 @@ export function parseCsvIssues(text: string): ExternalIssue[] {
   const columns = header.record.map(columnOf);
   if (!columns.includes('title'))
     throw new CsvProblem([`line 1: no title column (found: ${header.record.join(', ').slice(0, 200)})`]);
+  // two headers of one column (`title` twice, `title` and `name`): which one holds it is not ours to guess
+  const repeated = [...new Set(columns.filter((c, i) => c !== undefined && columns.indexOf(c) !== i))];
+  if (repeated.length > 0)
+    throw new CsvProblem(
+      repeated.map((column) => {
+        const names = header.record.filter((_, i) => columns[i] === column);
+        return `line 1: more than one ${column} column (${names.join(', ').slice(0, 200)})`;
+      }),
+    );
   if (rows.length > CSV_MAX_ROWS)
     throw new CsvProblem([`line ${rows[CSV_MAX_ROWS]!.info.lines}: more than ${CSV_MAX_ROWS} rows`]);
 
@@ -92,7 +101,7 @@ export function parseCsvIssues(text: string): ExternalIssue[] {
     previousEnd = info.lines;
     const row = { title: '', description: '', acceptance_criteria: '', external_id: '', url: '', labels: '' };
     columns.forEach((column, i) => {
-      if (column && !row[column]) row[column] = (record[i] ?? '').trim();
+      if (column) row[column] = (record[i] ?? '').trim();
     });
     if (!row.title) problems.push(`line ${line}: the title is empty`);
     for (const [column, max] of Object.entries(LIMITS))

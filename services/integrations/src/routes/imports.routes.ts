@@ -24,7 +24,8 @@ export function importsRoutes(deps: RouteDeps): Router {
     signedIn,
     validate(api['POST /sessions/{code}/integrations/import-confirm'], async ({ params, body }, req, res) => {
       const stories = await confirmImport(deps.context(), userId(req), params.code, body);
-      send(res, 201, { stories }, `${stories.length} stories imported`);
+      const count = stories.length;
+      send(res, 201, { stories }, `${count} ${count === 1 ? 'story' : 'stories'} imported`);
     }),
   );
   router.post(
