@@ -174,6 +174,11 @@ export const integrationsApi = {
       ...NOT_YOURS,
       ...NO_SESSION,
       ...TRACKER_ERRORS,
+      409: {
+        description:
+          `${TRACKER_ERRORS[409].description}; or the session is archived: read-only until it is unarchived ` +
+          '(`session_archived`)',
+      },
     },
   },
   'POST /sessions/{code}/integrations/sync-estimates': {
