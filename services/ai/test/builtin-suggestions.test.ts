@@ -1,5 +1,7 @@
 /** The eight suggestion endpoints through the gateway, answered by the built-in engine, on a realistic session. */
 import { randomUUID } from 'node:crypto';
+import { suggestionPayload } from '../src/api/schemas.ts';
+import type { SuggestionKind } from '../src/domain/suggestions.ts';
 import { startAiPlatform, type AiPlatform } from './support/ai-platform.ts';
 
 const THREE_FEATURES = {
@@ -210,6 +212,75 @@ describe('the assistant through the gateway (built-in engine)', () => {
     const res = await h.ask(owner, other.code, 'analyze-current-story');
     expect(res.status).toBe(404);
     expect(res.body.error.code).toBe('no_current_story');
+  });
+
+  it('answers every endpoint within its documented schema on long, repetitive, empty and odd stories', async () => {
+    const reports = ['export', 'print', 'email', 'archive', 'share', 'tag', 'rename', 'copy', 'move']
+      .concat(['lock', 'pin', 'star', 'sign', 'merge'])
+      .map((verb) => `${verb} reports`);
+    const stories = [
+      {
+        title: 'Reports',
+        description: `As a manager I want to ${reports.join(' and ')} so that the team is informed`,
+      },
+      {
+        title: 'Manage orders',
+        description: `As a user I want to manage orders so that ${'the team can see reports '.repeat(200)}`,
+      },
+      {
+        title: 'Edit create',
+        description: `As a user I want to ${'manage create and edit orders and '.repeat(300)}`.slice(
+          0,
+          10_000,
+        ),
+        acceptance_criteria: `Given ${'a saved card '.repeat(700)}When I pay Then I get a receipt`.slice(
+          0,
+          10_000,
+        ),
+      },
+      { title: '🙂 日本語 مرحبا', description: '??\n\n- …\n1. ', acceptance_criteria: 'x'.repeat(10_000) },
+      { title: 'x' },
+    ];
+    const other = await h.session(owner, { name: 'Long stories' });
+    const ids = [];
+    for (const s of stories) ids.push(await h.addStory(owner, other.code, s));
+    const fits = async (kind: SuggestionKind, body: object) => {
+      const res = await h.ask(owner, other.code, kind, body);
+      expect({ kind, body, status: res.status }).toEqual({ kind, body, status: 200 });
+      const checked = suggestionPayload(kind).safeParse(res.body);
+      expect({ kind, body, issues: checked.error?.issues ?? [] }).toEqual({ kind, body, issues: [] });
+      return res.body.suggestions;
+    };
+
+    for (const story_id of ids) {
+      for (const kind of ['analyze-current-story', 'improve-current-story', 'estimate-assistant'] as const)
+        await fits(kind, { story_id });
+      await fits('generate-acceptance-criteria', { story_id, count: 10 });
+      const split = await fits('split-current-story', { story_id });
+      const titles = split.stories.map((s: { title: string }) => s.title.toLowerCase());
+      expect(new Set(titles).size).toBe(titles.length);
+    }
+    const split = await fits('split-current-story', { story_id: ids[0] });
+    expect(split.stories).toHaveLength(12);
+    expect(split.rationale).toMatch(/the other 1 \("merge reports"\)/);
+    const criteria = await fits('generate-acceptance-criteria', { story_id: ids[1] });
+    for (const c of criteria.acceptance_criteria) expect(c.length).toBeLessThan(600);
+    await fits('summary', {});
+    await fits('estimation-report', {});
+
+    for (const text of ['Build a shop', 'As a user I want to log in', 'Checkout', '🙂', 'x'.repeat(5_000)])
+      for (const count of [1, 5, 10]) {
+        const drafts = await fits('draft-stories', { text, count });
+        expect({ text, count, drafted: drafts.stories.length }).toEqual({ text, count, drafted: count });
+      }
+    const login = await fits('draft-stories', { text: 'As a user I want to log in', count: 5 });
+    expect(login.stories.map((s: { title: string }) => s.title)).toEqual([
+      'Log in',
+      'Reset my password',
+      'View my account',
+      'Change my account',
+      'Get notified about changes to my account',
+    ]);
   });
 
   it("counts the session's own revealed stories as history at once, before any event", async () => {

@@ -147,7 +147,7 @@ describe('the assistant with an OpenAI-compatible model', () => {
     });
   });
 
-  it('drafts with the model, cut to `count`, and refuses criteria that are not Given/When/Then', async () => {
+  it('drafts with the model, cut to `count` (refused short of it), and refuses criteria that are not Given/When/Then', async () => {
     const draft = {
       title: 'Export one invoice',
       description: 'As an accountant…',
@@ -160,6 +160,14 @@ describe('the assistant with an OpenAI-compatible model', () => {
     });
     expect(drafted.body.provider).toBe('fake-model-1');
     expect(drafted.body.suggestions.stories).toHaveLength(2);
+    fake.answer(() => ({ content: { stories: [draft] } }));
+    const short = await h.ask(owner, code, 'draft-stories', {
+      text: 'Accountants export invoices.',
+      count: 2,
+    });
+    expect(short.body.provider).toBe('builtin');
+    expect(short.body.note).toMatch(/did not give a usable answer/);
+    expect(short.body.suggestions.stories).toHaveLength(2);
     fake.answer(() => ({ content: { acceptance_criteria: ['It works.'] } }));
     const criteria = await h.ask(owner, code, 'generate-acceptance-criteria');
     expect(criteria.body.provider).toBe('builtin');

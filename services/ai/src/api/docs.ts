@@ -5,9 +5,10 @@ import { codeParams, suggestionBody, suggestionPayload } from './schemas.ts';
 const COMMON =
   'Owner only. Review-first: nothing is written; the client applies what it keeps through the ordinary endpoints. ' +
   'Answered by the built-in engine (deterministic, no network) unless a model is configured (an OpenAI-compatible ' +
-  'endpoint); a model answer is validated against the same schema, and on any failure (timeout, invalid answer, ' +
-  "model unavailable, or the caller's hourly budget of model calls spent) the built-in answer comes back with " +
-  '`provider: "builtin"` and a `note`.';
+  'endpoint). The built-in answer fits the response schema below (what it quotes of a long story is cut at a ' +
+  'word boundary); a model answer is validated against the same schema, and on any failure (timeout, invalid ' +
+  "answer, model unavailable, or the caller's hourly budget of model calls spent) the built-in answer comes " +
+  'back with `provider: "builtin"` and a `note`.';
 
 const STORY = ' Works on `story_id`, or on the current story (the one open for votes) by default.';
 
@@ -53,7 +54,7 @@ export const aiApi = {
   'POST /sessions/{code}/ai/draft-stories': doc(
     'draft-stories',
     'Draft stories from a brief',
-    'Reads the actors and goals of a brief (`text`, else `prompt`; 422 without either) and drafts `count` stories (default 3, at most 10) in user-story form with Given/When/Then acceptance criteria; when the brief states fewer goals, the follow-ups its goals usually need (seeing, changing, being notified) fill up, marked as such.',
+    'Reads the actors and goals of a brief (`text`, else `prompt`; 422 without either) and drafts exactly `count` stories (default 3, at most 10), each title once, in user-story form with Given/When/Then acceptance criteria; when the brief states fewer goals, the follow-ups its goals usually need (seeing, changing and being notified of what a goal acts on, its failure path, removing, finding, on a phone, exporting, the history, without a mouse or a screen) fill up, marked as such. A brief with no clause naming who does what (a title, "Build a shop") is read as one goal of a user.',
     false,
   ),
   'POST /sessions/{code}/ai/improve-current-story': doc(
@@ -71,7 +72,7 @@ export const aiApi = {
   'POST /sessions/{code}/ai/split-current-story': doc(
     'split-current-story',
     'Split a story',
-    'Smaller stories, each valuable on its own, by the first pattern that applies: features joined by conjunctions, an umbrella operation ("manage …": create, view, edit, delete), workflow steps, business-rule variations, data variations, then happy and unhappy paths. The rationale names the pattern.',
+    'Smaller stories (2 to 12, each title once), each valuable on its own, by the first pattern that gives two at least: features joined by conjunctions, an umbrella operation ("manage …": create, view, edit, delete), workflow steps, business-rule variations, data variations, then happy and unhappy paths. The rationale names the pattern, and the parts beyond the first 12, left to split the same way.',
     true,
   ),
   'POST /sessions/{code}/ai/estimate-assistant': doc(

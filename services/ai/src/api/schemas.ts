@@ -1,12 +1,13 @@
 import { z } from 'zod';
-import { suggestionSchemas, type SuggestionKind } from '../domain/suggestions.ts';
+import { LIMITS, suggestionSchemas, type SuggestionKind } from '../domain/suggestions.ts';
 
 /** Request and response shapes of the assistant (payloads are the resource-named keys of the envelope). */
 export const codeParams = z.object({
   code: z.string().max(64).meta({ description: 'The 6-character session code (case-insensitive)' }),
 });
 
-export const MAX_COUNT = 10;
+/** draft-stories drafts exactly `count`: no more than a draft may hold. */
+export const MAX_COUNT = LIMITS.drafts;
 
 export const suggestionBody = z
   .strictObject({

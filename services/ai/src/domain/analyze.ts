@@ -1,6 +1,6 @@
 import { DEPENDENCY_PATTERN, OBSERVABLE_PATTERN, SOLUTION_PATTERN, VAGUE_TERMS } from './lexicon.ts';
 import { readStory, type StoryReading, type StoryText } from './story-form.ts';
-import { words } from './text.ts';
+import { quote, words } from './text.ts';
 
 export interface Issue {
   kind: string;
@@ -102,7 +102,10 @@ export function analyzeStory(story: StoryText): Analysis {
     );
 
   if (reading.actions.length > 1) {
-    const names = reading.actions.map((a) => `"${a.phrase}"`).join(', ');
+    const names = quote(
+      reading.actions.map((a) => a.phrase),
+      5,
+    );
     flag(
       'multiple_features',
       Math.min(20, 10 * (reading.actions.length - 1)),

@@ -1,7 +1,8 @@
 import { vagueTerms } from './analyze.ts';
 import { readStory, type Action, type StoryText } from './story-form.ts';
 import { verbKind } from './lexicon.ts';
-import { article, capitalize, clip, decapitalize } from './text.ts';
+import { LIMITS } from './suggestions.ts';
+import { article, capitalize, clip, decapitalize, isPlural, quote } from './text.ts';
 
 export interface Improvement {
   story_id: string;
@@ -32,11 +33,11 @@ export function likelyBenefit(a: Action | undefined): string | null {
     case 'create':
       return `I can keep track of my ${thing}`;
     case 'edit':
-      return `my ${thing} stay accurate`;
+      return `my ${thing} ${isPlural(thing) ? 'stay' : 'stays'} accurate`;
     case 'delete':
-      return `my ${thing} stay tidy and current`;
+      return `my ${thing} ${isPlural(thing) ? 'stay' : 'stays'} tidy and current`;
     case 'view':
-      return `I know where my ${thing} stand`;
+      return `I know where my ${thing} ${isPlural(thing) ? 'stand' : 'stands'}`;
     case 'login':
       return 'my data stays mine';
     default:
@@ -82,7 +83,10 @@ export function improveStory(story: StoryText): Improvement {
     );
   if (reading.actions.length > 1)
     rationale.push(
-      `It joins ${reading.actions.length} features (${reading.actions.map((a) => a.phrase).join('; ')}): consider splitting it.`,
+      `It joins ${reading.actions.length} features (${quote(
+        reading.actions.map((a) => a.phrase),
+        5,
+      )}): consider splitting it.`,
     );
 
   const form = `As ${article(role)} ${role}, I want to ${goal.replace(/[.\s]+$/, '')}, so that ${benefit.replace(/[.\s]+$/, '')}.`;
@@ -95,5 +99,5 @@ export function improveStory(story: StoryText): Improvement {
     .join('\n\n');
   if (rationale.length === 0)
     rationale.push('The story is already in user-story form; only its layout changed.');
-  return { story_id: story.id, title, description: clip(description, 10_000), rationale };
+  return { story_id: story.id, title, description: clip(description, LIMITS.text), rationale };
 }

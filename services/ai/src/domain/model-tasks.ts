@@ -55,7 +55,13 @@ export const modelTasks: Record<SuggestionKind, ModelTask> = {
   'draft-stories': task(
     'Draft `count` user stories from the brief: title, description in the form "As a <role>, I want <goal>, so that <value>", and acceptance criteria in Given/When/Then form, one a line.',
     drafts,
-    (_b, a, facts) => ({ stories: a.stories.slice(0, facts.count ?? a.stories.length) }),
+    (_b, a, facts) => {
+      // The API promises `count` stories: fewer is no answer to the question asked.
+      const count = facts.count ?? a.stories.length;
+      if (a.stories.length < count)
+        throw new Error(`the model drafted ${a.stories.length} stories, not ${count}`);
+      return { stories: a.stories.slice(0, count) };
+    },
   ),
   'improve-current-story': task(
     'Rewrite the story: a short title naming the outcome, a description in user-story form keeping every detail, and the rationale of each change.',

@@ -77,12 +77,6 @@ export function agreementOf(story: SessionStory, deck: readonly string[]): Story
   };
 }
 
-export const quote = (titles: string[]) =>
-  titles
-    .slice(0, 3)
-    .map((t) => `"${t}"`)
-    .join(', ') + (titles.length > 3 ? ` and ${titles.length - 3} more` : '');
-
 /**
  * The session's estimation in numbers (totals, agreement per story and on average, votes far from
  * the final estimate) and what to do about it: split or clarify stories with a wide spread, discuss

@@ -3,12 +3,14 @@ import { likelyBenefit } from './improve.ts';
 import {
   actionsOf,
   isUmbrella,
+  QUOTED,
   readStory,
   type Action,
   type StoryReading,
   type StoryText,
 } from './story-form.ts';
-import { article, capitalize, clip, decapitalize, listItems, sentences } from './text.ts';
+import { LIMITS } from './suggestions.ts';
+import { article, capitalize, clip, decapitalize, listItems, quote, sentences } from './text.ts';
 
 export interface DraftStory {
   title: string;
@@ -53,6 +55,13 @@ function dataVariations(a: Action): Part[] {
   return values.length >= 2 ? values.map((v) => ({ goal: `${m[1]}${v}` })) : [];
 }
 
+/** How long a story's title gets: a longer goal is cut at a word boundary. */
+const TITLE = 120;
+/** How much of the sentence stating a business rule a story split off by it quotes. */
+const RULE = 300;
+
+const titleOf = (goal: string) => clip(capitalize(goal.replace(/[.\s]+$/, '')), TITLE);
+
 function draft(reading: StoryReading, role: string, part: Part): DraftStory {
   const action = actionsOf(part.goal)[0];
   const benefit = reading.benefit ?? likelyBenefit(action) ?? '[the value it brings, to be confirmed]';
@@ -60,66 +69,84 @@ function draft(reading: StoryReading, role: string, part: Part): DraftStory {
   const form = `As ${article(role)} ${role}, I want to ${decapitalize(goal)}, so that ${benefit.replace(/[.\s]+$/, '')}.`;
   const description = part.detail ? `${form}\n\n${part.detail}` : form;
   return {
-    title: clip(capitalize(goal), 120),
+    title: titleOf(goal),
     description,
     acceptance_criteria: criteriaText({ title: goal, description }),
   };
 }
 
+/** Each part once, by its title (a feature or step named twice is one story); a part with no title goes. */
+function distinct(parts: Part[]): Part[] {
+  const seen = new Set<string>();
+  return parts.filter((p) => {
+    const key = titleOf(p.goal).toLowerCase();
+    if (!key || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /**
  * Splits a story by the first pattern that applies, in the order practitioners try them: features
  * joined by conjunctions, an umbrella operation (CRUD), the steps of a workflow, business-rule
- * variations, data variations, and at last the happy path apart from the unhappy ones. Every story
- * keeps the role and value, so each one is worth shipping on its own.
+ * variations, data variations, and at last the happy path apart from the unhappy ones. A pattern
+ * applies when it gives two different stories at least; at most 12 are drafted, the rationale naming
+ * the ones left for later. Every story keeps the role and value, so each one is worth shipping on its
+ * own.
  */
 export function splitStory(story: StoryText): Split {
   const reading = readStory(story);
   const role = reading.role ?? reading.impliedRole ?? 'user';
   const main = reading.actions[0] ?? actionsOf(`use ${decapitalize(story.title)}`)[0]!;
-  const result = (parts: Part[], rationale: string): Split => ({
-    story_id: story.id,
-    stories: parts.map((p) => draft(reading, role, p)),
-    rationale,
-  });
+  const { min, max } = LIMITS.splitStories;
+  const result = (parts: Part[], rationale: string): Split => {
+    const kept = parts.slice(0, max);
+    const left = parts.slice(max).map((p) => p.goal);
+    return {
+      story_id: story.id,
+      stories: kept.map((p) => draft(reading, role, p)),
+      rationale:
+        left.length === 0
+          ? rationale
+          : `${rationale} The first ${kept.length} are drafted here; the other ${left.length} (${quote(left)}) can follow the same way.`,
+    };
+  };
 
-  if (reading.actions.length >= 2) {
-    const parts = reading.actions.flatMap((a) => (isUmbrella(a) ? crud(a) : [{ goal: a.phrase }]));
+  const features = distinct(reading.actions.map((a) => ({ goal: a.phrase }))).map((p) => p.goal);
+  if (features.length >= min) {
+    const parts = distinct(reading.actions.flatMap((a) => (isUmbrella(a) ? crud(a) : [{ goal: a.phrase }])));
     return result(
       parts,
-      `Split by conjunctions: the story joins ${reading.actions.length} features (${reading.actions.map((a) => `"${a.phrase}"`).join(', ')}) that can be built, estimated and shipped one at a time.`,
+      `Split by conjunctions: the story joins ${features.length} features (${quote(features, 5)}) that can be built, estimated and shipped one at a time.`,
     );
   }
   if (isUmbrella(main))
     return result(
-      crud(main),
+      distinct(crud(main)),
       `Split by operations (CRUD): "${main.phrase}" covers creating, viewing, editing and deleting, each valuable on its own; viewing often ships first.`,
     );
-  const steps = workflowSteps(story);
-  if (steps.length >= 2)
+  const steps = distinct(workflowSteps(story).map((s) => ({ goal: clip(s, QUOTED.phrase) })));
+  if (steps.length >= min)
     return result(
-      steps.map((s) => ({ goal: s })),
+      steps,
       `Split by workflow steps: the description walks through ${steps.length} steps; each step can be delivered in order, the first one already usable.`,
     );
-  if (reading.conditions.length >= 1) {
-    const ruleOf = (c: string) =>
-      sentences(story.description).find((s) => s.toLowerCase().includes(c.toLowerCase()));
-    const rules = reading.conditions.map((c) => ({
+  const ruleOf = (c: string) =>
+    sentences(story.description).find((s) => s.toLowerCase().includes(c.toLowerCase()));
+  const rules = distinct([
+    { goal: main.phrase, detail: 'The simplest case first: the rules below come as stories of their own.' },
+    ...reading.conditions.map((c) => ({
       goal: `${main.phrase} ${c}`,
-      detail: `The rule: ${ruleOf(c) ?? c}`,
-    }));
+      detail: `The rule: ${clip(ruleOf(c) ?? c, RULE)}`,
+    })),
+  ]);
+  if (rules.length >= min)
     return result(
-      [
-        {
-          goal: main.phrase,
-          detail: 'The simplest case first: the rules below come as stories of their own.',
-        },
-        ...rules,
-      ],
-      `Split by business rules: the plain case ships first, then each rule (${reading.conditions.map((c) => `"${c}"`).join(', ')}) as its own story.`,
+      rules,
+      `Split by business rules: the plain case ships first, then each rule (${quote(reading.conditions, 5)}) as its own story.`,
     );
-  }
-  const variations = dataVariations(main);
-  if (variations.length >= 2)
+  const variations = distinct(dataVariations(main));
+  if (variations.length >= min)
     return result(
       variations,
       `Split by data variations: "${main.phrase}" covers ${variations.length} variants; start with the most used one, the others follow the same path.`,

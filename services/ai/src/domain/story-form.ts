@@ -1,5 +1,5 @@
 import { ROLE_NOUNS, UMBRELLA_VERBS } from './lexicon.ts';
-import { baseVerb, decapitalize, isFeatureVerb, listItems, sentences, words } from './text.ts';
+import { baseVerb, clip, decapitalize, isFeatureVerb, listItems, sentences, words } from './text.ts';
 
 /** A story as the assistant reads it: the text a client wrote. */
 export interface StoryText {
@@ -53,6 +53,13 @@ const DELEGATED = /^(?:allow|let|enable)\s+(?:the\s+)?([\p{L}-]+?)s?\s+(?:to\s+)
 
 const trimEnd = (text: string) => text.replace(/[\s.;:!,]+$/, '').trim();
 
+/**
+ * The longest part of a story the engine quotes in what it writes (a role, an action's phrase, a
+ * value): a longer one is cut at a word boundary, so whatever a story holds, every sentence built
+ * from it stays short enough for its answer's schema (and for a reader).
+ */
+export const QUOTED = { role: 60, phrase: 160, benefit: 200 } as const;
+
 /** The object's head: its words up to the first preposition ("products by price" -> "products"). */
 const thingOf = (object: string) =>
   object
@@ -61,7 +68,7 @@ const thingOf = (object: string) =>
     .trim();
 
 function action(chunk: string): Action {
-  const [first = '', ...rest] = chunk.trim().split(/\s+/);
+  const [first = '', ...rest] = clip(chunk.trim(), QUOTED.phrase).split(/\s+/);
   const verb = baseVerb(first);
   const object = rest.join(' ');
   return { verb, object, thing: thingOf(object), phrase: [verb, object].filter(Boolean).join(' ') };
@@ -126,14 +133,14 @@ export function readStory(
   let goal: string | null = null;
   let benefit: string | null = null;
   if (form) {
-    role = trimEnd(form[1]!);
+    role = clip(trimEnd(form[1]!), QUOTED.role);
     const [want, ...why] = form[2]!.split(/(?<=[.!?])\s+/)[0]!.split(BENEFIT);
     goal = trimEnd(want ?? '') || null;
-    benefit = why.length > 0 ? trimEnd(why.join(' ')) || null : null;
+    benefit = why.length > 0 ? clip(trimEnd(why.join(' ')), QUOTED.benefit) || null : null;
   }
   const delegated = form ? null : DELEGATED.exec(story.title.trim());
   if (delegated && isFeatureVerb(delegated[2]!.split(/\s+/)[0] ?? '')) {
-    role = delegated[1]!.toLowerCase();
+    role = clip(delegated[1]!.toLowerCase(), QUOTED.role);
     goal = trimEnd(delegated[2]!);
   }
   goal ??= goalOfTitle(story.title);

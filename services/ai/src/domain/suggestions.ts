@@ -1,18 +1,32 @@
 import { z } from 'zod';
 
+/** The bounds the built-in engine builds within, by construction (the schemas below state them). */
+export const LIMITS = {
+  /** Stories a draft may hold (the request's `count` is at most this). */
+  drafts: 10,
+  /** Stories a split may hold, and the fewest (a split into one is no split). */
+  splitStories: { min: 2, max: 12 },
+  criteria: 20,
+  /** A line of text: a criterion, a message, a question, a reason. */
+  line: 2_000,
+  title: 200,
+  text: 10_000,
+  rationale: 4_000,
+} as const;
+
 /**
  * The shape of each kind of suggestion: what the built-in engine returns, what the API documents and
  * what a model's answer must match before anyone sees it (bounded everywhere: a model's answer is
  * untrusted input).
  */
-const line = z.string().min(1).max(2_000);
+const line = z.string().min(1).max(LIMITS.line);
 const lines = (max: number) => z.array(line).max(max);
 const storyId = z.string().max(64);
 
 export const draftStory = z.object({
-  title: z.string().min(1).max(200),
-  description: z.string().max(10_000),
-  acceptance_criteria: z.string().max(10_000).meta({ description: 'Free text, one criterion a line' }),
+  title: z.string().min(1).max(LIMITS.title),
+  description: z.string().max(LIMITS.text),
+  acceptance_criteria: z.string().max(LIMITS.text).meta({ description: 'Free text, one criterion a line' }),
 });
 
 export const summary = z.object({
@@ -39,12 +53,12 @@ export const analysis = z.object({
   invest,
 });
 
-export const drafts = z.object({ stories: z.array(draftStory).max(10) });
+export const drafts = z.object({ stories: z.array(draftStory).max(LIMITS.drafts) });
 
 export const improvement = z.object({
   story_id: storyId,
-  title: z.string().min(1).max(200),
-  description: z.string().max(10_000),
+  title: z.string().min(1).max(LIMITS.title),
+  description: z.string().max(LIMITS.text),
   rationale: lines(20),
 });
 
@@ -54,12 +68,15 @@ const gwt = line.refine(
   'must be a Given/When/Then criterion',
 );
 
-export const criteria = z.object({ story_id: storyId, acceptance_criteria: z.array(gwt).min(1).max(20) });
+export const criteria = z.object({
+  story_id: storyId,
+  acceptance_criteria: z.array(gwt).min(1).max(LIMITS.criteria),
+});
 
 export const split = z.object({
   story_id: storyId,
-  stories: z.array(draftStory).min(2).max(12),
-  rationale: z.string().min(1).max(4_000),
+  stories: z.array(draftStory).min(LIMITS.splitStories.min).max(LIMITS.splitStories.max),
+  rationale: z.string().min(1).max(LIMITS.rationale),
 });
 
 export const similarStory = z.object({

@@ -1,6 +1,7 @@
 import { analyzeStory } from './analyze.ts';
-import { estimationReport, quote, type SessionStory } from './report.ts';
+import { estimationReport, type SessionStory } from './report.ts';
 import type { StoryText } from './story-form.ts';
+import { quote } from './text.ts';
 
 export interface SessionSummary {
   summary: string;

@@ -68,12 +68,28 @@ export const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.
 export const decapitalize = (text: string) =>
   /^\p{Lu}{2}/u.test(text) ? text : text.charAt(0).toLowerCase() + text.slice(1);
 
-/** Cuts a text to a length at a word boundary. */
+/**
+ * Cuts a text to a length at a word boundary (at half the length when a word runs longer), never
+ * between the two halves of a character outside the BMP (an emoji): the result is at most `max` long.
+ */
 export function clip(text: string, max: number): string {
   if (text.length <= max) return text;
   const cut = text.slice(0, max - 1);
-  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), max / 2)).trimEnd()}…`;
+  let end = Math.max(cut.lastIndexOf(' '), Math.floor(max / 2));
+  if (/[\uD800-\uDBFF]/.test(cut.charAt(end - 1))) end -= 1;
+  return `${cut.slice(0, end).replace(/[\s,;:]+$/, '')}…`;
 }
+
+/** The first items quoted, and how many more there are (`"a", "b", "c" and 4 more`). */
+export const quote = (items: readonly string[], shown = 3) =>
+  items
+    .slice(0, shown)
+    .map((t) => `"${t}"`)
+    .join(', ') + (items.length > shown ? ` and ${items.length - shown} more` : '');
+
+/** Whether a noun phrase names several things ("invoices", "data"), for the verbs that agree with it. */
+export const isPlural = (thing: string) =>
+  /[^s]s$/i.test(thing.split(/\s+/).at(-1) ?? '') || /\b(data|people)$/i.test(thing);
 
 /** "a" or "an" before a noun phrase. */
 export const article = (noun: string) =>
@@ -103,6 +119,7 @@ export function pastParticiple(verb: string): string {
     drop: 'dropped',
     stop: 'stopped',
     plan: 'planned',
+    build: 'built',
   };
   if (irregular[verb]) return irregular[verb];
   if (verb.endsWith('e')) return `${verb}d`;
