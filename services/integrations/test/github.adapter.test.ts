@@ -129,26 +129,16 @@ describe('the GitHub adapter against a GitHub fake', () => {
       { number: 7, title: null, body: null, html_url: null },
       { number: 8, labels: null },
     ]);
-    expect((await github.page(conn())).items).toEqual([
-      {
-        externalId: '7',
-        title: '',
-        description: '',
-        acceptanceCriteria: '',
-        url: null,
-        labels: [],
-        estimate: null,
-      },
-      {
-        externalId: '8',
-        title: '',
-        description: '',
-        acceptanceCriteria: '',
-        url: null,
-        labels: [],
-        estimate: null,
-      },
-    ]);
+    const blank = (externalId: string) => ({
+      externalId,
+      title: '',
+      description: '',
+      acceptanceCriteria: '',
+      url: null,
+      labels: [],
+      estimate: null,
+    });
+    expect((await github.page(conn())).items).toEqual([blank('7'), blank('8')]);
   });
 
   it('reads a Retry-After that names no time as a wait of a minute, never NaN', async () => {
