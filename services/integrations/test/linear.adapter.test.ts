@@ -138,6 +138,21 @@ describe('the Linear adapter against a Linear GraphQL fake', () => {
     expect(mutations.at(-1)!.query).toContain('commentCreate(input:{issueId:$issueId, body:$body})');
   });
 
+  it('fails a write-back Linear answers with success: false (HTTP 200, no errors[]): nothing was written', async () => {
+    const mutation = (name: string) => (r: SeenRequest) => String(r.json?.query).includes(name);
+    fake.failNext(mutation('issueUpdate'), {
+      json: { data: { issueUpdate: { success: false, issue: { id: issues[1]!.id, estimate: null } } } },
+    });
+    await expect(adapter.writeEstimate(conn(), 'ENG-2', '5')).rejects.toMatchObject({
+      code: 'provider_rejected',
+      message: 'Linear refused the request: issueUpdate did not succeed',
+    });
+    fake.failNext(mutation('commentCreate'), { json: { data: { commentCreate: { success: false } } } });
+    expect(await failure(adapter.writeEstimate(conn(), 'ENG-3', '8'))).toBe('422 provider_rejected');
+    fake.failNext(mutation('issueUpdate'), { json: { data: { issueUpdate: null } } });
+    expect(await failure(adapter.writeEstimate(conn(), 'ENG-2', '5'))).toBe('503 provider_unavailable');
+  });
+
   it('answers 503 provider_unavailable when Linear answers 200 with JSON of another shape or with text', async () => {
     const query = (start: string) => (r: SeenRequest) => String(r.json?.query).startsWith(start);
     expect(

@@ -42,6 +42,9 @@ type WorkItem = z.output<typeof workItem>;
 const workItemBatch = z.looseObject({ value: z.array(workItem) });
 const wiqlResult = z.looseObject({ workItems: z.array(z.looseObject({ id: workItemId })) });
 const fieldDefinition = z.looseObject({ referenceName: z.string() });
+// a write answers what it wrote: the updated work item, the comment added to it
+const writtenItem = z.looseObject({ id: workItemId });
+const workItemComment = z.looseObject({ id: z.number() });
 
 /** Azure DevOps Boards (or Azure DevOps Server at its organization URL): WIQL for the ids, then batches of work items. */
 export function azureDevopsAdapter(deps: AdapterDeps): IssueAdapter {
@@ -117,7 +120,7 @@ export function azureDevopsAdapter(deps: AdapterDeps): IssueAdapter {
     async writeEstimate(c, id, estimate) {
       const value = estimateValue(estimate);
       if (typeof value === 'number') {
-        await http(c)({
+        const res = await http(c)({
           method: 'PATCH',
           url: api(c, `wit/workitems/${encodeURIComponent(id)}`),
           params: { 'api-version': VERSION },
@@ -125,15 +128,17 @@ export function azureDevopsAdapter(deps: AdapterDeps): IssueAdapter {
           data: JSON.stringify([{ op: 'add', path: `/fields/${POINTS}`, value }]),
           notFound: `work item ${id}`,
         });
+        jsonOf(PROVIDER, res, writtenItem);
         return ['field'];
       }
-      await http(c)({
+      const res = await http(c)({
         method: 'POST',
         url: api(c, `wit/workItems/${encodeURIComponent(id)}/comments`),
         params: { 'api-version': '7.1-preview.4' },
         data: { text: `Estimated in planning poker: ${estimate}` },
         notFound: `work item ${id}`,
       });
+      jsonOf(PROVIDER, res, workItemComment);
       return ['comment'];
     },
   };

@@ -1,7 +1,7 @@
 import type { AxiosResponse } from 'axios';
 import { z } from 'zod';
 import { estimateValue } from '../../domain/issues.ts';
-import { ProviderRejectedError } from '../../errors.ts';
+import { ProviderRejectedError, ProviderUnavailableError } from '../../errors.ts';
 import {
   root,
   text,
@@ -36,6 +36,9 @@ const githubRepository = z.looseObject({
   permissions: z.looseObject({ push: z.boolean().optional() }).nullish(),
 });
 const githubError = z.looseObject({ message: z.string() });
+// a write answers what it wrote: the issue's labels (the new one among them), the comment created
+const githubLabels = z.array(z.looseObject({ name: z.string() }));
+const githubComment = z.looseObject({ id: z.number() });
 
 /**
  * GitHub's answer is a rate limit: 403/429 with no requests left (wait for the reset), or a secondary
@@ -147,21 +150,24 @@ export function githubAdapter(deps: AdapterDeps): IssueAdapter {
         );
         for (const old of labelsOf(current).filter((l) => l.startsWith(LABEL_PREFIX)))
           await call({ method: 'DELETE', url: `${issue}/labels/${encodeURIComponent(old)}` });
-        await call({
-          method: 'POST',
-          url: `${issue}/labels`,
-          data: { labels: [`${LABEL_PREFIX}${estimate}`] },
-        });
+        const label = `${LABEL_PREFIX}${estimate}`;
+        const res = await call({ method: 'POST', url: `${issue}/labels`, data: { labels: [label] } });
+        if (!jsonOf(PROVIDER, res, githubLabels).some((l) => l.name === label))
+          throw new ProviderRejectedError(PROVIDER, `the issue does not carry the label ${label}`);
         modes.push('label');
       }
       if (c.settings.comment_sync === true || (c.settings.comment_sync === undefined && !bySetting)) {
         const value = estimateValue(estimate);
-        await call({
+        const res = await call({
           method: 'POST',
           url: `${issue}/comments`,
           data: { body: `Estimated in planning poker: **${value}**` },
           notFound: `issue ${externalId}`,
         });
+        // a comment is created with 201 and comes back
+        if (res.status !== 201)
+          throw new ProviderUnavailableError(PROVIDER, { status: res.status, expected: 201 });
+        jsonOf(PROVIDER, res, githubComment);
         modes.push('comment');
       }
       return modes;

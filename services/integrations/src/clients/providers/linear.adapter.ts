@@ -62,6 +62,9 @@ const estimationData = z.looseObject({
     team: z.looseObject({ issueEstimationType: z.string() }),
   }),
 });
+// a mutation that wrote nothing answers HTTP 200 with `success: false` and no errors[]
+const estimateUpdated = z.looseObject({ issueUpdate: z.looseObject({ success: z.boolean() }) });
+const commentCreated = z.looseObject({ commentCreate: z.looseObject({ success: z.boolean() }) });
 
 /** Linear rate limits arrive as a GraphQL error RATELIMITED, usually with HTTP 400 (sometimes 429 or 200). */
 function linearWait(res: AxiosResponse): number | undefined {
@@ -157,16 +160,17 @@ export function linearAdapter(deps: AdapterDeps): IssueAdapter {
       const { issue } = await gql(c, ESTIMATION_QUERY, { id }, estimationData);
       // the estimate is an Int that must fit the team's scale; a team that does not estimate gets a comment
       if (issue.team.issueEstimationType !== 'notUsed' && Number.isInteger(value)) {
-        // a mutation's answer is not read: its errors[] are
-        await gql(c, ESTIMATE_MUTATION, { id: issue.id, e: value }, z.unknown());
+        const { issueUpdate } = await gql(c, ESTIMATE_MUTATION, { id: issue.id, e: value }, estimateUpdated);
+        if (!issueUpdate.success) throw new ProviderRejectedError(PROVIDER, 'issueUpdate did not succeed');
         return ['field'];
       }
-      await gql(
+      const { commentCreate } = await gql(
         c,
         COMMENT_MUTATION,
         { issueId: issue.id, body: `Estimated in planning poker: **${estimate}**` },
-        z.unknown(),
+        commentCreated,
       );
+      if (!commentCreate.success) throw new ProviderRejectedError(PROVIDER, 'commentCreate did not succeed');
       return ['comment'];
     },
   };

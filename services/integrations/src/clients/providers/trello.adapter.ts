@@ -19,6 +19,9 @@ const trelloCard = z.looseObject({
 type Card = z.output<typeof trelloCard>;
 const trelloMember = z.looseObject({ username: z.string() });
 const trelloBoard = z.looseObject({ name: z.string() });
+// a write answers what it wrote: the card's custom field item, the comment's action
+const trelloFieldItem = z.looseObject({ id: z.string() });
+const trelloCommentAction = z.looseObject({ id: z.string() });
 
 /** Trello's REST API: key and token in an OAuth-style header; a board's cards come in one answer. */
 export function trelloAdapter(deps: AdapterDeps): IssueAdapter {
@@ -94,20 +97,22 @@ export function trelloAdapter(deps: AdapterDeps): IssueAdapter {
       const field = text(c.settings.custom_field_id);
       const value = estimateValue(estimate);
       if (field && typeof value === 'number') {
-        await http(c)({
+        const res = await http(c)({
           method: 'PUT',
           url: `${api}/cards/${encodeURIComponent(id)}/customField/${encodeURIComponent(field)}/item`,
           data: { value: { number: String(value) } },
           notFound: `card ${id}`,
         });
+        jsonOf(PROVIDER, res, trelloFieldItem);
         return ['field'];
       }
-      await http(c)({
+      const res = await http(c)({
         method: 'POST',
         url: `${api}/cards/${encodeURIComponent(id)}/actions/comments`,
         params: { text: `Estimated in planning poker: ${estimate}` },
         notFound: `card ${id}`,
       });
+      jsonOf(PROVIDER, res, trelloCommentAction);
       return ['comment'];
     },
   };
