@@ -66,6 +66,41 @@ describe('a GitHub connection from preview to import to reveal to sync', () => {
     expect((await h.client.get('/integrations/sync-logs', as('stranger'))).body.sync_logs).toEqual([]);
   });
 
+  it('previews issues as a story holds them, so every item previewed imports as shown', async () => {
+    const tracker = await startGithubFake({ issues: 2 });
+    try {
+      const long = 'word '.repeat(30).trim(); // 149 characters
+      tracker.issues[0]!.labels = [
+        { name: long },
+        ...Array.from({ length: 60 }, (_, i) => ({ name: `label ${i + 1}` })),
+      ];
+      const size = 'extra large '.repeat(4).trim(); // an estimate of 47 characters: no card
+      tracker.issues[1]!.labels = [{ name: `estimate: ${size}` }];
+      const s = await h.session();
+      const connection = await connect(s.owner, { api_url: tracker.apiUrl });
+      const preview = await h.client.post('/integrations/import-preview', {
+        body: { connection_id: connection.id },
+        ...as(s.owner),
+      });
+      expect(preview.status).toBe(200);
+      const [first, second] = preview.body.issues;
+      expect(first.labels).toHaveLength(50);
+      expect(first.labels.slice(0, 2)).toEqual([`${'word '.repeat(20).trim()}…`, 'label 1']);
+      expect(second).toMatchObject({ labels: [`estimate: ${size}`], estimate: null });
+      const imported = await h.client.post(`/sessions/${s.code}/integrations/import-confirm`, {
+        body: { connection_id: connection.id, issues: preview.body.issues },
+        ...as(s.owner),
+      });
+      expect(imported.status).toBe(201);
+      expect(imported.body.stories.map((story: { external_id: string }) => story.external_id)).toEqual([
+        '1',
+        '2',
+      ]);
+    } finally {
+      await tracker.stop();
+    }
+  });
+
   it('syncs by itself on reveal when the connection has auto_sync', async () => {
     const s = await h.session();
     const connection = await connect(s.owner, { auto_sync: true, comment_sync: false, label_sync: true });

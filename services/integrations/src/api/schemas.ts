@@ -2,6 +2,7 @@ import { pageQuery } from '@pp/http';
 import { z } from 'zod';
 import { providerIds } from '../domain/providers.ts';
 import { CSV_MAX_CHARS, CSV_MAX_ROWS } from '../domain/csv-import.ts';
+import { ESTIMATE_MAX, LABEL_MAX, LABELS_MAX, TEXT_MAX, TITLE_MAX } from '../domain/issues.ts';
 
 /** Request and response shapes of the integrations API (payloads are the resource-named keys of the envelope). */
 const isoDate = z.iso.datetime({ offset: true });
@@ -99,12 +100,13 @@ export const issue = z
 
 const issueInput = z.strictObject({
   external_id: z.string().trim().min(1).max(255),
-  title: z.string().trim().min(1).max(200),
-  description: z.string().max(10_000).optional(),
-  acceptance_criteria: z.string().max(10_000).optional(),
+  title: z.string().trim().min(1).max(TITLE_MAX),
+  description: z.string().max(TEXT_MAX).optional(),
+  acceptance_criteria: z.string().max(TEXT_MAX).optional(),
   url: z.string().max(2_000).nullable().optional(),
-  labels: z.array(z.string().max(100)).max(50).optional(),
-  estimate: z.string().max(32).nullable().optional(),
+  // the limits of fitToStory, which every preview item is read through
+  labels: z.array(z.string().max(LABEL_MAX)).max(LABELS_MAX).optional(),
+  estimate: z.string().max(ESTIMATE_MAX).nullable().optional(),
 });
 const issues = z
   .array(z.union([z.string().trim().min(1).max(255), issueInput]))

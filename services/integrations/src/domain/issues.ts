@@ -11,19 +11,41 @@ export interface ExternalIssue {
   estimate: string | null;
 }
 
-/** The limits of a story's text: longer tracker text is cut (with a mark), never refused. */
-const TITLE_MAX = 200;
-const TEXT_MAX = 10_000;
+/**
+ * The limits of a story's text, and of an item import-confirm takes (its request schema says the
+ * same): what a tracker holds beyond them is fitted, never refused, so an item previewed imports as shown.
+ */
+export const TITLE_MAX = 200;
+export const TEXT_MAX = 10_000;
+export const LABEL_MAX = 100;
+export const LABELS_MAX = 50;
+/** The longest card of a deck: a longer estimate cannot be one. */
+export const ESTIMATE_MAX = 32;
 
 const cut = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
 
-/** The issue as a story can hold it: a title of 1..200 characters, texts of at most 10,000. */
+/** A name cut at the last word boundary that fits (a single long word is cut within), with the mark. */
+function cutAtWord(text: string, max: number) {
+  if (text.length <= max) return text;
+  const head = text.slice(0, max - 1);
+  const space = /\s/.test(text[max - 1]!) ? head.length : head.search(/\s\S*$/);
+  return `${space > 0 ? head.slice(0, space).trimEnd() : head}…`;
+}
+
+/**
+ * The issue as a story can hold it: a title of 1..200 characters, texts of at most 10,000. Labels
+ * longer than 100 characters are cut at a word boundary and those beyond the first 50 left out (a
+ * label names, it does not hold text); an estimate longer than 32 characters (a Notion select or
+ * text property may hold any) cannot be a card, so it reads as no estimate rather than a cut one.
+ */
 export function fitToStory(issue: ExternalIssue): ExternalIssue {
   return {
     ...issue,
     title: cut(issue.title.trim() || `Untitled ${issue.externalId}`, TITLE_MAX),
     description: cut(issue.description, TEXT_MAX),
     acceptanceCriteria: cut(issue.acceptanceCriteria, TEXT_MAX),
+    labels: issue.labels.slice(0, LABELS_MAX).map((l) => cutAtWord(l, LABEL_MAX)),
+    estimate: issue.estimate !== null && issue.estimate.length > ESTIMATE_MAX ? null : issue.estimate,
   };
 }
 

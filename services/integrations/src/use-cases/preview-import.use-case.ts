@@ -16,7 +16,7 @@ export const DEFAULT_PREVIEW_LIMIT = 100;
  * continues where this stopped (in the middle of a provider's page too).
  */
 export async function previewImport(ctx: IntegrationsContext, ownerId: string, input: PreviewInput) {
-  if ('provider' in input) return { issues: csvIssues(input.csv), nextCursor: null };
+  if ('provider' in input) return { issues: csvIssues(input.csv).map(fitToStory), nextCursor: null };
   const { adapter, connection } = await trackerSource(ctx, ownerId, input.connection_id);
   const limit = input.params?.limit ?? DEFAULT_PREVIEW_LIMIT;
   const start = input.params?.cursor ? decodeCursor(input.params.cursor) : { page: undefined, skip: 0 };
