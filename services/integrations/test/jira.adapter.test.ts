@@ -147,6 +147,21 @@ describe('the Jira adapter against a Jira Cloud fake', () => {
     expect(fake.seen.filter((r) => r.method === 'PUT')).toEqual([]);
   });
 
+  it('fails a write-back Jira does not confirm: the field updated with 204, the comment created with 201 and its id', async () => {
+    const put = (r: SeenRequest) => r.method === 'PUT';
+    const comment = (r: SeenRequest) => r.method === 'POST' && r.path.endsWith('/comment');
+    expect(
+      await oddAnswerOutcomes(fake, [
+        ['write-back (the field)', put, () => adapter.writeEstimate(conn(), 'PP-3', '5')],
+        ['write-back (a comment)', comment, () => adapter.writeEstimate(conn(), 'PP-3', 'M')],
+      ]),
+    ).toEqual([]);
+    fake.failNext(comment, { status: 201, json: { self: 'no id' } });
+    expect(await failure(adapter.writeEstimate(conn(), 'PP-3', 'M'))).toBe('503 provider_unavailable');
+    fake.failNext(comment, { status: 204 });
+    expect(await failure(adapter.writeEstimate(conn(), 'PP-3', 'M'))).toBe('503 provider_unavailable');
+  });
+
   it('refuses an issue without its key or a description nested past reading, and reads a points field of another kind as no estimate', async () => {
     const answer = (issues: unknown[]) =>
       fake.failNext((r) => r.path === '/rest/api/3/search/jql', { json: { issues, isLast: true } });

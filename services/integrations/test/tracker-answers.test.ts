@@ -9,7 +9,7 @@ const PAGE = 'aaaaaaaa-bbbb-4ccc-8ddd-000000000007';
  * A connection of each tracker, every one of them at the same fake (a self-hosted address, or the
  * hosted API configured there), with the id of an issue of it. Those whose write-back reads the
  * tracker first (GitHub's labels, Jira's fields, Linear's estimation scale, Notion's properties) are
- * set up to do so.
+ * set up to do so; Jira and Notion also once set up to write at once (a points field set, a comment).
  */
 const trackers = (url: string) => [
   {
@@ -31,6 +31,13 @@ const trackers = (url: string) => [
     issue: 'PP-7',
   },
   {
+    provider: 'jira',
+    name: 'jira (points field set)',
+    credentials: { email: 'ann@example.com', api_token: 't' },
+    settings: { site_url: url, jql: 'project = PP', story_points_field: 'customfield_10016' },
+    issue: 'PP-7',
+  },
+  {
     provider: 'azure_devops',
     credentials: { token: 't' },
     settings: { organization_url: `${url}/org`, project: 'Web' },
@@ -47,6 +54,13 @@ const trackers = (url: string) => [
     provider: 'notion',
     credentials: { token: 't' },
     settings: { data_source_id: DATA_SOURCE, title_property: 'Name', estimate_property: 'Points' },
+    issue: PAGE,
+  },
+  {
+    provider: 'notion',
+    name: 'notion (comments)',
+    credentials: { token: 't' },
+    settings: { data_source_id: DATA_SOURCE, title_property: 'Name' },
     issue: PAGE,
   },
 ];
@@ -81,12 +95,13 @@ describe('a tracker that answers 200 with something else than its API documents'
     const outcomes: string[] = [];
     const expected: string[] = [];
     for (const tracker of trackers(fake.url)) {
+      const label = tracker.name ?? tracker.provider;
       const s = await h.session();
       const created = await h.client.post('/integrations/connections', {
         body: { provider: tracker.provider, credentials: tracker.credentials, settings: tracker.settings },
         ...as(s.owner),
       });
-      expect([tracker.provider, created.status]).toEqual([tracker.provider, 201]);
+      expect([label, created.status]).toEqual([label, 201]);
       const connection = created.body.connection.id as string;
       // a story imported from the preview item as sent (no call to the tracker), then revealed
       const imported = await h.client.post(`/sessions/${s.code}/integrations/import-confirm`, {
@@ -111,8 +126,8 @@ describe('a tracker that answers 200 with something else than its API documents'
         };
         for (const [call, pending] of Object.entries(calls)) {
           const res = await pending;
-          outcomes.push(`${tracker.provider} ${call}, ${name}: ${res.status} ${res.body.error?.code}`);
-          expected.push(`${tracker.provider} ${call}, ${name}: 503 provider_unavailable`);
+          outcomes.push(`${label} ${call}, ${name}: ${res.status} ${res.body.error?.code}`);
+          expected.push(`${label} ${call}, ${name}: 503 provider_unavailable`);
         }
         const sync = await h.client.post(`/sessions/${s.code}/integrations/sync-estimates`, {
           body: {},
@@ -120,10 +135,10 @@ describe('a tracker that answers 200 with something else than its API documents'
         });
         const result = sync.body.sync?.results?.[0];
         outcomes.push(
-          `${tracker.provider} sync, ${name}: ${sync.status} ${result?.status} ${result?.message?.split(':')[0]}`,
+          `${label} sync, ${name}: ${sync.status} ${result?.status} ${result?.message?.split(':')[0]}`,
         );
         // an odd answer is no write-back done: read before it (a scale, a field) or as its confirmation
-        expected.push(`${tracker.provider} sync, ${name}: 200 failed provider_unavailable`);
+        expected.push(`${label} sync, ${name}: 200 failed provider_unavailable`);
       }
     }
     expect(outcomes).toEqual(expected);

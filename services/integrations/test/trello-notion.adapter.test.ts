@@ -65,8 +65,9 @@ function notion(req: SeenRequest): FakeResponse {
       },
     };
   }
-  if (req.method === 'PATCH' && req.path.startsWith('/v1/pages/')) return { json: { id: 'p' } };
-  if (req.method === 'POST' && req.path === '/v1/comments') return { json: { id: 'c' } };
+  if (req.method === 'PATCH' && req.path.startsWith('/v1/pages/'))
+    return { json: { object: 'page', id: req.path.slice('/v1/pages/'.length), properties: {} } };
+  if (req.method === 'POST' && req.path === '/v1/comments') return { json: { object: 'comment', id: 'c' } };
   return { status: 404, json: { object: 'error', code: 'object_not_found' } };
 }
 
@@ -201,6 +202,27 @@ describe('the Trello and Notion adapters against their fakes', () => {
       ]),
     ).toEqual([]);
     expect(notionFake.seen.filter((r) => r.method === 'PATCH' && r.path.endsWith(pages[5]!.id))).toEqual([]);
+  });
+
+  it('Notion: fails a write-back it does not confirm with the page updated or the comment created', async () => {
+    const patch = (r: SeenRequest) => r.method === 'PATCH';
+    const comment = (r: SeenRequest) => r.method === 'POST' && r.path === '/v1/comments';
+    const points = database({ estimate_property: 'Points' });
+    expect(
+      await oddAnswerOutcomes(notionFake, [
+        ['write-back (the property)', patch, () => all.notion.writeEstimate(points, pages[5]!.id, '3')],
+        ['write-back (a comment)', comment, () => all.notion.writeEstimate(database(), pages[5]!.id, '3')],
+      ]),
+    ).toEqual([]);
+    // another object than the one written
+    notionFake.failNext(patch, { json: { object: 'comment', id: 'c' } });
+    expect(await failure(all.notion.writeEstimate(points, pages[5]!.id, '3'))).toBe(
+      '503 provider_unavailable',
+    );
+    notionFake.failNext(comment, { json: { object: 'page', id: pages[5]!.id } });
+    expect(await failure(all.notion.writeEstimate(database(), pages[5]!.id, '3'))).toBe(
+      '503 provider_unavailable',
+    );
   });
 
   it('Notion: refuses a page without its id, and leaves out the other objects a query may answer', async () => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { estimateValue, type ExternalIssue } from '../../domain/issues.ts';
 import { adfNodeSchema, adfParagraph, adfToMarkdown, htmlToMarkdown } from '../../domain/markdown.ts';
+import { ProviderUnavailableError } from '../../errors.ts';
 import {
   root,
   text,
@@ -38,6 +39,8 @@ const jiraMyself = z.looseObject({
   displayName: z.string().nullish(),
   emailAddress: z.string().nullish(),
 });
+// a write answers what it wrote: the issue's field with 204 No Content, the comment created with 201
+const jiraComment = z.looseObject({ id: z.string() });
 
 /**
  * The estimate a points field holds: a number (or a number as text). A field of another kind (a setting
@@ -140,15 +143,25 @@ export function jiraAdapter(deps: AdapterDeps & { cloudApiUrl: string }): IssueA
       const value = estimateValue(estimate);
       const field = await pointsField(c);
       if (field && typeof value === 'number') {
-        await http(c)({ method: 'PUT', url, data: { fields: { [field]: value } }, notFound: `issue ${key}` });
+        const res = await http(c)({
+          method: 'PUT',
+          url,
+          data: { fields: { [field]: value } },
+          notFound: `issue ${key}`,
+        });
+        if (res.status !== 204)
+          throw new ProviderUnavailableError(PROVIDER, { status: res.status, expected: 204 });
         return ['field'];
       }
-      await http(c)({
+      const res = await http(c)({
         method: 'POST',
         url: `${url}/comment`,
         data: { body: adfParagraph(`Estimated in planning poker: ${estimate}`) },
         notFound: `issue ${key}`,
       });
+      if (res.status !== 201)
+        throw new ProviderUnavailableError(PROVIDER, { status: res.status, expected: 201 });
+      jsonOf(PROVIDER, res, jiraComment);
       return ['comment'];
     },
   };

@@ -45,6 +45,9 @@ const queryResult = z.looseObject({
 });
 const dataSource = z.looseObject({ properties: z.record(z.string(), z.looseObject({ type: z.string() })) });
 const notionUser = z.looseObject({ id: z.string(), name: z.string().nullish() });
+// a write answers what it wrote: the page updated, the comment created
+const updatedPage = z.looseObject({ object: z.literal('page'), id: z.string().regex(ID) });
+const notionComment = z.looseObject({ object: z.literal('comment'), id: z.string() });
 
 const plain = (value: z.output<typeof richText> | null | undefined) =>
   (value ?? []).map((t) => t.plain_text ?? '').join('');
@@ -140,19 +143,21 @@ export function notionAdapter(deps: AdapterDeps): IssueAdapter {
               ? { rich_text: [{ text: { content: estimate } }] }
               : undefined;
       if (property) {
-        await http(c)({
+        const res = await http(c)({
           method: 'PATCH',
           url: `${api}/pages/${id}`,
           data: { properties: { [name]: property } },
           notFound: `page ${id}`,
         });
+        jsonOf(PROVIDER, res, updatedPage);
         return ['field'];
       }
-      await http(c)({
+      const res = await http(c)({
         method: 'POST',
         url: `${api}/comments`,
         data: { parent: { page_id: id }, rich_text: [{ text: { content: `Estimate: ${estimate}` } }] },
       });
+      jsonOf(PROVIDER, res, notionComment);
       return ['comment'];
     },
   };
