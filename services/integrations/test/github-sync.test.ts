@@ -101,6 +101,34 @@ describe('a GitHub connection from preview to import to reveal to sync', () => {
     }
   });
 
+  it('previews a url longer than an item may carry as none, so the item imports', async () => {
+    const tracker = await startGithubFake({ issues: 2 });
+    try {
+      const long = `https://github.example/octo/planning/issues/1?${'q'.repeat(2_001 - 46)}`;
+      expect(long).toHaveLength(2_001);
+      tracker.issues[0]!.html_url = long;
+      const s = await h.session();
+      const connection = await connect(s.owner, { api_url: tracker.apiUrl });
+      const preview = await h.client.post('/integrations/import-preview', {
+        body: { connection_id: connection.id },
+        ...as(s.owner),
+      });
+      expect(preview.status).toBe(200);
+      expect(preview.body.issues.map((i: { url: string | null }) => i.url)).toEqual([
+        null,
+        tracker.issues[1]!.html_url,
+      ]);
+      const imported = await h.client.post(`/sessions/${s.code}/integrations/import-confirm`, {
+        body: { connection_id: connection.id, issues: preview.body.issues },
+        ...as(s.owner),
+      });
+      expect(imported.status).toBe(201);
+      expect(imported.body.stories).toHaveLength(2);
+    } finally {
+      await tracker.stop();
+    }
+  });
+
   it('syncs by itself on reveal when the connection has auto_sync', async () => {
     const s = await h.session();
     const connection = await connect(s.owner, { auto_sync: true, comment_sync: false, label_sync: true });

@@ -2,7 +2,7 @@ import { pageQuery } from '@pp/http';
 import { z } from 'zod';
 import { providerIds } from '../domain/providers.ts';
 import { CSV_MAX_CHARS, CSV_MAX_ROWS } from '../domain/csv-import.ts';
-import { ESTIMATE_MAX, LABEL_MAX, LABELS_MAX, TEXT_MAX, TITLE_MAX } from '../domain/issues.ts';
+import { ESTIMATE_MAX, LABEL_MAX, LABELS_MAX, TEXT_MAX, TITLE_MAX, URL_MAX } from '../domain/issues.ts';
 
 /** Request and response shapes of the integrations API (payloads are the resource-named keys of the envelope). */
 const isoDate = z.iso.datetime({ offset: true });
@@ -103,7 +103,7 @@ const issueInput = z.strictObject({
   title: z.string().trim().min(1).max(TITLE_MAX),
   description: z.string().max(TEXT_MAX).optional(),
   acceptance_criteria: z.string().max(TEXT_MAX).optional(),
-  url: z.string().max(2_000).nullable().optional(),
+  url: z.string().max(URL_MAX).nullable().optional(),
   // the limits of fitToStory, which every preview item is read through
   labels: z.array(z.string().max(LABEL_MAX)).max(LABELS_MAX).optional(),
   estimate: z.string().max(ESTIMATE_MAX).nullable().optional(),

@@ -21,6 +21,8 @@ export const LABEL_MAX = 100;
 export const LABELS_MAX = 50;
 /** The longest card of a deck: a longer estimate cannot be one. */
 export const ESTIMATE_MAX = 32;
+/** The longest link an item carries: a longer one is no link a user follows. */
+export const URL_MAX = 2_000;
 
 const cut = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
 
@@ -36,7 +38,8 @@ function cutAtWord(text: string, max: number) {
  * The issue as a story can hold it: a title of 1..200 characters, texts of at most 10,000. Labels
  * longer than 100 characters are cut at a word boundary and those beyond the first 50 left out (a
  * label names, it does not hold text); an estimate longer than 32 characters (a Notion select or
- * text property may hold any) cannot be a card, so it reads as no estimate rather than a cut one.
+ * text property may hold any) cannot be a card, so it reads as no estimate rather than a cut one;
+ * a url longer than 2,000 characters reads as none (a cut link leads nowhere).
  */
 export function fitToStory(issue: ExternalIssue): ExternalIssue {
   return {
@@ -46,6 +49,7 @@ export function fitToStory(issue: ExternalIssue): ExternalIssue {
     acceptanceCriteria: cut(issue.acceptanceCriteria, TEXT_MAX),
     labels: issue.labels.slice(0, LABELS_MAX).map((l) => cutAtWord(l, LABEL_MAX)),
     estimate: issue.estimate !== null && issue.estimate.length > ESTIMATE_MAX ? null : issue.estimate,
+    url: issue.url !== null && issue.url.length > URL_MAX ? null : issue.url,
   };
 }
 
