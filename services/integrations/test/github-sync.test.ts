@@ -27,19 +27,21 @@ describe('a GitHub connection from preview to import to reveal to sync', () => {
     return res.body.connection;
   }
 
+  const previewOf = (owner: string, connectionId: string) =>
+    h.client.post('/integrations/import-preview', { body: { connection_id: connectionId }, ...as(owner) });
+  const importInto = (s: { code: string; owner: string }, connectionId: string, issues: unknown[]) =>
+    h.client.post(`/sessions/${s.code}/integrations/import-confirm`, {
+      body: { connection_id: connectionId, issues },
+      ...as(s.owner),
+    });
+
   it('writes the final estimate back as a comment, logs it, and reports each story', async () => {
     const s = await h.session();
     const connection = await connect(s.owner);
-    const preview = await h.client.post('/integrations/import-preview', {
-      body: { connection_id: connection.id },
-      ...as(s.owner),
-    });
+    const preview = await previewOf(s.owner, connection.id);
     expect(preview.status).toBe(200);
     expect(preview.body.issues.map((i: { external_id: string }) => i.external_id)).toEqual(['1', '2', '3']);
-    const imported = await h.client.post(`/sessions/${s.code}/integrations/import-confirm`, {
-      body: { connection_id: connection.id, issues: [preview.body.issues[1], '3'] },
-      ...as(s.owner),
-    });
+    const imported = await importInto(s, connection.id, [preview.body.issues[1], '3']);
     expect(imported.status).toBe(201);
     const [two, three] = imported.body.stories;
     await h.reveal(s, two.id, '8');
@@ -78,19 +80,13 @@ describe('a GitHub connection from preview to import to reveal to sync', () => {
       tracker.issues[1]!.labels = [{ name: `estimate: ${size}` }];
       const s = await h.session();
       const connection = await connect(s.owner, { api_url: tracker.apiUrl });
-      const preview = await h.client.post('/integrations/import-preview', {
-        body: { connection_id: connection.id },
-        ...as(s.owner),
-      });
+      const preview = await previewOf(s.owner, connection.id);
       expect(preview.status).toBe(200);
       const [first, second] = preview.body.issues;
       expect(first.labels).toHaveLength(50);
       expect(first.labels.slice(0, 2)).toEqual([`${'word '.repeat(20).trim()}…`, 'label 1']);
       expect(second).toMatchObject({ labels: [`estimate: ${size}`], estimate: null });
-      const imported = await h.client.post(`/sessions/${s.code}/integrations/import-confirm`, {
-        body: { connection_id: connection.id, issues: preview.body.issues },
-        ...as(s.owner),
-      });
+      const imported = await importInto(s, connection.id, preview.body.issues);
       expect(imported.status).toBe(201);
       expect(imported.body.stories.map((story: { external_id: string }) => story.external_id)).toEqual([
         '1',
@@ -109,19 +105,13 @@ describe('a GitHub connection from preview to import to reveal to sync', () => {
       tracker.issues[0]!.html_url = long;
       const s = await h.session();
       const connection = await connect(s.owner, { api_url: tracker.apiUrl });
-      const preview = await h.client.post('/integrations/import-preview', {
-        body: { connection_id: connection.id },
-        ...as(s.owner),
-      });
+      const preview = await previewOf(s.owner, connection.id);
       expect(preview.status).toBe(200);
       expect(preview.body.issues.map((i: { url: string | null }) => i.url)).toEqual([
         null,
         tracker.issues[1]!.html_url,
       ]);
-      const imported = await h.client.post(`/sessions/${s.code}/integrations/import-confirm`, {
-        body: { connection_id: connection.id, issues: preview.body.issues },
-        ...as(s.owner),
-      });
+      const imported = await importInto(s, connection.id, preview.body.issues);
       expect(imported.status).toBe(201);
       expect(imported.body.stories).toHaveLength(2);
     } finally {
@@ -132,10 +122,7 @@ describe('a GitHub connection from preview to import to reveal to sync', () => {
   it('syncs by itself on reveal when the connection has auto_sync', async () => {
     const s = await h.session();
     const connection = await connect(s.owner, { auto_sync: true, comment_sync: false, label_sync: true });
-    const imported = await h.client.post(`/sessions/${s.code}/integrations/import-confirm`, {
-      body: { connection_id: connection.id, issues: ['3'] },
-      ...as(s.owner),
-    });
+    const imported = await importInto(s, connection.id, ['3']);
     await h.reveal(s, imported.body.stories[0].id, '13');
     await until(async () => fake.issues[2]!.labels.some((l) => l.name === 'estimate: 13'));
     const logs = await until(async () => {
