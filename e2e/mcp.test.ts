@@ -3,74 +3,21 @@
  * the tools, a session created, stories added, votes cast over HTTP, the reveal through a tool, the
  * analytics and the activity; another user's token refused, no token refused.
  */
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { createLogger } from '@pp/logger';
-import { startStatelessService, type StartedStatelessService } from '@pp/runtime';
-import { freePort, until } from '@pp/testing';
-import { definition } from '../services/mcp/src/app.ts';
-import { readConfig } from '../services/mcp/src/config.ts';
+import { until } from '@pp/testing';
 import type { OpenApiJson } from '../gateway/src/openapi/document.ts';
 import { differencesFromDocument } from './support/documented.ts';
-import { KEY, startPlatform, type Platform } from './support/platform.ts';
-
-const logger = createLogger({ name: 'mcp-test', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+import { startMcpPlatform, type McpPlatform } from './support/mcp.ts';
 
 describe('the MCP server through the gateway', () => {
-  let p: Platform;
-  let mcp: StartedStatelessService;
+  let p: McpPlatform;
   beforeAll(async () => {
-    const port = await freePort();
-    p = await startPlatform({
-      gatewayEnv: { MCP_URL: `http://127.0.0.1:${port}` },
-      integrationsEnv: {},
-      aiEnv: {},
-    });
-    mcp = await startStatelessService(
-      {
-        ...definition(
-          readConfig({
-            PORT: String(port),
-            INTERNAL_SIGNING_KEY: KEY,
-            SESSIONS_URL: p.unitUrls.sessions,
-            STORIES_URL: p.unitUrls.stories,
-            AI_URL: p.unitUrls.ai!,
-            INTEGRATIONS_URL: p.unitUrls.integrations!,
-          }),
-        ),
-        host: '127.0.0.1',
-      },
-      logger,
-    );
+    p = await startMcpPlatform();
   }, 60_000);
-  afterAll(async () => {
-    await mcp.stop();
-    await p.stop();
-  });
+  afterAll(() => p.stop());
 
-  /** A token of the given kind for a new account. */
-  const tokenFor = async (name: string, kind: 'mcp' | 'api' = 'mcp') => {
-    const access = await p.signUp(name);
-    const res = await p.client.post('/auth/tokens', { body: { name: 'assistant', kind }, token: access });
-    expect(res.status).toBe(201);
-    return { access, token: res.body.token.token as string };
-  };
-  const connect = async (token: string) => {
-    const client = new Client({ name: 'planning-poker-test', version: '1.0.0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${p.url}/mcp`), {
-        requestInit: { headers: { authorization: `Bearer ${token}` } },
-      }),
-    );
-    return client;
-  };
-  const call = async (client: Client, name: string, args: Record<string, unknown>) => {
-    const result = await client.callTool({ name, arguments: args });
-    return result as {
-      isError?: boolean;
-      structuredContent?: any;
-      content: Array<{ type: string; text?: string }>;
-    };
-  };
+  const tokenFor = (name: string, kind?: 'mcp' | 'api') => p.tokenFor(name, kind);
+  const connect = (token: string) => p.connect(token);
+  const call = (...args: Parameters<McpPlatform['call']>) => p.call(...args);
 
   it('lists the tools, each with the inputs of its endpoint', async () => {
     const { token } = await tokenFor('Olga');

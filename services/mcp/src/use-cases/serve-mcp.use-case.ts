@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import { McpServer } from '@modelcontextprotocol/server';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { Identity } from '@pp/http';
+import { withoutCancellations } from '../domain/cancellations.ts';
 import { tools } from '../domain/tools.ts';
 import { callTool } from './shared/call-tool.ts';
 import type { McpContext } from './shared/context.ts';
@@ -44,5 +45,5 @@ export async function serveMcp(
     void server.close();
   });
   await server.connect(transport);
-  await transport.handleRequest(req, res, body);
+  await transport.handleRequest(req, res, withoutCancellations(body));
 }

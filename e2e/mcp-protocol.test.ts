@@ -1,0 +1,42 @@
+/**
+ * The MCP server through the gateway on unusual but legitimate messages: a batch that cancels one of
+ * its own requests, a tool input as large as its endpoint takes.
+ */
+import { startMcpPlatform, type McpPlatform } from './support/mcp.ts';
+
+describe('the MCP server on unusual messages', () => {
+  let p: McpPlatform;
+  let token: string;
+  beforeAll(async () => {
+    p = await startMcpPlatform();
+    ({ token } = await p.tokenFor('Protocol'));
+  }, 60_000);
+  afterAll(() => p.stop());
+
+  const headers = { accept: 'application/json, text/event-stream' };
+  const ask = (body: unknown) => p.client.post('/mcp', { body, token, headers });
+  /** The ids a POST answered (a batch of one request is answered with the answer alone). */
+  const answeredIds = (body: unknown) => [body].flat().map((a) => (a as { id: unknown }).id);
+
+  it('answers a batch that cancels one of its own requests at once: the cancellation comes too late to stop anything', async () => {
+    const started = Date.now();
+    const cancelledAlone = await ask([
+      { jsonrpc: '2.0', id: 1, method: 'ping' },
+      {
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId: 1, reason: 'changed my mind' },
+      },
+    ]);
+    const withOthers = await ask([
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      { jsonrpc: '2.0', id: 3, method: 'ping' },
+      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 3 } },
+    ]);
+    // The protocol lets a receiver ignore a cancellation; what it must not do is leave the POST unanswered.
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect([cancelledAlone.status, withOthers.status]).toEqual([200, 200]);
+    expect(answeredIds(cancelledAlone.body)).toEqual([1]);
+    expect(answeredIds(withOthers.body)).toEqual([2, 3]);
+  });
+});
