@@ -39,4 +39,20 @@ describe('the MCP server on unusual messages', () => {
     expect(answeredIds(cancelledAlone.body)).toEqual([1]);
     expect(answeredIds(withOthers.body)).toEqual([2, 3]);
   });
+
+  it('imports through import_csv a CSV as large as the HTTP import takes (hundreds of kilobytes)', async () => {
+    const client = await p.connect(token);
+    const code = (await p.call(client, 'create_session', { name: 'Backlog' })).structuredContent.session
+      .code as string;
+    const rows = Array.from(
+      { length: 500 },
+      (_, i) => `Story ${i + 1},"${'As a user, I want it. '.repeat(28)}"`,
+    );
+    const csv = `title,description\n${rows.join('\n')}\n`;
+    expect(csv.length).toBeGreaterThan(300_000);
+    const imported = await p.call(client, 'import_csv', { code, csv });
+    expect(imported.isError).toBeFalsy();
+    expect(imported.structuredContent.stories).toHaveLength(500);
+    await client.close();
+  });
 });

@@ -10,6 +10,13 @@ import { mcpRoutes } from './routes/mcp.routes.ts';
 import type { McpContext } from './use-cases/shared/context.ts';
 import { toolInputs } from './use-cases/shared/tool-inputs.ts';
 
+/**
+ * A tool's input is its endpoint's body inside a JSON-RPC message: the largest, import_csv's CSV (up to
+ * 1,000,000 characters, which the integrations unit takes in a body of 1 MB), must fit with the message
+ * around it. The gateway's own limit still applies first.
+ */
+const BODY_LIMIT = '2mb';
+
 /** The MCP unit's HTTP API: the MCP endpoint. It owns no data: its tools call the other units. */
 export function createApp(
   config: Config,
@@ -25,6 +32,7 @@ export function createApp(
     logger: unit.logger,
     identityKey: config.INTERNAL_SIGNING_KEY,
     readiness: {},
+    bodyLimit: BODY_LIMIT,
     isShuttingDown: unit.isShuttingDown,
     routes: (app) => {
       app.use(unitOpenApiRoutes(unit.name, docs));
