@@ -173,4 +173,22 @@ describe('the assistant with an OpenAI-compatible model', () => {
     expect(criteria.body.provider).toBe('builtin');
     for (const c of criteria.body.suggestions.acceptance_criteria) expect(c).toMatch(/Given .+When .+Then /);
   });
+
+  it('gives acceptance criteria from the model only within `count` (at least two)', async () => {
+    const gwt = (i: number) => `Given invoice ${i} exists, When I export it, Then I receive a PDF`;
+    fake.answer(() => ({ content: { acceptance_criteria: [1, 2].map(gwt) } }));
+    const two = await h.ask(owner, code, 'generate-acceptance-criteria', { count: 1 });
+    // `count` 1 still means two criteria, one of them a failure: the model is asked for two.
+    expect(JSON.parse(fake.seen.at(-1)!.body.messages[1].content).count).toBe(2);
+    expect(two.body).toMatchObject({
+      provider: 'fake-model-1',
+      suggestions: { acceptance_criteria: [gwt(1), gwt(2)] },
+    });
+    fake.answer(() => ({ content: { acceptance_criteria: [1, 2, 3, 4, 5, 6, 7, 8].map(gwt) } }));
+    const many = await h.ask(owner, code, 'generate-acceptance-criteria', { count: 3 });
+    fake.answer(() => ({ content: { acceptance_criteria: [gwt(1)] } }));
+    const one = await h.ask(owner, code, 'generate-acceptance-criteria', {});
+    expect(many.body.suggestions.acceptance_criteria.length).toBeLessThanOrEqual(3);
+    expect(one.body.suggestions.acceptance_criteria.length).toBeGreaterThanOrEqual(2);
+  });
 });

@@ -108,6 +108,9 @@ const actorOf = (reading: StoryReading) => {
   return `${article(role)} ${role}`.replace(/^an? (the|my|our) /i, '$1 ');
 };
 
+/** How many criteria `count` asks for: never fewer than two (one success, one failure), nor more than a list holds. */
+export const criteriaLimit = (count: number) => Math.min(LIMITS.criteria, Math.max(2, count));
+
 /**
  * Given/When/Then criteria from the story's actor, its actions and the conditions it names: the happy
  * path of each action, each condition, the story's own criteria put in that form, and at least one
@@ -134,7 +137,7 @@ export function acceptanceCriteria(story: StoryText, count = 6): Criteria {
       `Given ${c.replace(/^(?:when|if|once|whenever|only if|in case)\s+/i, '')}, When I ${actions[0]!.phrase}, Then ${outcome(actions[0]!)}`,
   );
   const failures = actions.map((a) => failure(a, actor));
-  const limit = Math.min(LIMITS.criteria, Math.max(2, count));
+  const limit = criteriaLimit(count);
   const chosen: string[] = [happy[0]!, failures[0]!];
   for (const c of [
     ...own.filter(isTestable),

@@ -1,8 +1,10 @@
 import type { z } from 'zod';
+import { criteriaLimit } from './criteria.ts';
 import { estimateCards } from './deck.ts';
 import {
   analysis,
   criteria,
+  LIMITS,
   drafts,
   estimate,
   improvement,
@@ -71,7 +73,14 @@ export const modelTasks: Record<SuggestionKind, ModelTask> = {
   'generate-acceptance-criteria': task(
     'Write acceptance criteria for the story, each one "Given …, When …, Then …", covering the success paths and at least one failure path; at most `count`.',
     criteria.omit({ story_id: true }),
-    withId,
+    (b, a, facts) => {
+      // The API promises at most `count` criteria, and two at least: which to drop is not ours to guess.
+      const most = criteriaLimit(facts.count ?? LIMITS.criteria);
+      const written = a.acceptance_criteria.length;
+      if (written < 2 || written > most)
+        throw new Error(`the model wrote ${written} criteria, not 2 to ${most}`);
+      return withId(b, a);
+    },
   ),
   'split-current-story': task(
     'Split the story into at least two smaller stories, each valuable on its own, using the pattern that fits (conjunctions, workflow steps, CRUD operations, business-rule variations, data variations, happy/unhappy path); say which pattern and why in the rationale.',
