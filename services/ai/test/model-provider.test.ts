@@ -147,20 +147,23 @@ describe('the assistant with an OpenAI-compatible model', () => {
     });
   });
 
-  it('drafts with the model, cut to `count` (refused short of it), and refuses criteria that are not Given/When/Then', async () => {
-    const draft = {
-      title: 'Export one invoice',
+  it('drafts and splits with the model, each title once, cut to `count` (refused short of it), and refuses criteria that are not Given/When/Then', async () => {
+    const draft = (title: string) => ({
+      title,
       description: 'As an accountant…',
       acceptance_criteria: 'Given…',
-    };
-    fake.answer(() => ({ content: { stories: [draft, draft, draft] } }));
+    });
+    const titles = (res: { body: any }) =>
+      res.body.suggestions.stories.map((s: { title: string }) => s.title);
+    const [one, all] = [draft('Export one invoice'), draft('Export all invoices')];
+    fake.answer(() => ({ content: { stories: [one, draft('Export ONE invoice'), all, draft('Email')] } }));
     const drafted = await h.ask(owner, code, 'draft-stories', {
       text: 'Accountants export invoices.',
       count: 2,
     });
     expect(drafted.body.provider).toBe('fake-model-1');
-    expect(drafted.body.suggestions.stories).toHaveLength(2);
-    fake.answer(() => ({ content: { stories: [draft] } }));
+    expect(titles(drafted)).toEqual([one.title, all.title]);
+    fake.answer(() => ({ content: { stories: [one, one] } }));
     const short = await h.ask(owner, code, 'draft-stories', {
       text: 'Accountants export invoices.',
       count: 2,
@@ -168,6 +171,12 @@ describe('the assistant with an OpenAI-compatible model', () => {
     expect(short.body.provider).toBe('builtin');
     expect(short.body.note).toMatch(/did not give a usable answer/);
     expect(short.body.suggestions.stories).toHaveLength(2);
+    fake.answer(() => ({
+      content: { stories: [one, draft(' export one invoice '), all], rationale: 'By scope.' },
+    }));
+    const split = await h.ask(owner, code, 'split-current-story');
+    expect(split.body.provider).toBe('fake-model-1');
+    expect(titles(split)).toEqual([one.title, all.title]);
     fake.answer(() => ({ content: { acceptance_criteria: ['It works.'] } }));
     const criteria = await h.ask(owner, code, 'generate-acceptance-criteria');
     expect(criteria.body.provider).toBe('builtin');

@@ -43,6 +43,17 @@ const task = (instructions: string, schema: z.ZodObject, merge: ModelTask['merge
 
 const withId = (b: { story_id: string }, a: object) => ({ ...a, story_id: b.story_id });
 
+/** The first story of each title (in any case and spacing): the API promises each title once. */
+function eachTitleOnce<S extends { title: string }>(stories: S[]): S[] {
+  const seen = new Set<string>();
+  return stories.filter((s) => {
+    const key = s.title.trim().replace(/\s+/g, ' ').toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 export const modelTasks: Record<SuggestionKind, ModelTask> = {
   summary: task(
     "Summarise the session's estimation: where it stands, highlights, risks and next steps.",
@@ -58,11 +69,12 @@ export const modelTasks: Record<SuggestionKind, ModelTask> = {
     'Draft `count` user stories from the brief: title, description in the form "As a <role>, I want <goal>, so that <value>", and acceptance criteria in Given/When/Then form, one a line.',
     drafts,
     (_b, a, facts) => {
-      // The API promises `count` stories: fewer is no answer to the question asked.
-      const count = facts.count ?? a.stories.length;
-      if (a.stories.length < count)
-        throw new Error(`the model drafted ${a.stories.length} stories, not ${count}`);
-      return { stories: a.stories.slice(0, count) };
+      // The API promises `count` stories: fewer different ones is no answer to the question asked.
+      const stories = eachTitleOnce(a.stories);
+      const count = facts.count ?? stories.length;
+      if (stories.length < count)
+        throw new Error(`the model drafted ${stories.length} stories, not ${count}`);
+      return { stories: stories.slice(0, count) };
     },
   ),
   'improve-current-story': task(
@@ -85,7 +97,7 @@ export const modelTasks: Record<SuggestionKind, ModelTask> = {
   'split-current-story': task(
     'Split the story into at least two smaller stories, each valuable on its own, using the pattern that fits (conjunctions, workflow steps, CRUD operations, business-rule variations, data variations, happy/unhappy path); say which pattern and why in the rationale.',
     split.omit({ story_id: true }),
-    withId,
+    (b, a) => withId(b, { ...a, stories: eachTitleOnce(a.stories) }),
   ),
   'estimate-assistant': task(
     "Suggest an estimate for the story: one card of the session's `deck`, from the similar revealed stories given (their final estimates and similarity) and the story's own scope; a confidence from 0 to 1; the reasoning.",
