@@ -13,8 +13,12 @@ export const configSchema = z
     AI_PROVIDER_URL: z.url().optional(),
     AI_MODEL: z.string().trim().min(1).max(200).optional(),
     AI_API_KEY: z.string().min(1).optional(),
-    /** The whole model call, its one retry included: past it, the built-in engine answers. */
-    AI_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
+    /**
+     * The whole model call, its one retry included: past it, the built-in engine answers. Under the
+     * time the gateway (UPSTREAM_TIMEOUT_MS, 15 s) and the MCP unit wait for this unit, or the client
+     * would get their 504 instead of the built-in answer.
+     */
+    AI_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
     /** Model calls in flight at once in this process; more wait for nobody: they get the built-in answer. */
     AI_MAX_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(8),
     /** Model calls one user may cause per hour (every replica counts against the same budget). */
