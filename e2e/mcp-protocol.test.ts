@@ -1,10 +1,11 @@
 /**
- * The MCP server through the gateway on unusual but legitimate messages: a batch that cancels one of
- * its own requests, a tool input as large as its endpoint takes.
+ * The MCP server through the gateway on unusual but legitimate messages and conditions: a batch that
+ * cancels one of its own requests, a tool input as large as its endpoint takes, a unit that stops
+ * answering.
  */
 import { startMcpPlatform, type McpPlatform } from './support/mcp.ts';
 
-describe('the MCP server on unusual messages', () => {
+describe('the MCP server on unusual messages and conditions', () => {
   let p: McpPlatform;
   let token: string;
   beforeAll(async () => {
@@ -55,4 +56,19 @@ describe('the MCP server on unusual messages', () => {
     expect(imported.structuredContent.stories).toHaveLength(500);
     await client.close();
   });
+
+  it('gives a tool error, within the time the gateway waits, when a unit stops answering', async () => {
+    const client = await p.connect(token);
+    p.toSessions.mute();
+    try {
+      const started = Date.now();
+      const listed = await p.call(client, 'list_sessions', {});
+      expect(listed.isError).toBe(true);
+      expect(listed.content[0]!.text).toMatch(/try again/);
+      expect(Date.now() - started).toBeLessThan(15_000);
+    } finally {
+      p.toSessions.restore();
+      await client.close();
+    }
+  }, 30_000);
 });

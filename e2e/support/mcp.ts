@@ -5,7 +5,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createLogger } from '@pp/logger';
 import { startStatelessService } from '@pp/runtime';
-import { freePort } from '@pp/testing';
+import { freePort, startTcpProxy } from '@pp/testing';
 import { definition } from '../../services/mcp/src/app.ts';
 import { readConfig } from '../../services/mcp/src/config.ts';
 import { KEY, startPlatform } from './platform.ts';
@@ -26,13 +26,16 @@ export async function startMcpPlatform() {
     integrationsEnv: {},
     aiEnv: {},
   });
+  // The MCP unit reaches the sessions unit through a proxy a test can mute (a unit that stops answering).
+  const target = new URL(p.unitUrls.sessions);
+  const toSessions = await startTcpProxy({ host: target.hostname, port: Number(target.port) });
   const mcp = await startStatelessService(
     {
       ...definition(
         readConfig({
           PORT: String(port),
           INTERNAL_SIGNING_KEY: KEY,
-          SESSIONS_URL: p.unitUrls.sessions,
+          SESSIONS_URL: toSessions.url,
           STORIES_URL: p.unitUrls.stories,
           AI_URL: p.unitUrls.ai!,
           INTEGRATIONS_URL: p.unitUrls.integrations!,
@@ -44,6 +47,7 @@ export async function startMcpPlatform() {
   );
   return {
     ...p,
+    toSessions,
     /** A token of the given kind for a new account, and the account's access token. */
     async tokenFor(name: string, kind: 'mcp' | 'api' = 'mcp') {
       const access = await p.signUp(name);
@@ -65,6 +69,7 @@ export async function startMcpPlatform() {
       (await client.callTool({ name, arguments: args })) as ToolResult,
     async stop() {
       await mcp.stop();
+      await toSessions.close();
       await p.stop();
     },
   };

@@ -10,8 +10,12 @@ export const configSchema = z.object({
   STORIES_URL: z.url().default(defaultServiceUrl('stories')),
   AI_URL: z.url().default(defaultServiceUrl('ai')),
   INTEGRATIONS_URL: z.url().default(defaultServiceUrl('integrations')),
-  /** How long a tool may wait for the unit it calls. */
-  CALL_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
+  /**
+   * How long a tool may wait for the unit it calls: under the gateway's wait for this unit
+   * (UPSTREAM_TIMEOUT_MS, 15 s), so that a unit that stops answering is a tool error, not a 504; over
+   * the ai unit's wait for a model (10 s), so that its built-in answer still comes back.
+   */
+  CALL_TIMEOUT_MS: z.coerce.number().int().min(100).default(12_000),
 });
 
 export type Config = z.infer<typeof configSchema>;

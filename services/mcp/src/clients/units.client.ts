@@ -21,7 +21,11 @@ export interface UnitsClient {
   sessionCode(id: string): Promise<string | undefined>;
 }
 
-/** The units the tools call, each through one client with a timeout and a circuit breaker. */
+/**
+ * The units the tools call, each through one client with a timeout and a circuit breaker. No retry:
+ * one more wait of CALL_TIMEOUT_MS would outlast the gateway's, and the assistant, told the tool
+ * failed, can call it again.
+ */
 export function createUnitsClient(config: Config, logger: Logger): UnitsClient {
   const urls: Record<Unit, string> = {
     sessions: config.SESSIONS_URL,
@@ -39,6 +43,7 @@ export function createUnitsClient(config: Config, logger: Logger): UnitsClient {
         signingKey: config.INTERNAL_SIGNING_KEY,
         logger,
         timeoutMs: config.CALL_TIMEOUT_MS,
+        retries: 0,
       }),
     ]),
   ) as Record<Unit, ServiceClient>;
