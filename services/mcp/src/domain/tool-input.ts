@@ -10,6 +10,7 @@ export interface PathsDescription {
 }
 
 const COMPONENTS = '#/components/schemas/';
+const LOCAL = '#/$defs/';
 
 /** References to the document's components become references to the schema's own `$defs`. */
 function localRefs(value: unknown): unknown {
@@ -18,7 +19,7 @@ function localRefs(value: unknown): unknown {
   return Object.fromEntries(
     Object.entries(value).map(([k, v]) =>
       k === '$ref' && typeof v === 'string' && v.startsWith(COMPONENTS)
-        ? [k, `#/$defs/${v.slice(COMPONENTS.length)}`]
+        ? [k, `${LOCAL}${v.slice(COMPONENTS.length)}`]
         : [k, localRefs(v)],
     ),
   );
@@ -26,11 +27,33 @@ function localRefs(value: unknown): unknown {
 
 function resolved(schema: JsonSchema, defs: Record<string, unknown>): JsonSchema {
   const ref = schema.$ref;
-  if (typeof ref === 'string' && ref.startsWith('#/$defs/')) {
-    const target = defs[ref.slice('#/$defs/'.length)];
+  if (typeof ref === 'string' && ref.startsWith(LOCAL)) {
+    const target = defs[ref.slice(LOCAL.length)];
     if (target && typeof target === 'object') return resolved(target as JsonSchema, defs);
   }
   return schema;
+}
+
+/**
+ * The definitions a schema refers to, and those they refer to in turn: a unit describes every schema of
+ * its paths, and a tool's input carries only its own (every tool is read into an assistant's context).
+ */
+function usedDefs(schema: unknown, defs: Record<string, unknown>): Record<string, unknown> {
+  const used: Record<string, unknown> = {};
+  const pending: unknown[] = [schema];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (!value || typeof value !== 'object') continue;
+    for (const [k, v] of Object.entries(value)) {
+      const name = k === '$ref' && typeof v === 'string' && v.startsWith(LOCAL) ? v.slice(LOCAL.length) : '';
+      if (!name) pending.push(v);
+      else if (!(name in used) && name in defs) {
+        used[name] = defs[name];
+        pending.push(defs[name]);
+      }
+    }
+  }
+  return used;
 }
 
 /** An object schema's properties and required names (nothing for anything else). */
@@ -80,12 +103,13 @@ export function endpointToolInput(tool: EndpointTool, description: PathsDescript
     properties[input] = { type: 'string', description: PATH_INPUTS[input] ?? input };
     required.unshift(input);
   }
+  const used = usedDefs(properties, defs);
   return {
     type: 'object',
     properties,
     ...(required.length ? { required: [...new Set(required)] } : {}),
     ...(closed ? { additionalProperties: false } : {}),
-    ...(Object.keys(defs).length ? { $defs: defs } : {}),
+    ...(Object.keys(used).length ? { $defs: used } : {}),
   };
 }
 
