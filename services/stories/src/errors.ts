@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError } from '@pp/http';
+import { AppError, ConflictError, NotFoundError } from '@pp/http';
 
 export class SessionNotFoundError extends NotFoundError {
   constructor() {
@@ -23,3 +23,13 @@ export class ConcurrentChangeError extends ConflictError {
     super("The session's stories kept changing at the same time: try again", 'concurrent_change');
   }
 }
+
+/**
+ * An automatic reveal that is not (or no longer) due: the story was revealed or deleted meanwhile,
+ * the session is archived, or the sessions unit found its reason gone (409 reveal_not_due). A reveal
+ * that lost to changes made at the same time is tried again (the event is handed back).
+ */
+export const notDue = (err: unknown) =>
+  err instanceof AppError &&
+  (err.status === 404 || err.status === 409) &&
+  !(err instanceof ConcurrentChangeError);

@@ -39,8 +39,8 @@ export const settings = {
   auto_reveal: z.boolean().meta({
     description:
       'Reveal as soon as every voting participant has voted. What completes the round (the last vote, ' +
-      'removing the voter it waited for or making them an observer, switching this on) answers once ' +
-      'the story is revealed and the next one open.',
+      'removing the voter it waited for or making them an observer, switching this on, making current a ' +
+      'story whose kept votes are complete) answers once the story is revealed and the next one open.',
   }),
   require_participant_token: z
     .boolean()

@@ -23,6 +23,9 @@ const ARCHIVED = 'The session is archived: read-only until it is unarchived (`se
 /** The 409s of a change of a session's stories: an archived session's, and the change's own. */
 const conflicts = (...own: string[]) => ({ 409: { description: [...own, ARCHIVED].join('; ') } });
 const ALREADY_REVEALED = 'The story is already revealed (`story_already_revealed`)';
+const KEPT_VOTES =
+  ' In an auto-reveal session, a story made current whose kept votes already complete its round is revealed ' +
+  'before the answer, which shows it `revealed`; the next pending story is current then.';
 const SESSIONS_DOWN = {
   503: { description: 'The sessions service did not answer (`sessions_unavailable`)' },
 };
@@ -68,7 +71,8 @@ export const storiesApi = {
   },
   'DELETE /stories/{story}': {
     summary: 'Delete a story (owner)',
-    description: 'When it was the current story, the next pending one becomes current (`next_story`).',
+    description:
+      'When it was the current story, the next pending one becomes current (`next_story`).' + KEPT_VOTES,
     params: storyParams,
     responses: {
       200: {
@@ -88,7 +92,8 @@ export const storiesApi = {
       'is revealed with the votes it kept (none when it was never open, so its final estimate is null), ' +
       '`next_story` is null and the current story stays current. The final estimate is the consensus over the ' +
       "session's deck: `?` and `coffee` do not count; the one most frequent card wins; on a tie, the median of the " +
-      'counted votes in deck order (the upper of the two middle ones for an even count); null when no vote counts.',
+      'counted votes in deck order (the upper of the two middle ones for an even count); null when no vote counts.' +
+      KEPT_VOTES,
     params: storyParams,
     responses: {
       200: {
@@ -116,7 +121,7 @@ export const storiesApi = {
   },
   'POST /stories/{story}/activate': {
     summary: 'Make this the current story (owner)',
-    description: 'The previous current story goes back to `pending` with its votes kept.',
+    description: 'The previous current story goes back to `pending` with its votes kept.' + KEPT_VOTES,
     params: storyParams,
     responses: {
       200: { description: 'The story, now current', payload: z.object({ story }) },

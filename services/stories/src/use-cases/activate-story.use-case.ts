@@ -3,10 +3,12 @@ import { StoryAlreadyRevealedError } from '../errors.ts';
 import { changeQueue } from './shared/change-queue.ts';
 import type { Actor, StoriesContext } from './shared/context.ts';
 import { sessionRef, storySummary } from './shared/summaries.ts';
+import { revealIfKeptVotesComplete } from './reveal-story.use-case.ts';
 
 /**
  * Makes a story the current one: the previous current story goes back to `pending` with its votes
- * kept. A revealed story is not reopened here (reset it to vote again): 409.
+ * kept. A revealed story is not reopened here (reset it to vote again): 409. In an auto-reveal session,
+ * a story whose kept votes complete its round is revealed before the answer.
  */
 export async function activateStory(ctx: StoriesContext, actor: Actor, storyId: string) {
   const { result: story, session } = await changeQueue(
@@ -25,5 +27,5 @@ export async function activateStory(ctx: StoriesContext, actor: Actor, storyId: 
       return target!;
     },
   );
-  return { story, session };
+  return { story: await revealIfKeptVotesComplete(ctx, session, story), session };
 }

@@ -2,11 +2,13 @@ import { makeCurrent, nextPending, positionsWithout } from '../domain/story-queu
 import { changeQueue } from './shared/change-queue.ts';
 import type { Actor, StoriesContext } from './shared/context.ts';
 import { sessionRef, storySummary } from './shared/summaries.ts';
+import { revealIfKeptVotesComplete } from './reveal-story.use-case.ts';
 
 /**
  * Deletes a story (its round and votes go too); the ones behind it move up. When it was the current
  * story, the next pending one becomes current (story.deleted names it, and story.activated announces
- * it like any other change of the current story).
+ * it like any other change of the current story), and is revealed before the answer in an auto-reveal
+ * session when its kept votes complete its round.
  */
 export async function deleteStory(ctx: StoriesContext, actor: Actor, storyId: string) {
   const { result, session } = await changeQueue(
@@ -38,5 +40,6 @@ export async function deleteStory(ctx: StoriesContext, actor: Actor, storyId: st
       return { deleted, next: next ?? null };
     },
   );
-  return { ...result, session };
+  const next = result.next && (await revealIfKeptVotesComplete(ctx, session, result.next));
+  return { ...result, next, session };
 }

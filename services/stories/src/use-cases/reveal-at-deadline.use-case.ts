@@ -1,4 +1,4 @@
-import { notDue } from './shared/auto-reveal.ts';
+import { notDue } from '../errors.ts';
 import type { StoriesContext } from './shared/context.ts';
 import { revealStory } from './reveal-story.use-case.ts';
 

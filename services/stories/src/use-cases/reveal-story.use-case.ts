@@ -2,7 +2,8 @@ import type { SealCondition } from '@pp/contracts';
 import { consensus } from '../domain/consensus.ts';
 import { makeCurrent, nextPending } from '../domain/story-queue.ts';
 import { votesToKeep, type RoomVote } from '../domain/vote-names.ts';
-import { StoryAlreadyRevealedError } from '../errors.ts';
+import type { SessionRecord, StoryRecord } from '../db/entities/index.ts';
+import { notDue, StoryAlreadyRevealedError } from '../errors.ts';
 import { changeQueue } from './shared/change-queue.ts';
 import type { Actor, StoriesContext } from './shared/context.ts';
 import { sessionRef, storySummary } from './shared/summaries.ts';
@@ -17,7 +18,8 @@ const conditionOf = (actor: Actor): SealCondition =>
  * the session records names), the next pending story becomes current, and story.revealed is
  * published. An automatic reveal happens only if the sessions unit finds its reason still holds.
  *
- * The answer names the voters: it is the room's view.
+ * The answer names the voters: it is the room's view. The next story may be revealed in turn before
+ * the answer (see revealIfKeptVotesComplete); `next` is as it is then.
  */
 export async function revealStory(ctx: StoriesContext, actor: Actor, storyId: string) {
   const { result, session } = await changeQueue(
@@ -58,5 +60,28 @@ export async function revealStory(ctx: StoriesContext, actor: Actor, storyId: st
       return { story, votes, next: next ?? null };
     },
   );
-  return { ...result, session };
+  const next = result.next && (await revealIfKeptVotesComplete(ctx, session, result.next));
+  return { ...result, next, session };
+}
+
+/**
+ * A change made this story current (activated, or the next one after a reveal or a deletion). A story
+ * keeps its votes while it waits as `pending`, and its round may be complete already (the voter it
+ * waited for left meanwhile, or auto-reveal was switched on): in an auto-reveal session nothing else
+ * would reveal it before someone votes again, so it is revealed now, before the change answers, which
+ * shows it as it is then. The change is made already: if the reveal fails, the answer goes as it is.
+ */
+export async function revealIfKeptVotesComplete<S extends { id: string }>(
+  ctx: StoriesContext,
+  session: Pick<SessionRecord, 'id' | 'autoReveal'>,
+  story: S,
+): Promise<S | StoryRecord> {
+  if (!session.autoReveal) return story;
+  try {
+    if (!(await ctx.sessions.stats(session.id, story.id)).all_voted) return story;
+    return (await revealStory(ctx, { kind: 'system', reason: 'auto_reveal' }, story.id)).story;
+  } catch (err) {
+    if (!notDue(err)) ctx.logger.warn({ err, story_id: story.id }, 'kept votes not revealed');
+    return story;
+  }
 }

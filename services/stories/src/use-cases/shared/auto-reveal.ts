@@ -1,18 +1,7 @@
-import { AppError } from '@pp/http';
 import type { Story } from '../../db/entities/index.ts';
-import { ConcurrentChangeError } from '../../errors.ts';
+import { notDue } from '../../errors.ts';
 import type { StoriesContext } from './context.ts';
 import { revealStory } from '../reveal-story.use-case.ts';
-
-/**
- * An automatic reveal that is not (or no longer) due: the story was revealed or deleted meanwhile,
- * the session is archived, or the sessions unit found its reason gone (409 reveal_not_due). A reveal
- * that lost to changes made at the same time is tried again (the event is handed back).
- */
-export const notDue = (err: unknown) =>
-  err instanceof AppError &&
-  (err.status === 404 || err.status === 409) &&
-  !(err instanceof ConcurrentChangeError);
 
 /**
  * When the story is still the current one and every voting participant has voted, reveal it (the
