@@ -155,6 +155,13 @@ describe('stories: adding, reading, editing and deleting', () => {
     expect(
       (await h.client.patch(`/stories/${ids[0]}`, { body: { position: 0 }, ...as(s.owner_id) })).status,
     ).toBe(422);
+    // A position of another JSON type than the documented integer moves nothing.
+    for (const position of ['2', true, [2], '']) {
+      const odd = await h.client.patch(`/stories/${ids[0]}`, { body: { position }, ...as(s.owner_id) });
+      expect([odd.status, Object.keys(odd.body.errors ?? {})]).toEqual([422, ['position']]);
+    }
+    const after = await h.client.get(`/sessions/${s.code}/stories`);
+    expect(after.body.stories.map((x: { title: string }) => x.title)).toEqual(['C', 'A2', 'B']);
   });
 
   it('when the current story is deleted, the next pending one becomes current and the rest close up', async () => {

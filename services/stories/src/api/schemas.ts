@@ -26,7 +26,7 @@ export const updateStoryBody = z
     title: title.optional(),
     description: longText.optional(),
     acceptance_criteria: longText.optional(),
-    position: z.coerce
+    position: z
       .number()
       .int()
       .min(1)
