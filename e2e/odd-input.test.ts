@@ -120,6 +120,34 @@ describe('odd input through the gateway', () => {
     expect(answers.filter((a) => a.status !== 404)).toEqual([]);
   });
 
+  it('reads a session code alike on every path: any case names the session; padded, or with a letter outside ASCII, none', async () => {
+    // A code with an S, to spell it with the long s (which upper-cases to S).
+    let code = placeholders.code!;
+    for (let i = 0; i < 60 && !code.includes('S'); i++)
+      code = (await p.client.post('/sessions', { body: { name: 'Spelt' }, token })).body.session.code;
+    const paths = routeTable
+      .filter((r) => r.method === 'GET' && RUNNING.has(r.unit) && r.path.startsWith('/sessions/{code}'))
+      .map((r) => r.path);
+    expect(paths.length).toBeGreaterThan(5);
+    const statuses = async (spelt: string) => {
+      const answers: string[] = [];
+      for (const path of paths) {
+        const url = `${p.url}${path.replace('{code}', spelt)}`;
+        const res = await fetch(url, { method: 'HEAD', headers: { authorization: `Bearer ${token}` } });
+        answers.push(`${path} ${res.status === 404 ? 404 : 'found'}`);
+      }
+      return answers;
+    };
+    expect(await statuses(code.toLowerCase())).toEqual(paths.map((path) => `${path} found`));
+    for (const odd of [
+      `%20${code}`,
+      `${code}%09`,
+      `${code}%E2%80%83`,
+      encodeURIComponent(code.replace('S', 'ſ')),
+    ])
+      expect([odd, await statuses(odd)]).toEqual([odd, paths.map((path) => `${path} 404`)]);
+  });
+
   it('answers 400 invalid_query for a query number not in decimal digits or a key given twice; 422 out of range', async () => {
     const list = async (query: string) => {
       const res = await p.client.get(`/sessions?${query}`, { token });

@@ -1,6 +1,19 @@
-import { makeEvent, eventEnvelopeSchema, parseEventData, publicEventTypes, eventSchemas } from './index.ts';
+import {
+  makeEvent,
+  eventEnvelopeSchema,
+  parseEventData,
+  publicEventTypes,
+  eventSchemas,
+  sessionCodeOf,
+} from './index.ts';
 
 describe('contracts', () => {
+  it('reads session codes in any case of ASCII letters, and nothing else', () => {
+    expect(sessionCodeOf('ab3dEf')).toBe('AB3DEF');
+    for (const odd of [' AB3DEF', 'AB3DEF\t', 'AB3DEF\u2003', 'AB3DEſ', 'ABCDE', 'ABC-EF', 'ABCDEFG'])
+      expect(sessionCodeOf(odd)).toBeUndefined();
+  });
+
   it('builds envelopes that satisfy the envelope schema', () => {
     const event = makeEvent(
       'token.revoked',

@@ -1,6 +1,5 @@
 import { builtInDefaults, settingsProblems, type SessionSettings } from './session-settings.ts';
 import { deckOf } from './deck.ts';
-import { normalizeCode } from './session-code.ts';
 
 const NOW = new Date('2030-01-01T12:00:00Z');
 const changed = (...keys: Array<keyof SessionSettings>) => new Set(keys);
@@ -50,11 +49,5 @@ describe('session settings', () => {
     expect(settingsProblems({ ...on, voteByAt: future }, changed('voteByAt'), NOW)).toEqual({});
     // A deadline that has passed does not block changing something else.
     expect(settingsProblems({ ...on, voteByAt: past }, changed('autoReveal'), NOW)).toEqual({});
-  });
-
-  it('reads codes in any case and refuses what cannot be one', () => {
-    expect(normalizeCode(' ab3dEf ')).toBe('AB3DEF');
-    expect(normalizeCode('ABCDE')).toBeUndefined();
-    expect(normalizeCode('ABC-EF')).toBeUndefined();
   });
 });

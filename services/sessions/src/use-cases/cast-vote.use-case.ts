@@ -1,9 +1,9 @@
+import { sessionCodeOf } from '@pp/contracts';
 import { outboxEvent } from '@pp/events';
 import { readVoteScene, type VoteSceneRow } from '../db/vote-scene.repository.ts';
 import { recordVote, roundCounts } from '../db/vote.repository.ts';
 import { deckOf } from '../domain/deck.ts';
 import { toRoomMessage } from '../domain/room-events.ts';
-import { normalizeCode } from '../domain/session-code.ts';
 import { voteRefusal, voteStats, type ParticipantRole, type VoteScene } from '../domain/vote-rules.ts';
 import { SessionNotFoundError, voteRefusalError } from '../errors.ts';
 import { revealIfComplete } from './shared/auto-reveal.ts';
@@ -85,7 +85,7 @@ function write(ctx: SessionsContext, scene: VoteSceneRow, input: CastVoteInput, 
  * unchanged (one round trip), else read afresh. The relay publishes after it, off the request path.
  */
 export async function castVote(ctx: SessionsContext, rawCode: string, input: CastVoteInput) {
-  const code = normalizeCode(rawCode);
+  const code = sessionCodeOf(rawCode);
   if (!code) throw new SessionNotFoundError();
   const now = ctx.now();
   let scene = ctx.voteScenes.get(code, input.participantId);

@@ -1,7 +1,7 @@
+import { sessionCodeOf } from '@pp/contracts';
 import type { EntityManager } from '@pp/db';
 import type { Session } from '../../db/entities/index.ts';
 import { findSessionByCode, lockSessionByCode } from '../../db/session.repository.ts';
-import { normalizeCode } from '../../domain/session-code.ts';
 import { NotOwnerError } from '@pp/http';
 import { SessionNotFoundError } from '../../errors.ts';
 
@@ -14,7 +14,7 @@ export async function findSession(
   rawCode: string,
   options: { locked?: boolean } = {},
 ): Promise<Session> {
-  const code = normalizeCode(rawCode);
+  const code = sessionCodeOf(rawCode);
   const find = options.locked ? lockSessionByCode : findSessionByCode;
   const session = code ? await find(em, code) : null;
   if (!session) throw new SessionNotFoundError();

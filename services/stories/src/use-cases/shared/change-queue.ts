@@ -1,4 +1,4 @@
-import { isUuid } from '@pp/contracts';
+import { isUuid, sessionCodeOf } from '@pp/contracts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EventData, EventEnvelope, EventType, RoundAnswer } from '@pp/contracts';
 import { outboxEvent } from '@pp/events';
@@ -125,13 +125,14 @@ function differences(planned: PlannedQueue, after: QueueStory[], whole: Set<stri
   };
 }
 
-const CODE = /^[A-Za-z0-9]{6}$/;
-
 /** The target as the read model spells it; undefined when it cannot name anything. */
 function normalized(target: QueueTarget): QueueTarget | undefined {
   if ('storyId' in target)
     return isUuid(target.storyId) ? { storyId: target.storyId.toLowerCase() } : undefined;
-  if ('code' in target) return CODE.test(target.code) ? { code: target.code.toUpperCase() } : undefined;
+  if ('code' in target) {
+    const code = sessionCodeOf(target.code);
+    return code === undefined ? undefined : { code };
+  }
   return isUuid(target.sessionId) ? { sessionId: target.sessionId.toLowerCase() } : undefined;
 }
 

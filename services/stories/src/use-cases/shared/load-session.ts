@@ -1,4 +1,4 @@
-import { isUuid } from '@pp/contracts';
+import { isUuid, sessionCodeOf } from '@pp/contracts';
 import { findSession, saveSnapshot } from '../../db/session.repository.ts';
 import { findStory } from '../../db/story.repository.ts';
 import type { SessionRecord, SessionView, Story } from '../../db/entities/index.ts';
@@ -8,14 +8,12 @@ import { SessionNotFoundError, StoryNotFoundError } from '../../errors.ts';
 import type { Actor, StoriesContext } from './context.ts';
 import { sessionOfSnapshot } from './summaries.ts';
 
-const CODE = /^[A-Za-z0-9]{6}$/;
-
 /**
  * The session from the read model; when its event has not arrived yet, from the sessions service
  * (and kept), so a story added right after its session was created does not 404.
  */
 export async function loadSession(ctx: StoriesContext, codeOrId: string): Promise<SessionView> {
-  if (!isUuid(codeOrId) && !CODE.test(codeOrId)) throw new SessionNotFoundError();
+  if (!isUuid(codeOrId) && !sessionCodeOf(codeOrId)) throw new SessionNotFoundError();
   const known = await findSession(ctx.em, codeOrId);
   if (known) return known;
   const snapshot = await ctx.sessions.lookup(codeOrId);
