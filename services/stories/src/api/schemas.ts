@@ -193,7 +193,9 @@ export const analytics = z
     totals: z.object({
       stories: z.number().int(),
       revealed: z.number().int(),
-      points: z.number().meta({ description: 'Sum of the numeric final estimates' }),
+      points: z
+        .number()
+        .meta({ description: 'Sum of the final estimates written as decimal numbers (such as 3 or 0.5)' }),
     }),
   })
   .meta({ id: 'SessionAnalytics' });

@@ -67,4 +67,11 @@ describe('session analytics', () => {
     ]);
     expect(result.totals).toEqual({ stories: 4, revealed: 3, points: 13 });
   });
+
+  it('sums as points only the final estimates written as decimal numbers, so the sum is always a number', () => {
+    const deck = ['1e308', '0x10', '.5', '+2', '-1', '3', '?'];
+    const revealed = deck.map((card, i) => story(`s${i}`, card, `2026-01-01T10:0${i}:00.000Z`, []));
+    const twice = [...revealed, story('again', '1e308', '2026-01-01T11:00:00.000Z', [])];
+    expect(analyse(deck, twice).totals.points).toBe(0.5 + 2 - 1 + 3);
+  });
 });

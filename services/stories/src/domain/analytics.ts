@@ -10,6 +10,12 @@ export interface AnalysedStory {
   votes: KeptVote[];
 }
 
+/**
+ * A final estimate that counts as points: a number as people write one (3, 0.5, -1). A custom card
+ * such as 1e308 or 0x10 is a label: read as a number, two 1e308 would make the sum Infinity (null in JSON).
+ */
+const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+
 const counts = (values: string[], rank: (v: string) => number) => {
   const byValue = new Map<string, number>();
   for (const v of values) byValue.set(v, (byValue.get(v) ?? 0) + 1);
@@ -62,7 +68,7 @@ export function analyse(deck: readonly string[], stories: readonly AnalysedStory
     };
   });
 
-  const points = estimates.map(Number).filter((n) => Number.isFinite(n));
+  const points = estimates.filter((e) => DECIMAL.test(e)).map(Number);
   return {
     distribution: counts(estimates, rank),
     vote_distribution: counts(
