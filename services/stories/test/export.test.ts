@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { as, startStories, type StoriesHarness } from './support/stories-harness.ts';
+import { as, startStories, until, type StoriesHarness } from './support/stories-harness.ts';
 
 describe('export of a session', () => {
   let h: StoriesHarness;
@@ -39,6 +39,26 @@ describe('export of a session', () => {
       }),
       expect.objectContaining({ id: b, position: 2, status: 'voting', final_estimate: null, votes: [] }),
     ]);
+  });
+
+  it('names the session as it is now, even while the event of its rename is on its way', async () => {
+    const { s } = await revealedSession(false);
+    const renamed = await h.sessionsApi.patch(`/sessions/${s.code}`, {
+      body: { name: 'Sprint 43' },
+      ...as(s.owner_id),
+    });
+    expect(renamed.status).toBe(200);
+    // The read model as it was before the rename's event arrived.
+    await until(async () => (await h.readModel(s.id))?.name === 'Sprint 43');
+    await h.service.runtime.db
+      .fork()
+      .getConnection()
+      .execute(`update sessions set name = ?, updated_at = updated_at - interval '1 second' where id = ?`, [
+        s.name,
+        s.id,
+      ]);
+    const res = await h.client.get(`/sessions/${s.code}/export?format=json`, as(s.owner_id));
+    expect(res.body.session).toEqual({ id: s.id, code: s.code, name: 'Sprint 43' });
   });
 
   it('as csv (the default): a header row, one quoted row per story, as an attachment', async () => {
