@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { as, startStories, type StoriesHarness } from './support/stories-harness.ts';
+import { as, startStories, until, type StoriesHarness } from './support/stories-harness.ts';
 
 describe('analytics of a session', () => {
   let h: StoriesHarness;
@@ -85,5 +85,31 @@ describe('analytics of a session', () => {
 
     await h.client.delete(`/stories/${b}`, as(s.owner_id));
     expect((await analytics()).totals).toEqual({ stories: 1, revealed: 1, points: 3 });
+  });
+
+  it('goes by the deck the sessions service has now, even while the event of its change is on its way', async () => {
+    const s = await h.session();
+    const [a] = await h.stories(s, ['A']);
+    await h.castVotes(s, ['5', '5', '13']);
+    await h.client.post(`/stories/${a}/reveal`, as(s.owner_id));
+    const before = (await h.readModel(s.id))!.deck;
+    const changed = await h.sessionsApi.patch(`/sessions/${s.code}`, {
+      body: { voting_system: 'powers_of_two' },
+      ...as(s.owner_id),
+    });
+    expect(changed.status).toBe(200);
+    // The read model as it was before the change's event arrived.
+    await until(async () => (await h.readModel(s.id))?.voting_system === 'powers_of_two');
+    await h.service.runtime.db
+      .fork()
+      .getConnection()
+      .execute(
+        `update sessions set voting_system = 'fibonacci', deck = ?::jsonb,
+           updated_at = updated_at - interval '1 second' where id = ?`,
+        [JSON.stringify(before), s.id],
+      );
+    const res = await h.client.get(`/sessions/${s.code}/analytics`, as(s.owner_id));
+    // 5 and 13 are no cards of the powers of two: no vote counts, none is an outlier.
+    expect(res.body.analytics).toMatchObject({ vote_distribution: [], outliers: [] });
   });
 });
