@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SESSION_CODE_PATTERN } from '@pp/contracts';
 import { webhookKinds } from '../domain/chat-formats.ts';
 import { ALL_EVENTS, subscribableEvents } from '../domain/payload.ts';
 
@@ -39,7 +40,7 @@ export const createWebhookBody = z
     kind: kind.default('generic'),
     session_code: z
       .string()
-      .regex(/^[A-Za-z0-9]{6}$/, 'must be a 6-character session code')
+      .regex(SESSION_CODE_PATTERN, 'must be a 6-character session code')
       .optional()
       .meta({ description: 'Only events of this session (one of yours); all of your sessions without it' }),
   })

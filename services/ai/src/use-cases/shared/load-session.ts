@@ -1,4 +1,4 @@
-import type { SessionSnapshot, StoryForUnits } from '@pp/contracts';
+import { sessionCodeOf, type SessionSnapshot, type StoryForUnits } from '@pp/contracts';
 import {
   NoCurrentStoryError,
   NotSessionOwnerError,
@@ -7,15 +7,14 @@ import {
 } from '../../errors.ts';
 import type { AiContext } from './context.ts';
 
-const CODE = /^[A-Za-z0-9]{6}$/;
-
 /**
  * The session as the sessions unit has it now (its owner may not be a moment old in an event), for its
  * owner only: 404 for an unknown code, then 403 for anyone else.
  */
 export async function ownedSession(ctx: AiContext, userId: string, code: string): Promise<SessionSnapshot> {
-  if (!CODE.test(code)) throw new SessionNotFoundError();
-  const session = await ctx.sessions.lookup(code);
+  const known = sessionCodeOf(code);
+  if (!known) throw new SessionNotFoundError();
+  const session = await ctx.sessions.lookup(known);
   if (!session) throw new SessionNotFoundError();
   if (session.owner_id !== userId) throw new NotSessionOwnerError();
   return session;

@@ -1,9 +1,7 @@
-import type { SessionSnapshot } from '@pp/contracts';
+import { sessionCodeOf, type SessionSnapshot } from '@pp/contracts';
 import { NotOwnerError } from '@pp/http';
 import { SessionNotFoundError } from '../../errors.ts';
 import type { IntegrationsContext } from './context.ts';
-
-const CODE = /^[A-Za-z0-9]{6}$/;
 
 /** The session of a code, asked of the sessions unit (current), for its owner only: 404, then 403. */
 export async function ownedSession(
@@ -11,8 +9,9 @@ export async function ownedSession(
   userId: string,
   code: string,
 ): Promise<SessionSnapshot> {
-  if (!CODE.test(code)) throw new SessionNotFoundError();
-  const session = await ctx.units.session(code.toUpperCase());
+  const known = sessionCodeOf(code);
+  if (!known) throw new SessionNotFoundError();
+  const session = await ctx.units.session(known);
   if (!session) throw new SessionNotFoundError();
   if (session.owner_id !== userId) throw new NotOwnerError('session');
   return session;
