@@ -203,6 +203,30 @@ describe('gateway: authentication', () => {
       expect({ round, there: there.status, here: here.status }).toEqual({ round, there: 401, here: 401 });
     }
   });
+
+  it('refuses a token revoked by its id in capitals at once on the replica that revoked it, without the broker', async () => {
+    // No revocation listener: this replica learns of the revocation only from the answer it relays.
+    const alone = await startGateway({ env: { IDENTITY_URL: identity.url, ...units.env } });
+    try {
+      const own = api(alone.url);
+      const reg = await register('caps@example.com');
+      const created = await own.post('/auth/tokens', {
+        body: { name: 'Caps', kind: 'api' },
+        token: reg.token,
+        headers: from(9),
+      });
+      const { id, token: secret } = created.body.token as { id: string; token: string };
+      expect((await own.get('/auth/me', { token: secret, headers: from(9) })).status).toBe(200);
+      const revoked = await own.delete(`/auth/tokens/${id.toUpperCase()}`, {
+        token: reg.token,
+        headers: from(9),
+      });
+      expect(revoked.status).toBe(200);
+      expect((await own.get('/auth/me', { token: secret, headers: from(9) })).status).toBe(401);
+    } finally {
+      await alone.stop();
+    }
+  });
 });
 
 describe('gateway: routing', () => {

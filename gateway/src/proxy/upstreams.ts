@@ -29,12 +29,13 @@ export function forwardToUnits(options: {
         logger: options.logger,
         onResponse: (status, req, res) => {
           // The replica that revoked a token forgets it before the client hears back; the others learn it over NATS.
+          // A token id is a UUID, which identity finds in any case and the cache knows in lowercase.
           if (
             req.method === 'DELETE' &&
             status === 200 &&
             (res.locals.route as RouteEntry).path === '/auth/tokens/{id}'
           ) {
-            options.tokenCache.revoke(String(res.locals.params.id));
+            options.tokenCache.revoke(String(res.locals.params.id).toLowerCase());
           }
         },
       });
