@@ -106,6 +106,7 @@ export function createApp(deps: GatewayDeps): Express {
       logger,
       tokenCache: deps.tokenCache,
       streamsPerAddress: config.LIVE_STREAMS_PER_ADDRESS,
+      maxBodyBytes: config.BODY_LIMIT,
     }),
   );
   // One express layer for every request (the router's walk through layers is a cost on the hot

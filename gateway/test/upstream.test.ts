@@ -157,9 +157,38 @@ describe('gateway: request hygiene', () => {
   });
 
   it("passes on a unit's refusal of a body the client is still streaming, rather than a 503", async () => {
-    // No Content-Length: the gateway cannot refuse it up front; the unit refuses it (not JSON, not UTF-8).
-    for (const type of ['multipart/form-data; boundary=x', 'application/json; charset=latin1'])
-      for (let i = 0; i < 10; i++) expect([type, await streamed(gateway.url, type)]).toEqual([type, 415]);
+    // No Content-Length, and within the limit: the unit refuses it at once (not JSON, not UTF-8).
+    const roomy = await startGateway({ env: { ...units.env, RATE_LIMIT_PER_MINUTE: '10000' } });
+    try {
+      for (const type of ['multipart/form-data; boundary=x', 'application/json; charset=latin1'])
+        for (let i = 0; i < 10; i++) expect([type, await streamed(roomy.url, type)]).toEqual([type, 415]);
+    } finally {
+      await roomy.stop();
+    }
+  });
+
+  it('refuses a body streamed without Content-Length with 413 once it passes the limit, and the unit never takes it', async () => {
+    // Over the gateway's limit (1 KB here), well within the unit's own.
+    const join = (name: string) =>
+      fetch(`${gateway.url}/sessions/ABCDEF/join`, {
+        method: 'POST',
+        headers: { ...from, 'content-type': 'application/json' },
+        body: new Blob([JSON.stringify({ name })]).stream(),
+        duplex: 'half',
+        signal: AbortSignal.timeout(5_000),
+      } as RequestInit);
+    const seen = units.stubs.sessions!.seen.length;
+    for (let i = 0; i < 5; i++) {
+      const res = await join('x'.repeat(10_000));
+      expect([res.status, ((await res.json()) as { error?: { code: string } }).error?.code]).toEqual([
+        413,
+        'payload_too_large',
+      ]);
+    }
+    expect(units.stubs.sessions!.seen.length).toBe(seen);
+    const small = await join('x'.repeat(900));
+    expect(small.status).toBe(201);
+    expect(((await small.json()) as { body: { name: string } }).body.name).toHaveLength(900);
   });
 
   it('sets its own request id, and security headers', async () => {

@@ -20,17 +20,19 @@ export function matchRoute(table: readonly RouteEntry[]): RequestHandler {
   };
 }
 
-/** Bodies stream to the unit, so their size is checked up front from Content-Length. */
+export const bodyTooLargeMessage = (maxBytes: number) =>
+  `The request body is too large (at most ${maxBytes} bytes)`;
+
+/**
+ * Bodies stream to the unit, so their size is checked up front from Content-Length (one without it is
+ * counted as it streams, by the proxy).
+ */
 export function bodyLimit(maxBytes: number): RequestHandler {
   return (req, res, next) => {
     const length = Number(req.get('content-length') ?? 0);
     if (length > maxBytes) {
       res.setHeader('Connection', 'close');
-      throw new AppError(
-        413,
-        'payload_too_large',
-        `The request body is too large (at most ${maxBytes} bytes)`,
-      );
+      throw new AppError(413, 'payload_too_large', bodyTooLargeMessage(maxBytes));
     }
     next();
   };

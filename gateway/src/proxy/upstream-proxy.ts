@@ -3,9 +3,11 @@ import type { Request, RequestHandler, Response } from 'express';
 import { createProxyMiddleware, debugProxyErrorsPlugin, proxyEventsPlugin } from 'http-proxy-middleware';
 import { counter, errorEnvelope, keepAliveAgent } from '@pp/http';
 import type { Logger } from '@pp/logger';
+import { bodyTooLargeMessage } from '../http/route-dispatch.ts';
 
 const TIMED_OUT = Symbol('upstream timed out');
-type Marked = http.IncomingMessage & { [TIMED_OUT]?: boolean };
+const TOO_LARGE = Symbol('request body over the limit');
+type Marked = http.IncomingMessage & { [TIMED_OUT]?: boolean; [TOO_LARGE]?: boolean };
 
 const upstreamFailures = counter(
   'gateway_upstream_failures_total',
@@ -21,22 +23,46 @@ export interface UpstreamProxyOptions {
   logger: Logger;
   /** Called with each upstream response before it is sent on. */
   onResponse?: (status: number, req: Request, res: Response) => void;
+  /** The largest request body; one without Content-Length is counted as it streams. */
+  maxBodyBytes?: number;
 }
 
-function fail(res: http.ServerResponse, status: 503 | 504, unit: string): void {
+function fail(res: http.ServerResponse, status: 413 | 503 | 504, unit: string, maxBodyBytes = 0): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
   const body =
-    status === 504
-      ? errorEnvelope('gateway_timeout', `The ${unit} service did not answer in time`)
-      : errorEnvelope('service_unavailable', `The ${unit} service is unavailable, try again shortly`);
+    status === 413
+      ? errorEnvelope('payload_too_large', bodyTooLargeMessage(maxBodyBytes))
+      : status === 504
+        ? errorEnvelope('gateway_timeout', `The ${unit} service did not answer in time`)
+        : errorEnvelope('service_unavailable', `The ${unit} service is unavailable, try again shortly`);
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     ...(status === 503 ? { 'retry-after': '1' } : {}),
+    ...(status === 413 ? { connection: 'close' } : {}),
   });
   res.end(JSON.stringify(body));
+}
+
+/**
+ * A body sent without Content-Length (chunked) could not be measured up front: it is counted as it
+ * streams to the unit, and past the limit the unit's request is cut off (it never gets the whole body)
+ * and the client gets 413, as for a body whose Content-Length says it is too large. Once the unit has
+ * answered, its answer stands. Called as the body starts to flow, before any of it has.
+ */
+function limitStreamedBody(req: http.IncomingMessage, proxyReq: http.ClientRequest, maxBytes: number) {
+  let seen = 0;
+  const count = (chunk: Buffer) => {
+    seen += chunk.length;
+    if (seen <= maxBytes) return;
+    req.off('data', count);
+    (req as Marked)[TOO_LARGE] = true;
+    proxyReq.destroy();
+  };
+  req.on('data', count);
+  proxyReq.once('response', () => req.off('data', count));
 }
 
 /**
@@ -63,21 +89,32 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): RequestHandl
         proxyReq.once('timeout', () => {
           (req as Marked)[TIMED_OUT] = true;
         });
+        if (
+          options.maxBodyBytes !== undefined &&
+          req.headers['transfer-encoding'] !== undefined &&
+          req.headers['content-length'] === undefined
+        )
+          limitStreamedBody(req, proxyReq, options.maxBodyBytes);
       },
       proxyRes: (proxyRes, req, res) => {
         options.onResponse?.(proxyRes.statusCode ?? 0, req as Request, res as Response);
       },
       error: (err, req, res) => {
+        // What the client is still sending of its body is read off and dropped (the unit will not take
+        // it): left paused, its upload would stall and the client would never read the answer.
+        req.unpipe();
+        req.resume();
+        if ((req as Marked)[TOO_LARGE] === true) {
+          if (res instanceof http.ServerResponse) fail(res, 413, options.unit, options.maxBodyBytes);
+          else res.destroy();
+          return;
+        }
         const timedOut = (req as Marked)[TIMED_OUT] === true;
         upstreamFailures.inc({ unit: options.unit, reason: timedOut ? 'timeout' : 'unavailable' });
         options.logger.warn(
           { unit: options.unit, err: { message: err.message, code: (err as { code?: string }).code } },
           'upstream failed',
         );
-        // What the client is still sending of its body is read off and dropped (the unit will not take
-        // it): left paused, its upload would stall and the client would never read the answer.
-        req.unpipe();
-        req.resume();
         if (res instanceof http.ServerResponse) fail(res, timedOut ? 504 : 503, options.unit);
         else res.destroy();
       },

@@ -15,6 +15,8 @@ export function forwardToUnits(options: {
   tokenCache: TokenCache;
   /** Live streams open at once per client address. */
   streamsPerAddress: number;
+  /** The largest request body. */
+  maxBodyBytes: number;
 }): RequestHandler {
   const admitStream = streamLimit(options.streamsPerAddress);
   const proxies = new Map<string, RequestHandler>();
@@ -27,6 +29,7 @@ export function forwardToUnits(options: {
         target: options.urls[route.unit],
         timeoutMs: stream ? 0 : options.timeoutMs,
         logger: options.logger,
+        maxBodyBytes: options.maxBodyBytes,
         onResponse: (status, req, res) => {
           // The replica that revoked a token forgets it before the client hears back; the others learn it over NATS.
           // A token id is a UUID, which identity finds in any case and the cache knows in lowercase.
