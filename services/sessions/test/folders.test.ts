@@ -73,6 +73,19 @@ describe('folders: create, list, rename, recolour, delete', () => {
     expect((await patchFolder(other.id, { name: 'MOBILE' })).body.folder.name).toBe('MOBILE');
   });
 
+  it('takes a name written with combining accents as the same name written with accented letters (409)', async () => {
+    // "Café" as é (U+00E9), and as e followed by U+0301: the same text on screen, two strings.
+    const made = await folder('Caf\u00e9 cr\u00e8me', 'unicode');
+    for (const name of ['Cafe\u0301 cre\u0300me', 'CAFE\u0301 CRE\u0300ME']) {
+      const again = await post({ name, color: '#000000' }, 'unicode');
+      expect([name, again.status, again.body.error?.code]).toEqual([name, 409, 'duplicate']);
+    }
+    const other = await post({ name: 'Te\u0301a', color: '#000000' }, 'unicode');
+    expect(other.body.folder.name).toBe('T\u00e9a');
+    const clash = await patchFolder(other.body.folder.id, { name: 'Cafe\u0301 Cr\u00e8me' }, 'unicode');
+    expect([clash.status, made.name]).toEqual([409, 'Caf\u00e9 cr\u00e8me']);
+  });
+
   it('refuses bad input with 422 naming the field, never a 5xx', async () => {
     const cases: Array<[unknown, string]> = [
       [{ color: '#112233' }, 'name'],

@@ -93,6 +93,10 @@ describe('templates', () => {
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('duplicate');
     expect((await create(randomUUID(), { name: 'Refinement' })).status).toBe(201);
+    // The same name with its accent as a combining mark (U+0301) rather than an accented letter.
+    await template(owner, { name: 'R\u00e9union' });
+    const composed = await create(owner, { name: 'RE\u0301UNION' });
+    expect([composed.status, composed.body.error?.code]).toEqual([409, 'duplicate']);
   });
 
   it('answers 403 for another owner’s template, 404 for an unknown one or an id no template can have', async () => {

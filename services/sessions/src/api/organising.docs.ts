@@ -50,7 +50,10 @@ export const organisingApi = {
     body: createFolderBody,
     responses: {
       201: { description: 'The folder', payload: folderPayload },
-      409: { description: 'The caller has a folder of this name already, in any case (`duplicate`)' },
+      409: {
+        description:
+          'The caller has a folder of this name already, in any case or Unicode spelling (`duplicate`)',
+      },
       422: { description: 'A name not of 1..64 characters, a colour not #rrggbb, or an unknown field' },
     },
   },
@@ -61,7 +64,10 @@ export const organisingApi = {
     responses: {
       200: { description: 'The folder', payload: folderPayload },
       ...FOLDER_404,
-      409: { description: 'The caller has another folder of this name, in any case (`duplicate`)' },
+      409: {
+        description:
+          'The caller has another folder of this name, in any case or Unicode spelling (`duplicate`)',
+      },
       422: { description: 'Invalid or unknown fields' },
     },
   },
@@ -102,7 +108,10 @@ export const organisingApi = {
     body: createTemplateBody,
     responses: {
       201: { description: 'The template', payload: templatePayload },
-      409: { description: 'The caller has a template of this name already, in any case (`duplicate`)' },
+      409: {
+        description:
+          'The caller has a template of this name already, in any case or Unicode spelling (`duplicate`)',
+      },
       422: { description: 'Invalid or unknown fields, more than 100 stories, a custom deck without cards' },
     },
   },
@@ -118,7 +127,10 @@ export const organisingApi = {
     responses: {
       200: { description: 'The template', payload: templatePayload },
       ...TEMPLATE_404,
-      409: { description: 'The caller has another template of this name (`duplicate`)' },
+      409: {
+        description:
+          'The caller has another template of this name, in any case or Unicode spelling (`duplicate`)',
+      },
       422: { description: 'Invalid or unknown fields' },
     },
   },

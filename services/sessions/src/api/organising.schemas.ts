@@ -11,7 +11,13 @@ export const templateParams = z.object({
   template: z.string().max(64).meta({ description: "A template id of the caller's (else 404)" }),
 });
 
-const folderName = z.string().trim().min(1).max(64);
+/**
+ * A folder's or a template's name is one per owner in any case, and in any Unicode spelling too: an
+ * accent typed as a combining mark (e + U+0301) is kept as the accented letter (é), as most keyboards
+ * type it, so the two are the same name (NFC).
+ */
+const ownerUniqueName = (max: number) => z.string().trim().normalize('NFC').min(1).max(max);
+const folderName = ownerUniqueName(64);
 const color = z
   .string()
   .regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour of the form #rrggbb')
@@ -76,7 +82,7 @@ export const workspace = z
   .object({ id: z.number().int(), name: z.string(), defaults, created_at: isoDate, updated_at: isoDate })
   .meta({ id: 'Workspace' });
 
-const templateName = z.string().trim().min(1).max(100);
+const templateName = ownerUniqueName(100);
 /** A story's text, with the limits the stories service applies to every story. */
 const storyText = z.strictObject({
   title: z.string().trim().min(1).max(200),
