@@ -159,9 +159,14 @@ describe('odd input through the gateway', () => {
       'per_page=',
       'page=1&page=2',
       'status=active&status=paused',
+      // folder_id is a number or `none`: a value that is neither is of the wrong type too
+      'folder_id=0x10',
+      'folder_id=',
+      'folder_id=abc',
     ])
       expect(await list(query)).toEqual([query, 400, 'invalid_query']);
     expect(await list('per_page=101')).toEqual(['per_page=101', 422, 'validation_failed']);
+    expect(await list('folder_id=0')).toEqual(['folder_id=0', 422, 'validation_failed']);
     expect(await list('per_page=10')).toEqual(['per_page=10', 200, null]);
   });
 

@@ -113,6 +113,20 @@ function parseParams(schema: z.ZodType | undefined, value: unknown) {
   throw new NotFoundError('No such resource: the path names nothing there is', 'not_found');
 }
 
+/**
+ * Whether a query value is of the wrong type: zod says so, or the value is of none of a union's types
+ * (`folder_id=abc`, `folder_id=0x10` are neither `none` nor a number), rather than out of one's range.
+ */
+function isTypeIssue(issue: z.core.$ZodIssue): boolean {
+  if (issue.code === 'invalid_type') return true;
+  if (issue.code !== 'invalid_union') return false;
+  const failed = issue.errors.map((branch) => branch.map((i) => i.code));
+  return (
+    failed.some((codes) => codes.includes('invalid_type')) &&
+    failed.every((codes) => codes.every((code) => code === 'invalid_type' || code === 'invalid_value'))
+  );
+}
+
 function parsePart(part: 'query' | 'body', schema: z.ZodType | undefined, value: unknown) {
   if (!schema) return part === 'body' ? checkNoBody(value) : undefined;
   const unfit = unstorablePaths(value);
@@ -131,7 +145,7 @@ function parsePart(part: 'query' | 'body', schema: z.ZodType | undefined, value:
   if (part === 'query') {
     const given = value as Record<string, unknown>;
     const typeIssue = result.error.issues.find(
-      (i) => i.code === 'invalid_type' || Array.isArray(given[String(i.path[0])]),
+      (i) => isTypeIssue(i) || Array.isArray(given[String(i.path[0])]),
     );
     if (typeIssue) {
       const key = typeIssue.path.join('.');
