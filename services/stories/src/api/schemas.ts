@@ -193,9 +193,10 @@ export const analytics = z
     totals: z.object({
       stories: z.number().int(),
       revealed: z.number().int(),
-      points: z
-        .number()
-        .meta({ description: 'Sum of the final estimates written as decimal numbers (such as 3 or 0.5)' }),
+      points: z.number().meta({
+        description:
+          'Sum of the final estimates that are decimal numbers ("13", "0.5", "-1"; not "0x10" or "1e3"), to the decimals they are written with',
+      }),
     }),
   })
   .meta({ id: 'SessionAnalytics' });

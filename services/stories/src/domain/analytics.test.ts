@@ -75,3 +75,19 @@ describe('session analytics', () => {
     expect(analyse(deck, twice).totals.points).toBe(0.5 + 2 - 1 + 3);
   });
 });
+
+describe('session analytics: points', () => {
+  const revealed = (id: string, final: string) => story(id, final, `2026-01-01T10:0${id}:00.000Z`, []);
+
+  it('adds up only the estimates written as decimal numbers, to the digits they were written with', () => {
+    const deck = ['0.1', '0.2', '0x10', '1e3', 'Infinity', ' 5', '8', '?'];
+    const finals = ['0.1', '0.2', '0x10', '1e3', 'Infinity', '8'];
+    const result = analyse(
+      deck,
+      finals.map((final, i) => revealed(String(i), final)),
+    );
+    expect(result.totals.points).toBe(8.3);
+    const tenths = analyse(deck, [revealed('1', '0.1'), revealed('2', '0.2')]);
+    expect(tenths.totals.points).toBe(0.3);
+  });
+});

@@ -24,6 +24,13 @@ const counts = (values: string[], rank: (v: string) => number) => {
     .map(([value, count]) => ({ value, count }));
 };
 
+/** The sum of the estimates that are numbers, to as many decimals as they were written with (0.1 + 0.2 is 0.3). */
+function points(estimates: string[]): number {
+  const numbers = estimates.filter((e) => DECIMAL.test(e));
+  const decimals = Math.max(0, ...numbers.map((n) => n.split('.')[1]?.length ?? 0));
+  return Number(numbers.reduce((sum, n) => sum + Number(n), 0).toFixed(decimals));
+}
+
 /**
  * Analytics of a session over its deck: distribution of final estimates and of
  * counted votes (deck order), outliers (votes two or more deck positions from the final estimate),
@@ -68,7 +75,6 @@ export function analyse(deck: readonly string[], stories: readonly AnalysedStory
     };
   });
 
-  const points = estimates.filter((e) => DECIMAL.test(e)).map(Number);
   return {
     distribution: counts(estimates, rank),
     vote_distribution: counts(
@@ -77,6 +83,6 @@ export function analyse(deck: readonly string[], stories: readonly AnalysedStory
     ),
     outliers,
     history,
-    totals: { stories: stories.length, revealed: revealed.length, points: points.reduce((a, b) => a + b, 0) },
+    totals: { stories: stories.length, revealed: revealed.length, points: points(estimates) },
   };
 }
