@@ -1,3 +1,4 @@
+import http from 'node:http';
 import net from 'node:net';
 import { api } from '@pp/testing';
 import { startGateway, startStubUnits, type GatewayHarness } from './support/gateway-harness.ts';
@@ -189,6 +190,43 @@ describe('gateway: request hygiene', () => {
     const small = await join('x'.repeat(900));
     expect(small.status).toBe(201);
     expect(((await small.json()) as { body: { name: string } }).body.name).toHaveLength(900);
+  });
+
+  it('treats a request that expects 100 Continue as any other: no token sent on, its streamed body limited', async () => {
+    // curl asks so of a large upload: the gateway answers the expectation itself, the unit is not asked.
+    const post = (body: string) =>
+      new Promise<{ status: number; code?: string }>((resolve, reject) => {
+        const req = http.request(`${gateway.url}/sessions/ABCDEF/join`, {
+          method: 'POST',
+          headers: {
+            ...from,
+            'content-type': 'application/json',
+            'transfer-encoding': 'chunked',
+            expect: '100-continue',
+            authorization: 'Bearer not-a-token',
+          },
+          timeout: 5_000,
+        });
+        req.on('continue', () => req.end(body));
+        req.on('response', (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode!,
+              code: (JSON.parse(text) as { error?: { code: string } }).error?.code,
+            }),
+          );
+        });
+        req.on('timeout', () => req.destroy(new Error('no answer')));
+        req.on('error', reject);
+      });
+    expect(await post(JSON.stringify({ name: 'Ann' }))).toEqual({ status: 201, code: undefined });
+    expect(units.stubs.sessions!.seen.at(-1)!.headers.authorization).toBeUndefined();
+    expect(await post(JSON.stringify({ name: 'x'.repeat(10_000) }))).toEqual({
+      status: 413,
+      code: 'payload_too_large',
+    });
   });
 
   it('sets its own request id, and security headers', async () => {

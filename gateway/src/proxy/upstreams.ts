@@ -52,6 +52,10 @@ export function forwardToUnits(options: {
     // The unit sees the client address the gateway trusted, not whatever the client claimed.
     req.headers['x-forwarded-for'] = clientIp(req);
     req.headers['x-forwarded-proto'] = req.protocol;
+    // This server has answered the client's `Expect: 100-continue` already. Sent on, the expectation
+    // would make the proxy skip its hooks on the unit's request (the token left on it, the streamed
+    // body not counted, a timeout not told apart).
+    if (req.headers.expect !== undefined) delete req.headers.expect;
     // A HEAD of a stream is answered with its headers alone: a plain request, under the API timeout
     // and without a place among the streams (a unit slow to answer it does not hold one).
     const stream = route.stream === true && req.method !== 'HEAD';
