@@ -15,6 +15,7 @@ import { createTokenVerifier, type TokenVerifier } from './auth/token-verifier.t
 import { upstreamUrls, type Config } from './config.ts';
 import { unitReadiness } from './health/readiness.ts';
 import { compose, skipping } from './http/compose.ts';
+import { readOnly } from './http/read-only.ts';
 import { requestMetrics } from './http/request-metrics.ts';
 import { apiSecurityHeaders, corsHeaders, docsSecurityHeaders } from './http/security-headers.ts';
 import { bodyLimit, matchRoute } from './http/route-dispatch.ts';
@@ -52,6 +53,9 @@ const LOCAL_PATHS = /^\/($|(healthz|readyz|metrics|openapi\.json|docs)(\/|$)|roo
  */
 const uncounted = (req: Request) =>
   (req.method === 'GET' || req.method === 'HEAD') && LOCAL_PATHS.test(req.path);
+
+/** The gateway's own endpoints are only read: another method on one of them is 405. */
+const OWN_READ_ONLY_PATHS = ['/', '/healthz', '/readyz', '/metrics', '/openapi.json', '/docs'];
 
 /** The methods of the route table, HEAD with GET (answered as it): all a CORS preflight offers. */
 const ROUTED_METHODS = [
@@ -140,6 +144,7 @@ export function createApp(deps: GatewayDeps): Express {
           deps.documents ??
             unitDocuments({ table: routeTable, urls, signingKey: config.INTERNAL_SIGNING_KEY, logger }),
         ),
+        express.Router().all(OWN_READ_ONLY_PATHS, readOnly),
       ),
     ),
   );

@@ -37,11 +37,30 @@ describe('gateway: GET /', () => {
     expect(first.headers.get('x-ratelimit-remaining')).toBe('2');
   });
 
-  it('answers only GET and HEAD of the root itself: other methods and near misses are still 404', async () => {
+  it('answers only GET and HEAD of the root itself: another method is 405, near misses are 404', async () => {
     const client = api(gateway.url);
     expect((await fetch(`${gateway.url}/`, { method: 'HEAD' })).status).toBe(200);
-    expect((await client.post('/', { body: {} })).status).toBe(404);
+    const posted = await client.post('/', { body: {}, headers: { 'x-forwarded-for': '10.3.0.4' } });
+    expect(posted.status).toBe(405);
+    expect(posted.headers.get('allow')).toBe('GET, HEAD');
+    expect(posted.body).toMatchObject({ success: false, error: { code: 'method_not_allowed' } });
     for (const path of ['/welcome', '/x', '//'])
       expect((await client.get(path, { headers: { 'x-forwarded-for': '10.3.0.2' } })).status).toBe(404);
+  });
+
+  it("answers 405 with Allow: GET, HEAD to another method on the gateway's own endpoints", async () => {
+    const tries = [
+      ['POST', '/healthz'],
+      ['DELETE', '/readyz'],
+      ['PUT', '/metrics'],
+      ['POST', '/openapi.json'],
+      ['PATCH', '/docs'],
+    ] as const;
+    for (const [i, [method, path]] of tries.entries()) {
+      // (A write is counted: an address each keeps the budget of 3 out of it.)
+      const headers = { 'x-forwarded-for': `10.3.1.${i}` };
+      const res = await fetch(gateway.url + path, { method, headers });
+      expect([method, path, res.status, res.headers.get('allow')]).toEqual([method, path, 405, 'GET, HEAD']);
+    }
   });
 });

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { Router, type Request, type Response, type NextFunction } from 'express';
 import type { Logger } from '@pp/logger';
-import { AppError } from '@pp/http';
+import { readOnly } from '../http/read-only.ts';
 
 /**
  * The page may load only its own scripts, styles and images, and talk only to this origin (the API
@@ -58,12 +58,8 @@ export function webAppRouter(dir: string, logger: Logger): Router {
   });
   router.get('/room/:code', sendIndex);
   // A room's page is read, never written: any other method is 405, as on an API path.
-  router.all('/room/:code', (req, res, next) => {
-    // (A GET comes here only without a build: the API answers it.)
-    if (req.method === 'GET' || req.method === 'HEAD') return next();
-    res.setHeader('Allow', 'GET, HEAD');
-    throw new AppError(405, 'method_not_allowed', `${req.method} is not allowed on ${req.path}`);
-  });
+  // (A GET comes here only without a build: the API answers it.)
+  router.all('/room/:code', readOnly);
   router.use(
     '/assets',
     express.static(join(dir, 'assets'), {
