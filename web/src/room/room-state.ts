@@ -1,4 +1,5 @@
 import type { Participant, RoomStory, Session, StorySummary, VoteStats } from '../api/types.ts';
+import { withJoined, withLeft, withUpdated } from './participants.ts';
 
 /**
  * What a browser knows of a room: the snapshot it read (session, participants, stories) patched by
@@ -107,35 +108,16 @@ const without = <T>(record: Record<string, T>, key: string) => {
   return copy;
 };
 
-const dropVoter = (voted: Record<string, number[]>, id: number) =>
-  Object.fromEntries(Object.entries(voted).map(([story, ids]) => [story, ids.filter((v) => v !== id)]));
-
 /** The room after one live event (an event it does not know leaves it as it was). */
 export function applyRoomEvent(state: RoomState, event: RoomEvent): RoomState {
   const d = event.data ?? {};
   switch (event.type) {
-    case 'participant.joined': {
-      const p = d.participant as Participant;
-      if (state.participants.some((x) => x.id === p.id)) return state;
-      return { ...state, participants: [...state.participants, p] };
-    }
-    case 'participant.left': {
-      const id = (d.participant as Participant).id;
-      return {
-        ...state,
-        participants: state.participants.filter((p) => p.id !== id),
-        voted: dropVoter(state.voted, id),
-      };
-    }
-    case 'participant.updated': {
-      const p = d.participant as Participant;
-      return {
-        ...state,
-        participants: state.participants.map((x) => (x.id === p.id ? { ...x, ...p } : x)),
-        // An observer's open votes are gone.
-        voted: p.role === 'observer' ? dropVoter(state.voted, p.id) : state.voted,
-      };
-    }
+    case 'participant.joined':
+      return withJoined(state, d.participant as Participant);
+    case 'participant.left':
+      return withLeft(state, d.participant as Participant);
+    case 'participant.updated':
+      return withUpdated(state, d.participant as Participant);
     case 'vote.cast': {
       const story = d.story_id as string;
       const ids = state.voted[story] ?? [];
