@@ -64,4 +64,13 @@ describe('the room state, as people come, go and change roles', () => {
     s = applyRoomEvent(s, { type: 'participant.updated', data: { participant: bob } });
     expect(s.stats.a).toEqual({ votes_cast: 0, total_participants: 2, all_voted: false });
   });
+
+  it('hands the moderator role over: the one who had it is a participant now', () => {
+    const s = play({ type: 'participant.updated', data: { participant: { ...bob, role: 'moderator' } } });
+    expect(s.participants).toEqual([
+      { ...ann, role: 'participant' },
+      { ...bob, role: 'moderator' },
+    ]);
+    expect(s.stats.a).toEqual(counts(1, 2));
+  });
 });

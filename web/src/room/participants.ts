@@ -44,10 +44,17 @@ export function withLeft(state: RoomState, p: Participant): RoomState {
   };
 }
 
+/**
+ * A new role. There is one moderator: handing the role over makes the one who had it a participant,
+ * which the server does without an event of its own.
+ */
 export function withUpdated(state: RoomState, p: Participant): RoomState {
+  const handedOver = (x: Participant) => p.role === 'moderator' && x.role === 'moderator';
   return {
     ...state,
-    participants: state.participants.map((x) => (x.id === p.id ? { ...x, ...p } : x)),
+    participants: state.participants.map((x) =>
+      x.id === p.id ? { ...x, ...p } : handedOver(x) ? { ...x, role: 'participant' } : x,
+    ),
     ...recounted(state, p.id, roleOf(state, p.id) ?? p.role, p.role),
   };
 }
