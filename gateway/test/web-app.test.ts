@@ -88,7 +88,16 @@ describe('gateway: the web room', () => {
     // Unknown paths are API requests: each from an address of its own, to stay within the limit.
     let n = 0;
     const headers = () => ({ accept: BROWSER_ACCEPT, 'x-forwarded-for': `10.4.1.${++n}` });
-    for (const path of ['/assets/missing.js', '/assets/', '/room/AB12CD/extra', '/room', '/index.html']) {
+    // A code whose percent-encoding is broken names no room, like any path value that names nothing.
+    const broken = ['/room/%', '/room/AB%E0%A4%A', '/room/%ZZ'];
+    for (const path of [
+      '/assets/missing.js',
+      '/assets/',
+      '/room/AB12CD/extra',
+      '/room',
+      '/index.html',
+      ...broken,
+    ]) {
       const res = await client.get(path, { headers: headers() });
       expect(res.status).toBe(404);
       expect(res.body).toMatchObject({ success: false, error: { code: 'route_not_found' } });
@@ -103,6 +112,8 @@ describe('gateway: the web room', () => {
       'method_not_allowed',
       'GET, HEAD',
     ]);
+    const postedBroken = await client.post('/room/%', { body: {}, headers: headers() });
+    expect([postedBroken.status, postedBroken.body.error.code]).toEqual([404, 'route_not_found']);
   });
 
   it('never counts the pages and files against the API rate limit', async () => {

@@ -20,6 +20,17 @@ const APP_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/** A room's link, `/room/{code}`: matched as written (a named parameter is decoded, and a broken one throws). */
+const ROOM_PAGE = /^\/room\/[^/]+$/;
+const decodes = (path: string) => {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 /** `GET /` is the app for a browser (Accept prefers text/html), the JSON welcome for everyone else (curl's `*\/*`). */
 const wantsHtml = (req: Request) => req.accepts(['application/json', 'text/html']) === 'text/html';
 
@@ -56,10 +67,14 @@ export function webAppRouter(dir: string, logger: Logger): Router {
     res.vary('Accept');
     return wantsHtml(req) ? sendIndex(req, res, next) : next();
   });
-  router.get('/room/:code', sendIndex);
-  // A room's page is read, never written: any other method is 405, as on an API path.
-  // (A GET comes here only without a build: the API answers it.)
-  router.all('/room/:code', readOnly);
+  // A room's page is read, never written: any other method is 405, as on an API path. A code whose
+  // percent-encoding is broken names no room (the API's 404, as for any path value that names
+  // nothing); the app could not read it either.
+  router.all(ROOM_PAGE, (req, res, next) => {
+    if (!decodes(req.path)) return next();
+    if (req.method === 'GET' || req.method === 'HEAD') return sendIndex(req, res, next);
+    return readOnly(req, res, next);
+  });
   router.use(
     '/assets',
     express.static(join(dir, 'assets'), {
