@@ -140,6 +140,25 @@ describe('the room state', () => {
     expect(s.stories.map((x) => x.id)).toEqual(['a', 'b', 'c']);
   });
 
+  it('keeps the names the reveal showed over a read that names no voters (the session keeps no names)', () => {
+    const revealed = { ...summary('a', 1, 'revealed'), final_estimate: '5' };
+    const named = [
+      { participant: { id: 1, name: 'Bob' }, value: '5' },
+      { participant: { id: 2, name: 'Cleo' }, value: '3' },
+    ];
+    const anonymous = (values: string[]) =>
+      values.map((value) => ({ participant: { id: null, name: null }, value }));
+    const seen = play({
+      type: 'story.revealed',
+      data: { story: { ...revealed, votes: named }, next_story_id: 'b' },
+    });
+    const read = (values: string[]) =>
+      withSnapshot(seen, { stories: [{ ...revealed, votes: anonymous(values) }, story('b', 2, 'voting')] });
+    expect(lastRevealed(read(['3', '5']))?.votes).toEqual(named);
+    // Other votes than those seen: the read is newer.
+    expect(lastRevealed(read(['8', '5']))?.votes).toEqual(anonymous(['8', '5']));
+  });
+
   it('counts votes per card in deck order', () => {
     expect(distribution(['1', '2', '3'], ['3', '1', '3', 'x'])).toEqual([
       { value: '1', count: 1 },

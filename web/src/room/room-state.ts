@@ -63,13 +63,30 @@ const merged = <T extends { id: unknown }>(read: T[], known: T[]) => [
   ...known.filter((k) => !read.some((r) => r.id === k.id)),
 ];
 
+const valuesOf = (s: RoomStory) => (s.votes ?? []).map((v) => v.value).sort();
+
+/**
+ * The reveal names the voters to the room; a read of the stories names them only when the session
+ * keeps names. The names seen stay over a read of the same votes.
+ */
+function keepNames(read: RoomStory, known: RoomStory | undefined): RoomStory {
+  if (!known?.votes || !read.votes?.every((v) => v.participant.name === null)) return read;
+  return valuesOf(read).join('\n') === valuesOf(known).join('\n') ? { ...read, votes: known.votes } : read;
+}
+
 /** A fresh read of the room replaces what the events had patched (they may have missed something). */
 export function withSnapshot(
   state: RoomState,
   fresh: { session?: Session; participants?: Participant[]; stories?: RoomStory[] },
 ): RoomState {
   const session = fresh.session ? { ...state.session, ...fresh.session } : state.session;
-  const stories = fresh.stories ? merged(fresh.stories, state.stories).sort(byPosition) : state.stories;
+  const read = fresh.stories?.map((s) =>
+    keepNames(
+      s,
+      state.stories.find((k) => k.id === s.id),
+    ),
+  );
+  const stories = read ? merged(read, state.stories).sort(byPosition) : state.stories;
   const last = stories.find((s) => s.id === state.lastRevealedId && s.status === 'revealed');
   return {
     ...state,
