@@ -1,32 +1,23 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { artifactsDir, buildWebRoom, launchChromium, webDist } from './support/browser.ts';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import {
+  artifactsDir,
+  attributeOf,
+  buildWebRoom,
+  eventually,
+  launchChromium,
+  STEP,
+  textOf,
+  webDist,
+} from './support/browser.ts';
 import { startPlatform, type Platform } from './support/platform.ts';
 
 /**
  * The web room in real headless Chromium against the real platform behind the real gateway: a
  * moderator and three participants, each in a browser context of their own, play two rounds.
  */
-const STEP = 10_000;
-
-/** Until the probe's value passes the check (the last failure is thrown after the timeout). */
-async function eventually<T>(probe: () => Promise<T>, check: (value: T) => void, timeoutMs = STEP) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return check(await probe());
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-const textOf = (l: Locator) => l.innerText({ timeout: 1_000 }).catch(() => undefined);
-const attributeOf = (l: Locator, name: string) =>
-  l.getAttribute(name, { timeout: 1_000 }).catch(() => undefined);
-
 describe('the web room in a browser', () => {
   let platform: Platform;
   let browser: Browser;

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Locator } from 'playwright-core';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const webDist = join(repoRoot, 'web', 'dist');
@@ -49,3 +49,22 @@ export async function launchChromium(): Promise<Browser> {
     ],
   });
 }
+
+/** How long a browser test waits for one step (a page to show what an action or an event brings). */
+export const STEP = 10_000;
+
+/** Until the probe's value passes the check (the last failure is thrown after the timeout). */
+export async function eventually<T>(probe: () => Promise<T>, check: (value: T) => void, timeoutMs = STEP) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return check(await probe());
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+export const textOf = (l: Locator) => l.innerText({ timeout: 1_000 }).catch(() => undefined);
+export const attributeOf = (l: Locator, name: string) =>
+  l.getAttribute(name, { timeout: 1_000 }).catch(() => undefined);

@@ -26,7 +26,9 @@ export function App() {
       </header>
       <main id="main" tabIndex={-1}>
         {route.page === 'room' ? (
-          <Room key={route.code} code={route.code} auth={auth} />
+          // Who is signed in decides what the room shows (the owner's tools or the join screen): a
+          // sign-out, or a token refused, opens the room afresh rather than patching the owner's view.
+          <Room key={`${route.code} ${auth.token ?? ''}`} code={route.code} auth={auth} />
         ) : (
           <Home auth={auth} />
         )}

@@ -1,0 +1,52 @@
+import type { Browser, Page } from 'playwright-core';
+import { buildWebRoom, launchChromium, STEP } from './support/browser.ts';
+import { startPlatform, type Platform } from './support/platform.ts';
+
+/**
+ * The web room in headless Chromium against the real platform, in sequences off the main path: a
+ * moderator who signs out in the room, an import that meets the rate limit, a first reveal read out.
+ */
+describe('the web room, off the main path', () => {
+  let platform: Platform;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    await buildWebRoom();
+    [platform, browser] = await Promise.all([startPlatform(), launchChromium()]);
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await platform?.stop();
+  });
+
+  /** A session of a new account with one story; the owner's token and the room's code. */
+  async function room(name: string) {
+    const token = await platform.signUp('Ann');
+    const created = await platform.client.post('/sessions', { token, body: { name } });
+    const code = created.body.session.code as string;
+    await platform.client.post(`/sessions/${code}/stories`, { token, body: { title: 'Login page' } });
+    return { token, code };
+  }
+
+  /** A page of a browser of its own, signed in with the token when one is given, in the room. */
+  async function open(code: string, token?: string): Promise<Page> {
+    const page = await (await browser.newContext()).newPage();
+    if (token) {
+      await page.goto(platform.url + '/');
+      await page.evaluate((t) => localStorage.setItem('pp.access_token', t), token);
+    }
+    await page.goto(`${platform.url}/room/${code}`);
+    return page;
+  }
+
+  it('offers a moderator who signs out in the room to join it, as anyone with the link', async () => {
+    const { token, code } = await room('Signing out');
+    const page = await open(code, token);
+    await page.getByRole('button', { name: 'Reveal the votes' }).waitFor({ timeout: STEP });
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Join the room' }).waitFor({ timeout: STEP });
+    expect(await page.getByRole('button', { name: 'Reveal the votes' }).count()).toBe(0);
+    await page.context().close();
+  });
+});
