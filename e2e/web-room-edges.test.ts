@@ -49,4 +49,39 @@ describe('the web room, off the main path', () => {
     expect(await page.getByRole('button', { name: 'Reveal the votes' }).count()).toBe(0);
     await page.context().close();
   });
+
+  it('imports a CSV through the rate limit: it waits as long as the API says, then adds the rest, each row once', async () => {
+    const { token, code } = await room('A long backlog');
+    const page = await open(code, token);
+    // The third story added meets the limit: the API refuses it for a second.
+    let added = 0;
+    await page.route(`**/sessions/${code}/stories`, async (route) => {
+      if (route.request().method() !== 'POST' || ++added !== 3) return route.continue();
+      await route.fulfill({
+        status: 429,
+        headers: { 'retry-after': '1' },
+        contentType: 'application/json',
+        body: JSON.stringify({
+          success: false,
+          message: 'Too many requests: at most 60 per minute from one address',
+          error: { code: 'rate_limited' },
+        }),
+      });
+    });
+    await page.getByText('Import stories from CSV').click();
+    await page.getByLabel('CSV').fill('Search\nCart\nCheckout\nInvoices\nRefunds\n');
+    await page.getByRole('button', { name: 'Import 5 stories' }).click();
+    await page.getByRole('status').filter({ hasText: 'Added 5 stories.' }).waitFor({ timeout: STEP });
+
+    const stories = await platform.client.get(`/sessions/${code}/stories`);
+    expect(stories.body.stories.map((s: { title: string }) => s.title)).toEqual([
+      'Login page',
+      'Search',
+      'Cart',
+      'Checkout',
+      'Invoices',
+      'Refunds',
+    ]);
+    await page.context().close();
+  });
 });

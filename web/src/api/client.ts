@@ -3,11 +3,20 @@ export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
   readonly errors: Record<string, string[]> | undefined;
-  constructor(status: number, code: string, message: string, errors?: Record<string, string[]>) {
+  /** Seconds to wait before trying again, when the API said (a 429's Retry-After). */
+  readonly retryAfter: number | undefined;
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    errors?: Record<string, string[]>,
+    retryAfter?: number,
+  ) {
     super(message);
     this.status = status;
     this.code = code;
     this.errors = errors;
+    this.retryAfter = retryAfter;
   }
   /** The message with the fields it names: "Validation failed: title: is required". */
   describe(): string {
@@ -71,7 +80,14 @@ export async function call<T = any>(path: string, o: CallOptions = {}): Promise<
       (res.status === 429
         ? `Too many requests: try again in ${retry ?? 'a few'} s`
         : `The server answered ${res.status}`);
-    throw new ApiError(res.status, body?.error?.code ?? 'http_error', message, body?.errors);
+    const wait = Number(retry);
+    throw new ApiError(
+      res.status,
+      body?.error?.code ?? 'http_error',
+      message,
+      body?.errors,
+      retry !== null && Number.isFinite(wait) ? wait : undefined,
+    );
   }
   return body as T;
 }

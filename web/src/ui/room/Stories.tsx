@@ -2,8 +2,8 @@ import { useState } from 'preact/hooks';
 import { activateStory, addStory, deleteStory, moveStory, resetStory } from '../../api/endpoints.ts';
 import type { RoomStory } from '../../api/types.ts';
 import type { RoomState } from '../../room/room-state.ts';
-import { storiesFromCsv } from '../../stories/csv.ts';
-import { Field, Problem, TextField, useAction } from '../common.tsx';
+import { Problem, TextField, useAction } from '../common.tsx';
+import { ImportCsv } from './ImportCsv.tsx';
 
 const STATUS: Record<RoomStory['status'], string> = {
   pending: 'waiting',
@@ -135,60 +135,5 @@ function AddStory({ code, token, onChanged }: { code: string; token: string; onC
       </button>
       <Problem error={action.error} />
     </form>
-  );
-}
-
-/**
- * Pasted CSV, added one story at a time through the same call as the form (in order, so the queue
- * keeps the rows' order); a failure stops there and says which row.
- */
-function ImportCsv({ code, token, onChanged }: { code: string; token: string; onChanged(): void }) {
-  const [text, setText] = useState('');
-  const [done, setDone] = useState<string | null>(null);
-  const action = useAction();
-  const { stories, problems } = storiesFromCsv(text);
-  const submit = (e: Event) => {
-    e.preventDefault();
-    setDone(null);
-    let added = 0;
-    void action
-      .run(async () => {
-        for (const story of stories) {
-          await addStory(code, token, story);
-          added++;
-        }
-      })
-      .then((ok) => {
-        setDone(
-          ok ? `Added ${added} ${added === 1 ? 'story' : 'stories'}.` : `Added ${added} before the error.`,
-        );
-        if (ok) setText('');
-        if (added) onChanged();
-      });
-  };
-  return (
-    <details class="import">
-      <summary>Import stories from CSV</summary>
-      <form onSubmit={submit}>
-        <Field
-          label="CSV"
-          hint="Paste rows of title, description, acceptance criteria (a header row may name the columns)."
-        >
-          <textarea name="csv" rows={5} value={text} onInput={(e) => setText(e.currentTarget.value)} />
-        </Field>
-        {problems.length > 0 && (
-          <ul class="problems" aria-label="Rows that will not be imported">
-            {problems.map((p) => (
-              <li key={p}>{p}</li>
-            ))}
-          </ul>
-        )}
-        <button type="submit" disabled={action.busy || stories.length === 0}>
-          Import {stories.length} {stories.length === 1 ? 'story' : 'stories'}
-        </button>
-        <Problem error={action.error} />
-        {done && <p role="status">{done}</p>}
-      </form>
-    </details>
   );
 }
