@@ -84,4 +84,27 @@ describe('the web room, off the main path', () => {
     ]);
     await page.context().close();
   });
+
+  it('reads the first reveal out: the results are told by a live region that was on the page before', async () => {
+    const { token, code } = await room('Read out');
+    const page = await open(code);
+    await page.getByLabel('Your name').fill('Bob');
+    await page.getByRole('button', { name: 'Join' }).click();
+    await page.getByRole('radio', { name: '5', exact: true }).click();
+    await page.getByTestId('my-vote').waitFor({ timeout: STEP });
+    // A live region is read out when what it holds changes; one added with its text is not.
+    // (Page code as strings: this file is type-checked without the DOM's types.)
+    await page.evaluate(
+      "document.querySelectorAll('[aria-live], [role=status]').forEach((e) => e.setAttribute('data-was-here', ''))",
+    );
+
+    const { body } = await platform.client.get(`/sessions/${code}`);
+    await platform.client.post(`/stories/${body.session.current_story.id}/reveal`, { token });
+    await page.getByTestId('consensus').waitFor({ timeout: STEP });
+    const told = await page.evaluate<string[]>(
+      "[...document.querySelectorAll('[data-was-here]')].map((e) => e.textContent)",
+    );
+    expect(told).toContainEqual(expect.stringMatching(/Login page.*5/));
+    await page.context().close();
+  });
 });

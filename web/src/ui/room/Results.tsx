@@ -4,10 +4,21 @@ import { BarChart } from '../common.tsx';
 
 /** The last revealed story: its consensus, every vote and how they spread over the deck. */
 export function Results({ story, deck }: { story: RoomStory | null; deck: string[] }) {
-  if (!story) return null;
+  return (
+    <>
+      {/* On the page before the first reveal: a live region added with its text is not read out. */}
+      <p class="sr-only" role="status">
+        {story && `Votes revealed on “${story.title}”: consensus ${story.final_estimate ?? 'none'}.`}
+      </p>
+      {story && <Votes story={story} deck={deck} />}
+    </>
+  );
+}
+
+function Votes({ story, deck }: { story: RoomStory; deck: string[] }) {
   const votes = story.votes ?? [];
   return (
-    <section class="panel results" role="region" aria-labelledby="results-title" aria-live="polite">
+    <section class="panel results" role="region" aria-labelledby="results-title">
       <h2 id="results-title">Results: {story.title}</h2>
       <p class="consensus">
         Consensus <strong data-testid="consensus">{story.final_estimate ?? 'none'}</strong>
