@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { buildWebRoom, launchChromium, STEP } from './support/browser.ts';
+import { buildWebRoom, eventually, launchChromium, STEP, textOf } from './support/browser.ts';
 import { startPlatform, type Platform } from './support/platform.ts';
 
 /**
@@ -105,6 +105,33 @@ describe('the web room, off the main path', () => {
       "[...document.querySelectorAll('[data-was-here]')].map((e) => e.textContent)",
     );
     expect(told).toContainEqual(expect.stringMatching(/Login page.*5/));
+    await page.context().close();
+  });
+  it('shows a vote on the story it went to when the moderator opened another one while it was on its way', async () => {
+    const { token, code } = await room('Switching stories');
+    const added = await platform.client.post(`/sessions/${code}/stories`, {
+      token,
+      body: { title: 'Search' },
+    });
+    const page = await open(code);
+    await page.getByLabel('Your name').fill('Bob');
+    await page.getByRole('button', { name: 'Join' }).click();
+    await page.getByRole('heading', { name: 'Login page', level: 2 }).waitFor({ timeout: STEP });
+    // The vote leaves for "Login page"; the moderator opens "Search" before the server takes it.
+    await page.route(`**/sessions/${code}/vote`, async (route) => {
+      await platform.client.post(`/stories/${added.body.story.id}/activate`, { token });
+      await page.getByRole('heading', { name: 'Search', level: 2 }).waitFor({ timeout: STEP });
+      await route.continue();
+    });
+    await page.getByRole('radio', { name: '8', exact: true }).click();
+
+    await eventually(
+      () => textOf(page.getByTestId('my-vote')),
+      (v) => expect(v).toBe('8'),
+    );
+    expect(await page.getByRole('radio', { name: '8', exact: true }).getAttribute('aria-checked')).toBe(
+      'true',
+    );
     await page.context().close();
   });
 });

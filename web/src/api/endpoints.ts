@@ -41,7 +41,7 @@ export const joinSession = (c: string, token: string | null, body: { name?: stri
 export const listParticipants = (c: string) =>
   call<{ participants: Participant[] }>(`/sessions/${code(c)}/participants`);
 export const castVote = (c: string, seat: { id: number; token: string }, vote: string) =>
-  call<{ stats: VoteStats }>(`/sessions/${code(c)}/vote`, {
+  call<{ vote: { story_id: string; value: string }; stats: VoteStats }>(`/sessions/${code(c)}/vote`, {
     body: { participant_id: seat.id, vote },
     participantToken: seat.token,
   });

@@ -161,8 +161,9 @@ export function Room({ code, auth }: { code: string; auth: Auth }) {
     if (!seat || !current) return;
     setVoteError(null);
     try {
-      const { stats } = await castVote(code, seat, value);
-      setState((prev) => (prev ? withOwnVote(prev, current.id, seat.id, value, stats) : prev));
+      // The vote goes to the story open when the server takes it, which may be one opened since.
+      const { vote: taken, stats } = await castVote(code, seat, value);
+      setState((prev) => (prev ? withOwnVote(prev, taken.story_id, seat.id, taken.value, stats) : prev));
     } catch (err) {
       if (
         err instanceof ApiError &&
