@@ -134,4 +134,40 @@ describe('the web room, off the main path', () => {
     );
     await page.context().close();
   });
+  it('fits 320 px with titles and names of one long word (a pasted link), the results and analytics shown', async () => {
+    const word = (c: string, n: number) => c.repeat(n);
+    const token = await platform.signUp('Ann');
+    const created = await platform.client.post('/sessions', { token, body: { name: word('N', 200) } });
+    const code = created.body.session.code as string;
+    const story = await platform.client.post(`/sessions/${code}/stories`, {
+      token,
+      body: { title: `https://tracker.example.com/browse/${word('W', 160)}` },
+    });
+    const small = { viewport: { width: 320, height: 640 } };
+    const guest = await (await browser.newContext(small)).newPage();
+    await guest.goto(`${platform.url}/room/${code}`);
+    const width = (page: Page) => page.evaluate<number>('document.documentElement.scrollWidth');
+    await guest.getByRole('heading', { name: 'Join the room' }).waitFor({ timeout: STEP });
+    expect(await width(guest)).toBeLessThanOrEqual(320);
+    await guest.getByLabel('Your name').fill(word('M', 64));
+    await guest.getByRole('button', { name: 'Join' }).click();
+    await guest.getByRole('radio', { name: '5', exact: true }).click();
+    await guest.getByTestId('my-vote').waitFor({ timeout: STEP });
+    await platform.client.post(`/stories/${story.body.story.id}/reveal`, { token });
+    await guest.getByTestId('consensus').waitFor({ timeout: STEP });
+    expect(await width(guest)).toBeLessThanOrEqual(320);
+
+    const owner = await (await browser.newContext(small)).newPage();
+    await owner.goto(platform.url + '/');
+    await owner.evaluate((t) => localStorage.setItem('pp.access_token', t), token);
+    await owner.reload();
+    await owner.getByRole('link', { name: word('N', 200) }).waitFor({ timeout: STEP });
+    expect(await width(owner)).toBeLessThanOrEqual(320);
+    await owner.goto(`${platform.url}/room/${code}`);
+    await owner.getByRole('button', { name: 'Show analytics' }).click();
+    await owner.getByRole('table', { name: 'History' }).waitFor({ timeout: STEP });
+    expect(await width(owner)).toBeLessThanOrEqual(320);
+    await guest.context().close();
+    await owner.context().close();
+  });
 });
