@@ -170,4 +170,31 @@ describe('the web room, off the main path', () => {
     await guest.context().close();
     await owner.context().close();
   });
+  it('tells a participant the moderator removed why they are back at the join screen, live and after a reload', async () => {
+    const { token, code } = await room('Removing');
+    const page = await open(code);
+    await page.getByLabel('Your name').fill('Bob');
+    await page.getByRole('button', { name: 'Join' }).click();
+    await page.getByRole('radiogroup', { name: 'Your estimate' }).waitFor({ timeout: STEP });
+    const seat = await page.evaluate<{ id: number }>(`JSON.parse(localStorage.getItem('pp.seat.${code}'))`);
+
+    await platform.client.delete(`/sessions/${code}/participants/${seat.id}`, { token });
+    await page.getByRole('heading', { name: 'Join the room' }).waitFor({ timeout: STEP });
+    const told = page.getByText('The moderator removed you from the room');
+    await told.waitFor({ timeout: STEP });
+    await page.getByLabel('Your name').fill('Bob');
+    await page.getByRole('button', { name: 'Join' }).click();
+    await page.getByRole('radiogroup', { name: 'Your estimate' }).waitFor({ timeout: STEP });
+    expect(await told.count()).toBe(0);
+
+    // Removed while the page was closed: the room, opened again, says so too.
+    const context = page.context();
+    const again = await page.evaluate<{ id: number }>(`JSON.parse(localStorage.getItem('pp.seat.${code}'))`);
+    await page.close();
+    await platform.client.delete(`/sessions/${code}/participants/${again.id}`, { token });
+    const reopened = await context.newPage();
+    await reopened.goto(`${platform.url}/room/${code}`);
+    await reopened.getByText('The moderator removed you from the room').waitFor({ timeout: STEP });
+    await context.close();
+  });
 });

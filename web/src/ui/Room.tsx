@@ -50,6 +50,12 @@ export function Room({ code, auth }: { code: string; auth: Auth }) {
     writeSeat(code, next);
     setSeatState(next);
   };
+  /** Whether this browser's seat went because the moderator removed it: the join screen says so. */
+  const [removed, setRemoved] = useState(false);
+  const leave = () => {
+    setSeat(null);
+    setRemoved(true);
+  };
 
   const refresh = async () => {
     try {
@@ -76,8 +82,7 @@ export function Room({ code, auth }: { code: string; auth: Auth }) {
         early.current = null;
         return first;
       });
-      if (kept && readSeat(code)?.id === kept.id && !participants.some((p) => p.id === kept.id))
-        setSeat(null);
+      if (kept && readSeat(code)?.id === kept.id && !participants.some((p) => p.id === kept.id)) leave();
     } catch (err) {
       // Once the room is open, a failed fresh read changes nothing: the next event or reconnection reads again.
       if (err instanceof ApiError && err.status === 404)
@@ -102,7 +107,7 @@ export function Room({ code, auth }: { code: string; auth: Auth }) {
           type === 'participant.left' &&
           (data as { participant?: { id?: number } }).participant?.id === readSeat(code)?.id
         )
-          setSeat(null);
+          leave();
         if (reordering(type, data)) settleSoon();
       },
     });
@@ -124,6 +129,7 @@ export function Room({ code, auth }: { code: string; auth: Auth }) {
 
   const joined = (s: Seat, participant: Participant) => {
     setSeat(s);
+    setRemoved(false);
     const event = { type: 'participant.joined', data: { participant } };
     if (early.current) early.current.push(event);
     else setState((prev) => (prev ? applyRoomEvent(prev, event) : prev));
@@ -134,6 +140,7 @@ export function Room({ code, auth }: { code: string; auth: Auth }) {
         <h1>{session.name}</h1>
         <StreamBadge status={status} />
       </header>
+      <Problem error={removed ? 'The moderator removed you from the room: join again to take part.' : null} />
       <JoinForm code={code} auth={auth} session={session} onJoined={joined} />
     </div>
   );
