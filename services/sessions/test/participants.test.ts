@@ -171,12 +171,14 @@ describe('participants: listing and managing', () => {
     expect((await setRole(ann.id, 'owner')).status).toBe(422);
     const updates = await until(async () => {
       const found = h.eventsOf('participant.updated').filter((e) => e.data.session_id === session.id);
-      return found.length === 2 && found;
+      return found.length === 3 && found;
     });
+    // The one who handed the role over is told of too: a client of the room sees one moderator.
     expect(
       updates.map((e) => [e.data.participant.name, e.data.previous_role, e.data.participant.role]),
     ).toEqual([
       ['Bob', 'participant', 'moderator'],
+      ['Ann', 'moderator', 'participant'],
       ['Ann', 'participant', 'observer'],
     ]);
   });

@@ -1,6 +1,6 @@
 import { LockMode, type EntityManager } from '@pp/db';
 import { Participant } from './entities/index.ts';
-import { row, run } from './sql.ts';
+import { row, rows } from './sql.ts';
 
 export interface ParticipantRow {
   id: number;
@@ -55,11 +55,12 @@ export const listParticipants = (em: EntityManager, sessionId: string) =>
 export const lockParticipant = (tx: EntityManager, sessionId: string, id: number) =>
   tx.findOne(Participant, { id, sessionId, removedAt: null }, { lockMode: LockMode.PESSIMISTIC_WRITE });
 
-/** Hands the moderator role over: the other moderators of the session become participants. */
+/** Hands the moderator role over: the other moderators of the session become participants (returned). */
 export const demoteOtherModerators = (em: EntityManager, sessionId: string, keepId: number) =>
-  run(
+  rows<Pick<ParticipantRow, 'id' | 'name'>>(
     em,
     `update participants set role = 'participant'
-      where session_id = ? and role = 'moderator' and id <> ? and removed_at is null`,
+      where session_id = ? and role = 'moderator' and id <> ? and removed_at is null
+      returning id, name`,
     [sessionId, keepId],
   );

@@ -9,8 +9,9 @@ import { announce } from './shared/room-history.ts';
 
 /**
  * The owner changes a participant's role. Making someone moderator hands the role over (the other
- * moderators become participants); an observer does not vote, so its open votes go. The change is
- * announced as participant.updated (the room shows it; the round may now be complete).
+ * moderators become participants); an observer does not vote, so its open votes go. Each change of a
+ * role, a moderator's handed-over one included, is announced as participant.updated (the room shows
+ * it; the round may now be complete).
  */
 export async function changeParticipantRole(
   ctx: SessionsContext,
@@ -28,14 +29,17 @@ export async function changeParticipantRole(
     const previous = found.role as ParticipantRole;
     if (previous === role) return { session, participant: found, changed: false };
     found.role = role;
-    if (role === 'moderator') await demoteOtherModerators(tx, session.id, found.id);
+    const demoted = role === 'moderator' ? await demoteOtherModerators(tx, session.id, found.id) : [];
     if (role === 'observer') await deleteOpenVotesOf(tx, found.id);
-    announce(tx, 'participant.updated', {
-      session_id: session.id,
-      session_code: session.code,
-      participant: { id: found.id, name: found.name, role },
-      previous_role: previous,
-    });
+    const updated = (p: { id: number; name: string }, to: ParticipantRole, from: ParticipantRole) =>
+      announce(tx, 'participant.updated', {
+        session_id: session.id,
+        session_code: session.code,
+        participant: { id: p.id, name: p.name, role: to },
+        previous_role: from,
+      });
+    updated(found, role, previous);
+    for (const p of demoted) updated(p, 'participant', 'moderator');
     return { session, participant: found, changed: true };
   });
   if (changed) ctx.publish();
