@@ -35,13 +35,19 @@ describe('gateway: social sign-on end to end', () => {
     const flow = await followSignOn(gateway.url, 'github', from);
     expect(flow.authorizeUrl.origin).toBe(provider.url);
     const client = api(gateway.url);
-    const res = await client.get(flow.callbackPath, { headers: from });
+    // The state is bound to the browser by a cookie: the gateway passes Set-Cookie and Cookie on.
+    expect(flow.browser.cookie).toMatch(/^\w+=[A-Za-z0-9_-]{43}$/);
+    const elsewhere = await client.get(flow.callbackPath, { headers: from });
+    expect(elsewhere.status).toBe(400);
+    expect(elsewhere.headers.getSetCookie()).toHaveLength(1);
+    const browser = { ...from, ...flow.browser };
+    const res = await client.get(flow.callbackPath, { headers: browser });
     expect(res.status).toBe(200);
     expect(provider.exchanges.at(-1)).toEqual({ ok: true });
     const me = await client.get('/auth/me', { token: res.body.token, headers: from });
     expect(me.body.user).toMatchObject({ email: 'sso@example.com', name: 'Sso User' });
     const sessions = await client.get('/sessions', { token: res.body.token, headers: from });
     expect(sessions.body.identity).toMatchObject({ sub: me.body.user.id, token_kind: 'access' });
-    expect((await client.get(flow.callbackPath, { headers: from })).status).toBe(400);
+    expect((await client.get(flow.callbackPath, { headers: browser })).status).toBe(400);
   });
 });

@@ -24,7 +24,7 @@ export class ProviderNotFoundError extends NotFoundError {
   }
 }
 
-/** The `state` of a callback is forged, expired or already used. */
+/** The `state` of a callback is forged, expired, already used, or was started by another browser. */
 export class InvalidOAuthStateError extends AppError {
   constructor() {
     super(400, 'invalid_oauth_state', 'The sign-on request is invalid, expired or already used; start again');

@@ -35,8 +35,8 @@ describe('identity: social sign-on', () => {
 
   it('signs a new GitHub user in, creates the account, and accepts the state only once', async () => {
     provider.signInAs({ sub: '42', email: 'Octo@Example.com', emailVerified: true, name: 'Octo' });
-    const { callbackPath } = await followSignOn(identity.url, 'github');
-    const res = await client.get(callbackPath);
+    const { callbackPath, browser } = await followSignOn(identity.url, 'github');
+    const res = await client.get(callbackPath, { headers: browser });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       user: { email: 'octo@example.com', name: 'Octo', email_verified: true },
@@ -44,10 +44,11 @@ describe('identity: social sign-on', () => {
     });
     expect(res.body.token).toMatch(/^pp_access_/);
     expect(provider.exchanges.at(-1)).toEqual({ ok: true });
-    const replay = await client.get(callbackPath);
+    const replay = await client.get(callbackPath, { headers: browser });
     expect(replay.status).toBe(400);
     expect(replay.body.error.code).toBe('invalid_oauth_state');
-    const again = await client.get((await followSignOn(identity.url, 'github')).callbackPath);
+    const next = await followSignOn(identity.url, 'github');
+    const again = await client.get(next.callbackPath, { headers: next.browser });
     expect(again.body.user.id).toBe(res.body.user.id);
     // One account, so one user.created on the bus (the outbox lets a row go once it is published).
     await identity.relay.drain();
@@ -63,13 +64,14 @@ describe('identity: social sign-on', () => {
       code: a.callbackQuery.get('code')!,
       state: `${crypto.randomUUID()}.forged`,
     });
-    expect((await client.get(`/auth/oauth/google/callback?${forged}`)).status).toBe(400);
+    const forgedRes = await client.get(`/auth/oauth/google/callback?${forged}`, { headers: a.browser });
+    expect(forgedRes.status).toBe(400);
     const b = await followSignOn(identity.url, 'google');
     const mixed = new URLSearchParams({
       code: a.callbackQuery.get('code')!,
       state: b.callbackQuery.get('state')!,
     });
-    const res = await client.get(`/auth/oauth/google/callback?${mixed}`);
+    const res = await client.get(`/auth/oauth/google/callback?${mixed}`, { headers: b.browser });
     expect(res.status).toBe(401);
     expect(provider.exchanges.at(-1)).toEqual({
       ok: false,
@@ -82,7 +84,8 @@ describe('identity: social sign-on', () => {
       body: { email: 'gina@example.com', password: 'password1', name: 'Gina' },
     });
     provider.signInAs({ sub: 'google-77', email: 'gina@example.com', emailVerified: true, name: 'Gina G' });
-    const res = await client.get((await followSignOn(identity.url, 'google')).callbackPath);
+    const flow = await followSignOn(identity.url, 'google');
+    const res = await client.get(flow.callbackPath, { headers: flow.browser });
     expect(res.status).toBe(200);
     expect(res.body.user.id).toBe(reg.body.user.id);
   });
@@ -92,12 +95,16 @@ describe('identity: social sign-on', () => {
       body: { email: 'hal@example.com', password: 'password1', name: 'Hal' },
     });
     provider.signInAs({ sub: 'google-88', email: 'hal@example.com', emailVerified: false, name: 'Not Hal' });
-    const res = await client.get((await followSignOn(identity.url, 'google')).callbackPath);
+    const flow = await followSignOn(identity.url, 'google');
+    const res = await client.get(flow.callbackPath, { headers: flow.browser });
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe('email_unverified');
-    const { callbackQuery } = await followSignOn(identity.url, 'google');
-    const denied = new URLSearchParams({ error: 'access_denied', state: callbackQuery.get('state')! });
-    const deniedRes = await client.get(`/auth/oauth/google/callback?${denied}`);
+    const refused = await followSignOn(identity.url, 'google');
+    const denied = new URLSearchParams({
+      error: 'access_denied',
+      state: refused.callbackQuery.get('state')!,
+    });
+    const deniedRes = await client.get(`/auth/oauth/google/callback?${denied}`, { headers: refused.browser });
     expect(deniedRes.status).toBe(401);
     expect(deniedRes.body.error.code).toBe('oauth_denied');
   });
@@ -119,8 +126,8 @@ describe('identity: social sign-on with a return URL', () => {
 
   it('redirects the browser to the return URL with the token in the fragment, never in the query', async () => {
     provider.signInAs({ sub: '5150', email: 'ret@example.com', emailVerified: true, name: 'Ret' });
-    const { callbackPath } = await followSignOn(withReturn.url, 'github');
-    const res = await fetch(`${withReturn.url}${callbackPath}`, { redirect: 'manual' });
+    const { callbackPath, browser } = await followSignOn(withReturn.url, 'github');
+    const res = await fetch(`${withReturn.url}${callbackPath}`, { redirect: 'manual', headers: browser });
     expect(res.status).toBe(302);
     const location = new URL(res.headers.get('location')!);
     expect(`${location.origin}${location.pathname}`).toBe('https://app.example.com/signed-in');

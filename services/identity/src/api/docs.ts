@@ -70,26 +70,36 @@ export const identityApi = {
   'GET /auth/oauth/{provider}/start': {
     summary: 'Begin social sign-on (OAuth 2.0 / OIDC with PKCE S256)',
     description:
-      'Redirects (302) to the provider with a signed, single-use `state`; the body carries `authorization_url` too.',
+      'Redirects (302) to the provider with a signed, single-use `state`; the body carries `authorization_url` too. ' +
+      'It sets a cookie (HttpOnly, SameSite=Lax, sent to the callback only, kept as long as the state) that binds the state to this browser: ' +
+      'the browser that starts sign-on must be the one that finishes it (open this path in that browser, not from a server).',
     params: providerParams,
     responses: {
       302: {
         description: 'Redirect to the provider',
         payload: z.object({ authorization_url: z.url() }),
-        headers: { Location: 'The provider authorization URL' },
+        headers: {
+          Location: 'The provider authorization URL',
+          'Set-Cookie': 'The cookie binding the state to this browser',
+        },
       },
     },
   },
   'GET /auth/oauth/{provider}/callback': {
     summary: 'Finish social sign-on',
     description:
-      'Exchanges the code, finds or creates the account (linking by verified email) and answers with an access token; when a return URL is configured it redirects there with the token in the URL fragment.',
+      'Exchanges the code, finds or creates the account (linking by verified email) and answers with an access token; when a return URL is configured it redirects there with the token in the URL fragment. ' +
+      "Only the browser that started sign-on can finish it: the state is accepted with the cookie start set in that browser, and refused (400 `invalid_oauth_state`) without it or with another browser's, " +
+      "so a callback link of someone else's sign-on signs no one in. The cookie is cleared.",
     params: providerParams,
     query: callbackQuery,
     responses: {
       200: { description: 'The account and an access token', payload: authPayload },
       302: { description: 'Redirect to the configured return URL (`#token=...`)' },
-      400: { description: 'State forged, expired or already used (`invalid_oauth_state`)' },
+      400: {
+        description:
+          'State forged, expired or already used, or brought by a browser other than the one that started (`invalid_oauth_state`)',
+      },
       401: { description: 'The provider refused (`oauth_denied`, `oauth_failed`)' },
     },
   },

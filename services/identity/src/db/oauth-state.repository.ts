@@ -4,15 +4,13 @@ import { OAuthState } from './entities/index.ts';
 
 export function createOAuthState(
   em: EntityManager,
-  provider: string,
-  codeVerifier: string,
+  data: { provider: string; codeVerifier: string; browserHash: string },
   now: Date,
   ttlSeconds: number,
 ): OAuthState {
   return em.create(OAuthState, {
     id: randomUUID(),
-    provider,
-    codeVerifier,
+    ...data,
     createdAt: now,
     expiresAt: new Date(now.getTime() + ttlSeconds * 1000),
   });
@@ -20,18 +18,19 @@ export function createOAuthState(
 
 /**
  * Takes the state out in one statement, so two callbacks with the same state cannot both succeed;
- * an expired or unknown one gives undefined. Expired leftovers are swept on the way.
+ * an expired or unknown one, or one another browser started, gives undefined (and stays for the
+ * browser that started it). Expired leftovers are swept on the way.
  */
 export async function consumeOAuthState(
   em: EntityManager,
-  id: string,
-  provider: string,
+  state: { id: string; provider: string; browserHash: string },
   now: Date,
 ): Promise<string | undefined> {
   const conn = em.getConnection();
   const rows = (await conn.execute(
-    'delete from oauth_states where id = ? and provider = ? and expires_at > ? returning code_verifier',
-    [id, provider, now],
+    `delete from oauth_states where id = ? and provider = ? and browser_hash = ? and expires_at > ?
+     returning code_verifier`,
+    [state.id, state.provider, state.browserHash, now],
   )) as Array<{ code_verifier: string }>;
   await conn.execute('delete from oauth_states where expires_at <= ?', [now]);
   return rows[0]?.code_verifier;

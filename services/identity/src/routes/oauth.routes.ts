@@ -4,6 +4,7 @@ import { identityApi as api } from '../api/docs.ts';
 import { completeSocialSignIn } from '../use-cases/complete-social-sign-in.use-case.ts';
 import { startSocialSignIn } from '../use-cases/start-social-sign-in.use-case.ts';
 import type { RouteDeps } from './deps.ts';
+import { clearSignOnCookie, setSignOnCookie, signOnCookieOf } from './sign-on-cookie.ts';
 import { authView } from './views.ts';
 
 export function oauthRoutes(deps: RouteDeps): Router {
@@ -14,7 +15,12 @@ export function oauthRoutes(deps: RouteDeps): Router {
   router.get(
     '/auth/oauth/:provider/start',
     validate(api['GET /auth/oauth/{provider}/start'], async ({ params }, _req, res) => {
-      const { authorizationUrl } = await startSocialSignIn(deps.context(), deps.providers, params.provider);
+      const { authorizationUrl, browserNonce } = await startSocialSignIn(
+        deps.context(),
+        deps.providers,
+        params.provider,
+      );
+      setSignOnCookie(res, deps.config, params.provider, browserNonce);
       res.setHeader('Cache-Control', 'no-store');
       res
         .status(302)
@@ -24,9 +30,16 @@ export function oauthRoutes(deps: RouteDeps): Router {
   );
   router.get(
     '/auth/oauth/:provider/callback',
-    validate(api['GET /auth/oauth/{provider}/callback'], async ({ params, query }, _req, res) => {
+    validate(api['GET /auth/oauth/{provider}/callback'], async ({ params, query }, req, res) => {
+      const browserNonce = signOnCookieOf(req);
+      // Cleared at every callback, whatever its outcome: the browser's sign-on ends there. Only for a
+      // configured provider: the cookie's path is built from the name.
+      if (deps.oauthClients.has(params.provider)) clearSignOnCookie(res, deps.config, params.provider);
       const result = authView(
-        await completeSocialSignIn(deps.context(), deps.oauthClients, params.provider, query),
+        await completeSocialSignIn(deps.context(), deps.oauthClients, params.provider, {
+          ...query,
+          browserNonce,
+        }),
       );
       res.setHeader('Cache-Control', 'no-store');
       const returnUrl = deps.config.OAUTH_RETURN_URL;
