@@ -19,6 +19,8 @@ import {
 export const identityApi = {
   'POST /auth/register': {
     summary: 'Create an account with email and password',
+    description:
+      'The email is not verified: if a sign-on provider later verifies it (GET /auth/oauth/{provider}/callback), the account is taken back, its password and tokens stop working.',
     body: registerBody,
     responses: {
       201: { description: 'The account and a first access token', payload: authPayload },
@@ -90,7 +92,10 @@ export const identityApi = {
     description:
       'Exchanges the code, finds or creates the account (linking by verified email) and answers with an access token; when a return URL is configured it redirects there with the token in the URL fragment. ' +
       "Only the browser that started sign-on can finish it: the state is accepted with the cookie start set in that browser, and refused (400 `invalid_oauth_state`) without it or with another browser's, " +
-      "so a callback link of someone else's sign-on signs no one in. The cookie is cleared.",
+      "so a callback link of someone else's sign-on signs no one in. The cookie is cleared. " +
+      'When the provider has verified the email of an account whose email nobody had verified yet (registered with a password, or made by a sign-on whose provider did not verify it), ' +
+      'the provider identity is linked and the account is taken back from whoever registered it: its password stops working (a password login answers 401), ' +
+      'every access, API and MCP token issued before is revoked at once, and provider identities linked to it before (on an email their provider did not verify) are unlinked. An account whose email was already verified (by an earlier sign-on) keeps its password and tokens.',
     params: providerParams,
     query: callbackQuery,
     responses: {

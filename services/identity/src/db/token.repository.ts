@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode, type EntityManager } from '@pp/db';
-import { generateToken, type TokenKind } from '../domain/token.ts';
+import { generateToken, TOKEN_KINDS, type TokenKind } from '../domain/token.ts';
 import { Token } from './entities/index.ts';
 
 export interface IssuedToken {
@@ -37,12 +37,17 @@ export const findTokenById = (em: EntityManager, id: string) => em.findOne(Token
 export const findTokenByIdLocked = (tx: EntityManager, id: string) =>
   tx.findOne(Token, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
 
-const workingPersonalTokens = (userId: string, now: Date) => ({
+const workingTokens = (userId: string, now: Date, kinds: readonly TokenKind[]) => ({
   userId,
-  kind: { $in: ['api', 'mcp'] },
+  kind: { $in: [...kinds] },
   revokedAt: null,
   $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }],
 });
+const workingPersonalTokens = (userId: string, now: Date) => workingTokens(userId, now, ['api', 'mcp']);
+
+/** Every token of the user that still works, access tokens too. */
+export const listWorkingTokens = (em: EntityManager, userId: string, now: Date) =>
+  em.find(Token, workingTokens(userId, now, TOKEN_KINDS));
 
 /** The user's API and MCP tokens that still work, newest first. */
 export const listPersonalTokens = (em: EntityManager, userId: string, now: Date) =>

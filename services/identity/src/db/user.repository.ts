@@ -4,6 +4,11 @@ import { LinkedAccount, User } from './entities/index.ts';
 
 export const findUserById = (em: EntityManager, id: string) => em.findOne(User, { id });
 export const findUserByEmail = (em: EntityManager, email: string) => em.findOne(User, { email });
+/** The user as the database has it now, whatever this entity manager read before. */
+export const reloadUser = (em: EntityManager, id: string) => em.findOne(User, { id }, { refresh: true });
+/** Whether the user's password is still the one with this hash (it is cleared when a provider takes the account back). */
+export const hasPasswordHash = async (em: EntityManager, id: string, passwordHash: string) =>
+  (await em.count(User, { id, passwordHash })) > 0;
 
 export function createUser(
   em: EntityManager,
@@ -23,6 +28,10 @@ export function createUser(
 
 export const findLinkedAccount = (em: EntityManager, provider: string, subject: string) =>
   em.findOne(LinkedAccount, { provider, subject });
+
+/** Removes every provider identity linked to the user; how many there were. */
+export const unlinkAccounts = (em: EntityManager, userId: string) =>
+  em.nativeDelete(LinkedAccount, { userId });
 
 export function linkAccount(
   em: EntityManager,

@@ -1,7 +1,7 @@
 import { LimitReachedError, ValidationError } from '@pp/http';
-import { inTurn } from '@pp/db';
 import { countPersonalTokens, createToken } from '../db/token.repository.ts';
 import type { IdentityContext } from './shared/context.ts';
+import { inTokensTurn } from './shared/tokens-turn.ts';
 
 /** API and MCP tokens that still work, per account: enough for every tool and assistant, and a list that stays short. */
 const TOKENS_PER_ACCOUNT = 100;
@@ -23,7 +23,7 @@ export async function createPersonalToken(
     throw new ValidationError({ expires_at: ['must be in the future'] });
   }
   // An account's tokens are made in turn, so that a burst of them at once stops at the limit too.
-  return inTurn(ctx.em, `tokens-of:${userId}`, async (tx) => {
+  return inTokensTurn(ctx.em, userId, async (tx) => {
     if ((await countPersonalTokens(tx, userId, now)) >= TOKENS_PER_ACCOUNT)
       throw new LimitReachedError('tokens', TOKENS_PER_ACCOUNT, 'API and MCP tokens that still work');
     return createToken(

@@ -1,10 +1,9 @@
 import { isUuid } from '@pp/contracts';
 import { ForbiddenError } from '@pp/http';
-import { enqueue } from '@pp/events';
-import type { TokenKind } from '../domain/token.ts';
 import { findTokenByIdLocked } from '../db/token.repository.ts';
 import { TokenNotFoundError } from '../errors.ts';
-import { SOURCE, type IdentityContext } from './shared/context.ts';
+import type { IdentityContext } from './shared/context.ts';
+import { markRevoked } from './shared/mark-revoked.ts';
 
 /**
  * Revokes one of the caller's tokens (any kind, so an access token can be signed out too) and
@@ -20,13 +19,7 @@ export async function revokeToken(ctx: IdentityContext, userId: string, tokenId:
     if (!found || found.revokedAt) throw new TokenNotFoundError();
     if (found.userId !== userId)
       throw new ForbiddenError('This token belongs to another account', 'forbidden');
-    found.revokedAt = ctx.now();
-    enqueue(
-      tx,
-      'token.revoked',
-      { token_id: found.id, user_id: userId, kind: found.kind as TokenKind },
-      { source: SOURCE },
-    );
+    markRevoked(tx, found, ctx.now());
     return found;
   });
   await ctx.publishNow();
