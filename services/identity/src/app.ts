@@ -17,9 +17,11 @@ export interface AppOptions {
   now?: () => Date;
 }
 
+const clockOf = (options: AppOptions) => options.now ?? (() => new Date());
+
 /** The identity service: accounts, passwords, tokens, social sign-on. Never listens by itself. */
 export function createApp(config: Config, runtime: ServiceRuntime, options: AppOptions = {}): Express {
-  const now = options.now ?? (() => new Date());
+  const now = clockOf(options);
   const providers: OAuthProvider[] = configuredProviders(config);
   const oauthClients = new Map<string, OAuthProviderClient>(
     providers.map((p) => [
@@ -61,6 +63,6 @@ export function definition(config: Config, options: AppOptions = {}): ServiceDef
     migrations,
     createApp: (runtime) => createApp(config, runtime, options),
     consumers,
-    background: tasks,
+    background: (runtime) => tasks(runtime, config, clockOf(options)),
   };
 }

@@ -18,6 +18,12 @@ export const configSchema = z.object({
   /** Where a browser goes after social sign-on (the token in the URL fragment); unset: a JSON answer. */
   OAUTH_RETURN_URL: optionalUrl,
   OAUTH_STATE_TTL_SECONDS: z.coerce.number().int().min(30).default(600),
+  /** How often the sign-on states that expired (abandoned at the provider) are swept. */
+  OAUTH_STATE_SWEEP_MS: z.coerce
+    .number()
+    .int()
+    .min(50)
+    .default(5 * 60_000),
   OAUTH_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
   // A provider is enabled when its client id and secret are set; its URLs default to the real ones.
   OAUTH_GITHUB_CLIENT_ID: optionalText,

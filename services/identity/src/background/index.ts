@@ -1,8 +1,16 @@
-import type { BackgroundTask, ConsumerSpec } from '@pp/runtime';
+import type { BackgroundTask, ConsumerSpec, ServiceRuntime } from '@pp/runtime';
+import type { Config } from '../config.ts';
+import { startOAuthStateSweepTask } from './oauth-state-sweep.task.ts';
 
-/**
- * What the identity unit does outside requests: nothing. It consumes no event (it only announces
- * user.created and token.revoked), and an expired OAuth state is swept when a callback consumes one.
- */
+/** The identity unit consumes no event: it only announces user.created and token.revoked. */
 export const consumers = (): ConsumerSpec[] => [];
-export const tasks = (): BackgroundTask[] => [];
+
+/** Sweeping the sign-on states that expired (a callback takes only its own). */
+export const tasks = (runtime: ServiceRuntime, config: Config, now: () => Date): BackgroundTask[] => [
+  startOAuthStateSweepTask({
+    db: runtime.db,
+    logger: runtime.logger,
+    now,
+    intervalMs: config.OAUTH_STATE_SWEEP_MS,
+  }),
+];

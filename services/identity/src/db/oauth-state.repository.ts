@@ -19,19 +19,32 @@ export function createOAuthState(
 /**
  * Takes the state out in one statement, so two callbacks with the same state cannot both succeed;
  * an expired or unknown one, or one another browser started, gives undefined (and stays for the
- * browser that started it). Expired leftovers are swept on the way.
+ * browser that started it). Expired ones are left to the background sweep.
  */
 export async function consumeOAuthState(
   em: EntityManager,
   state: { id: string; provider: string; browserHash: string },
   now: Date,
 ): Promise<string | undefined> {
-  const conn = em.getConnection();
-  const rows = (await conn.execute(
+  const rows = (await em.getConnection().execute(
     `delete from oauth_states where id = ? and provider = ? and browser_hash = ? and expires_at > ?
      returning code_verifier`,
     [state.id, state.provider, state.browserHash, now],
   )) as Array<{ code_verifier: string }>;
-  await conn.execute('delete from oauth_states where expires_at <= ?', [now]);
   return rows[0]?.code_verifier;
+}
+
+/** Deletes at most `batch` states expired at `now`; how many. */
+export async function deleteExpiredOAuthStates(em: EntityManager, now: Date, batch: number): Promise<number> {
+  const rows = await em.getConnection().execute(
+    `delete from oauth_states where id in (
+         select id from oauth_states where expires_at <= ? limit ? for update skip locked
+       ) returning id`,
+    [now, batch],
+  );
+  return (rows as unknown[]).length;
+}
+
+export async function vacuumOAuthStates(em: EntityManager): Promise<void> {
+  await em.getConnection().execute('vacuum (skip_locked) oauth_states');
 }
