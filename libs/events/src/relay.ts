@@ -42,6 +42,8 @@ interface Row {
   payload: unknown;
   /** As text: the exact time (microseconds), for a row that goes back. */
   created_at: string;
+  /** Its place among the rows written at the same time (a row that goes back keeps it). */
+  seq: string;
   attempts: number;
 }
 
@@ -66,7 +68,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
 
   /**
    * One claim of the outbox: in one statement, the oldest pending rows are taken (SKIP LOCKED, so
-   * replicas claim different rows) and deleted, and come back in commit order. They are published
+   * replicas claim different rows) and deleted, and come back in the order they were written. They are published
    * while the transaction holds them, and the commit lets them go. A row JetStream did not take goes
    * back as it was, saying how often it was tried and why not; the others still leave, so one row
    * that cannot be published holds up no other.
@@ -77,9 +79,9 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       const run = (sql: string, params: unknown[], mode: 'all' | 'run') =>
         tx.getConnection().execute(sql, params, mode, tx.getTransactionContext());
       const rows = (await run(
-        `with claimed as (select id from outbox order by created_at, id limit ? for update skip locked),
+        `with claimed as (select id from outbox order by created_at, seq limit ? for update skip locked),
               gone as (delete from outbox o using claimed where o.id = claimed.id returning o.*)
-         select id, type, payload, created_at::text as created_at, attempts from gone order by gone.created_at, gone.id`,
+         select id, type, payload, created_at::text as created_at, seq, attempts from gone order by gone.created_at, gone.seq`,
         [batchSize],
         'all',
       )) as Row[];
@@ -102,8 +104,8 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       if (failed.length) {
         const message = reason instanceof Error ? reason.message : String(reason);
         await run(
-          `insert into outbox (id, type, payload, created_at, attempts, last_error)
-           select id, type, payload, created_at, attempts + 1, ? from jsonb_populate_recordset(null::outbox, ?::jsonb)`,
+          `insert into outbox (id, type, payload, created_at, seq, attempts, last_error)
+           select id, type, payload, created_at, seq, attempts + 1, ? from jsonb_populate_recordset(null::outbox, ?::jsonb)`,
           [message.slice(0, 500), JSON.stringify(failed)],
           'run',
         );

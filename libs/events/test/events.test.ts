@@ -528,4 +528,31 @@ describe('events: outbox relay and consumers', () => {
     const em = db.fork();
     expect(() => enqueue(em, 'token.revoked', { token_id: 't' } as never, { source: 'test' })).toThrow();
   });
+
+  // Last: the durable consumers of the tests above would get these events too.
+  it('publishes the events of one transaction in the order they were written, within one instant too', async () => {
+    const jsm = await jetstreamManager(nc);
+    const before = (await jsm.streams.info(bus.stream)).state.last_seq;
+    const em = db.fork();
+    const ids = Array.from(
+      { length: 30 },
+      (_, n) => enqueue(em, 'token.revoked', tokenRevoked(100 + n), { source: 'test' }).id,
+    );
+    await em.flush();
+    // A fast transaction writes its events within one millisecond: the same time for all of them.
+    await db
+      .fork()
+      .getConnection()
+      .execute(
+        `update outbox set created_at = '2026-01-01T00:00:00Z' where id in (${ids.map(() => '?')})`,
+        ids,
+      );
+    const relay = startOutboxRelay({ orm: db.orm as MikroORM, nc, logger, bus, intervalMs: 50 });
+    await relay.drain();
+    await relay.stop();
+    const published: string[] = [];
+    for (let seq = before + 1; seq <= before + ids.length; seq++)
+      published.push((await jsm.streams.getMessage(bus.stream, { seq }))!.json<{ id: string }>().id);
+    expect(published).toEqual(ids);
+  });
 });
