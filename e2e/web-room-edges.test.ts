@@ -50,6 +50,30 @@ describe('the web room, off the main path', () => {
     await page.context().close();
   });
 
+  it('reads the room again by itself when its first read fails: the network down, then a 503', async () => {
+    const { token, code } = await room('A shaky start');
+    const page = await open(code, token);
+    await page.getByRole('button', { name: 'Reveal the votes' }).waitFor({ timeout: STEP });
+    let reads = 0;
+    await page.route(`**/sessions/${code}/stories`, async (route) => {
+      if (route.request().method() !== 'GET' || ++reads > 2) return route.continue();
+      if (reads === 1) return route.abort('internetdisconnected');
+      await route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          success: false,
+          message: 'The service is unavailable',
+          error: { code: 'service_unavailable' },
+        }),
+      });
+    });
+    await page.reload();
+    await page.getByRole('button', { name: 'Reveal the votes' }).waitFor({ timeout: STEP });
+    expect(reads).toBeGreaterThanOrEqual(3);
+    await page.context().close();
+  });
+
   it('imports a CSV through the rate limit: it waits as long as the API says, then adds the rest, each row once', async () => {
     const { token, code } = await room('A long backlog');
     const page = await open(code, token);

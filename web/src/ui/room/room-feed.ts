@@ -1,0 +1,128 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError, describeError } from '../../api/client.ts';
+import { listParticipants, listStories, lookUpSession } from '../../api/endpoints.ts';
+import { openRoomStream, type StreamStatus } from '../../api/room-stream.ts';
+import type { Session } from '../../api/types.ts';
+import {
+  applyRoomEvent,
+  initialRoomState,
+  withSnapshot,
+  type RoomEvent,
+  type RoomState,
+} from '../../room/room-state.ts';
+import { readSeat } from '../../storage.ts';
+
+/**
+ * The events carry what changed, so the room reads itself again only where they cannot tell it all:
+ * after a reconnection, after the moderator's own changes, and when a story moved or went (the
+ * others' positions close up without events of their own). A moment later, once for a burst.
+ */
+const SETTLE_MS = 300;
+const reordering = (type: string, data: unknown) =>
+  type === 'story.deleted' ||
+  (type === 'story.updated' && ((data as { changed?: string[] }).changed ?? []).includes('position'));
+
+/**
+ * A first read that failed (the network down, a unit restarting) is tried again after these waits,
+ * the last one over and over: a room left open recovers once the API answers, without a reload. The
+ * stream coming (back) on tries at once.
+ */
+const FIRST_READ_RETRY_MS = [1_000, 2_000, 4_000, 8_000, 15_000];
+
+/**
+ * A room as this browser knows it: read once, patched by the live events, read again where they
+ * cannot tell it all. `onRemoved`: the moderator removed this browser's seat.
+ */
+export function useRoomFeed(code: string, token: string | null, onRemoved: () => void) {
+  const [state, setState] = useState<RoomState | null>(null);
+  const [missing, setMissing] = useState<string | null>(null);
+  const [status, setStatus] = useState<StreamStatus>('connecting');
+  /** The session alone, which the join screen needs, before the rest of the room has been read. */
+  const [preview, setPreview] = useState<Session | null>(null);
+  /** The events that come before the first read is done (null once it is). */
+  const early = useRef<RoomEvent[] | null>([]);
+  const settle = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const retry = useRef<{ timer?: ReturnType<typeof setTimeout>; attempt: number }>({ attempt: 0 });
+
+  const apply = (event: RoomEvent) => {
+    if (early.current) early.current.push(event);
+    else setState((prev) => (prev ? applyRoomEvent(prev, event) : prev));
+  };
+
+  const refresh = async () => {
+    clearTimeout(retry.current.timer);
+    retry.current.timer = undefined;
+    try {
+      // A seat taken while the room is read is not in what is read: only the one kept before is checked.
+      const kept = readSeat(code);
+      const lookup = lookUpSession(code, token);
+      if (early.current)
+        lookup.then(
+          (a) => setPreview(a.session),
+          () => undefined,
+        );
+      const [{ session }, { participants }, { stories }] = await Promise.all([
+        lookup,
+        listParticipants(code),
+        listStories(code),
+      ]);
+      setState((prev) => {
+        if (prev) return withSnapshot(prev, { session, participants, stories });
+        // Events that came while the room was read apply on top of it.
+        const first = (early.current ?? []).reduce(
+          applyRoomEvent,
+          initialRoomState(session, participants, stories),
+        );
+        early.current = null;
+        return first;
+      });
+      setMissing(null);
+      if (kept && readSeat(code)?.id === kept.id && !participants.some((p) => p.id === kept.id)) onRemoved();
+    } catch (err) {
+      // Once the room is open, a failed fresh read changes nothing: the next event or reconnection reads again.
+      if (err instanceof ApiError && err.status === 404)
+        setMissing(`There is no room with the code ${code}.`);
+      else if (early.current) {
+        setMissing(`${describeError(err)} The room tries again by itself.`);
+        const waits = FIRST_READ_RETRY_MS;
+        const wait = waits[Math.min(retry.current.attempt++, waits.length - 1)]!;
+        retry.current.timer = setTimeout(() => void refresh(), wait);
+      }
+    }
+  };
+  const settleSoon = () => {
+    clearTimeout(settle.current);
+    settle.current = setTimeout(() => void refresh(), SETTLE_MS);
+  };
+
+  useEffect(() => {
+    const stream = openRoomStream(`/sessions/${encodeURIComponent(code)}/events`, {
+      onStatus: (next) => {
+        setStatus(next);
+        // The API answers again: a first read waiting for its next try goes now.
+        if (next === 'live' && retry.current.timer !== undefined) {
+          retry.current.attempt = 0;
+          void refresh();
+        }
+      },
+      onResumed: settleSoon,
+      onEvent: (type, data) => {
+        apply({ type, data });
+        if (
+          type === 'participant.left' &&
+          (data as { participant?: { id?: number } }).participant?.id === readSeat(code)?.id
+        )
+          onRemoved();
+        if (reordering(type, data)) settleSoon();
+      },
+    });
+    void refresh();
+    return () => {
+      stream.close();
+      clearTimeout(settle.current);
+      clearTimeout(retry.current.timer);
+    };
+  }, [code, token]);
+
+  return { state, setState, missing, status, preview, apply, settleSoon };
+}
