@@ -1,5 +1,13 @@
 import type { Browser, Page } from 'playwright-core';
-import { buildWebRoom, eventually, launchChromium, STEP, textOf } from './support/browser.ts';
+import {
+  buildWebRoom,
+  eventually,
+  launchChromium,
+  openRoom,
+  roomWithAStory,
+  STEP,
+  textOf,
+} from './support/browser.ts';
 import { startPlatform, type Platform } from './support/platform.ts';
 
 /**
@@ -19,25 +27,8 @@ describe('the web room, off the main path', () => {
     await platform?.stop();
   });
 
-  /** A session of a new account with one story; the owner's token and the room's code. */
-  async function room(name: string) {
-    const token = await platform.signUp('Ann');
-    const created = await platform.client.post('/sessions', { token, body: { name } });
-    const code = created.body.session.code as string;
-    await platform.client.post(`/sessions/${code}/stories`, { token, body: { title: 'Login page' } });
-    return { token, code };
-  }
-
-  /** A page of a browser of its own, signed in with the token when one is given, in the room. */
-  async function open(code: string, token?: string): Promise<Page> {
-    const page = await (await browser.newContext()).newPage();
-    if (token) {
-      await page.goto(platform.url + '/');
-      await page.evaluate((t) => localStorage.setItem('pp.access_token', t), token);
-    }
-    await page.goto(`${platform.url}/room/${code}`);
-    return page;
-  }
+  const room = (name: string) => roomWithAStory(platform, name);
+  const open = (code: string, token?: string) => openRoom(browser, platform, code, token);
 
   it('offers a moderator who signs out in the room to join it, as anyone with the link', async () => {
     const { token, code } = await room('Signing out');

@@ -1,13 +1,15 @@
 /**
- * The web room for browser tests: the build (made when its sources changed, as `npm start` does) and
- * a headless Chromium (Debian's package, driven by playwright-core: nothing is downloaded).
+ * The web room for browser tests: the build (made when its sources changed, as `npm start` does),
+ * a headless Chromium (Debian's package, driven by playwright-core: nothing is downloaded), and a
+ * room to open in it.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { chromium, type Browser, type Locator } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import type { Platform } from './platform.ts';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const webDist = join(repoRoot, 'web', 'dist');
@@ -68,3 +70,28 @@ export async function eventually<T>(probe: () => Promise<T>, check: (value: T) =
 export const textOf = (l: Locator) => l.innerText({ timeout: 1_000 }).catch(() => undefined);
 export const attributeOf = (l: Locator, name: string) =>
   l.getAttribute(name, { timeout: 1_000 }).catch(() => undefined);
+
+/** A session of a new account (Ann) with one story, "Login page": the owner's token and the room's code. */
+export async function roomWithAStory(platform: Platform, name: string) {
+  const token = await platform.signUp('Ann');
+  const created = await platform.client.post('/sessions', { token, body: { name } });
+  const code = created.body.session.code as string;
+  await platform.client.post(`/sessions/${code}/stories`, { token, body: { title: 'Login page' } });
+  return { token, code };
+}
+
+/** A page of a browser of its own, signed in with the token when one is given, in the room. */
+export async function openRoom(
+  browser: Browser,
+  platform: Platform,
+  code: string,
+  token?: string,
+): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  if (token) {
+    await page.goto(platform.url + '/');
+    await page.evaluate((t) => localStorage.setItem('pp.access_token', t), token);
+  }
+  await page.goto(`${platform.url}/room/${code}`);
+  return page;
+}

@@ -6,12 +6,14 @@ import type { Participant, Seat, Session } from '../api/types.ts';
 import { currentStory, lastRevealed, withOwnVote } from '../room/room-state.ts';
 import { readSeat, writeSeat } from '../storage.ts';
 import { Problem } from './common.tsx';
+import { focusableCard } from './room/Cards.tsx';
+import { useFocusWhenShown } from './room/focus.ts';
 import { JoinForm } from './room/JoinForm.tsx';
 import { ModeratorTools } from './room/ModeratorTools.tsx';
 import { People } from './room/People.tsx';
-import { Results } from './room/Results.tsx';
+import { Results, resultsHeadingOf } from './room/Results.tsx';
 import { useRoomFeed } from './room/room-feed.ts';
-import { Round } from './room/Round.tsx';
+import { Round, roundHeading } from './room/Round.tsx';
 import { ShareLink, StreamBadge } from './room/RoomHeader.tsx';
 import { Stories } from './room/Stories.tsx';
 
@@ -35,6 +37,7 @@ export function Room({ code, auth }: { code: string; auth: Auth }) {
     auth.token,
     leave,
   );
+  const focusWhenShown = useFocusWhenShown();
 
   const session = state?.session ?? preview;
   useEffect(() => {
@@ -49,6 +52,8 @@ export function Room({ code, auth }: { code: string; auth: Auth }) {
     setSeat(s);
     setRemoved(false);
     apply({ type: 'participant.joined', data: { participant } });
+    // On to the cards, or to the round for one who only watches (or while no story is open).
+    focusWhenShown(() => focusableCard() ?? roundHeading());
   };
   const joinScreen = (session: Session) => (
     <div class="room">
@@ -116,6 +121,7 @@ export function Room({ code, auth }: { code: string; auth: Auth }) {
             onVote={vote}
             voteError={voteError}
             onJoin={joined}
+            onRevealing={(id) => focusWhenShown(() => resultsHeadingOf(id))}
             onChanged={settleSoon}
           />
           <Results story={lastRevealed(state)} deck={state.session.deck} />

@@ -4,6 +4,10 @@ import { isCardKey, pickByKeys } from '../../room/keys.ts';
 /** Typing `1` may be the start of `13`: the pick waits this long for the next key. */
 const KEY_PAUSE_MS = 600;
 
+/** The card the keyboard comes to in the deck shown (the vote, else the first one), if it can be picked. */
+export const focusableCard = () =>
+  document.querySelector<HTMLElement>('.cards [role=radio][tabindex="0"]:not(:disabled)');
+
 const typing = (t: EventTarget | null) =>
   t instanceof HTMLElement && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));
 

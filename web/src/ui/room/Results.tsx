@@ -2,6 +2,12 @@ import type { RoomStory } from '../../api/types.ts';
 import { distribution } from '../../room/room-state.ts';
 import { BarChart } from '../common.tsx';
 
+/** The heading of the results when they are those of this story. */
+export function resultsHeadingOf(storyId: string) {
+  const heading = document.getElementById('results-title');
+  return heading?.dataset.story === storyId ? heading : null;
+}
+
 /** The last revealed story: its consensus, every vote and how they spread over the deck. */
 export function Results({ story, deck }: { story: RoomStory | null; deck: string[] }) {
   return (
@@ -19,7 +25,9 @@ function Votes({ story, deck }: { story: RoomStory; deck: string[] }) {
   const votes = story.votes ?? [];
   return (
     <section class="panel results" role="region" aria-labelledby="results-title">
-      <h2 id="results-title">Results: {story.title}</h2>
+      <h2 id="results-title" data-story={story.id} tabIndex={-1}>
+        Results: {story.title}
+      </h2>
       <p class="consensus">
         Consensus <strong data-testid="consensus">{story.final_estimate ?? 'none'}</strong>
       </p>

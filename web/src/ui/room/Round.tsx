@@ -5,6 +5,8 @@ import { voters, type RoomState } from '../../room/room-state.ts';
 import { Problem, useAction } from '../common.tsx';
 import { Cards } from './Cards.tsx';
 
+export const roundHeading = () => document.getElementById('round-title');
+
 /** Re-renders every second while a deadline is on the screen. */
 function useNow(active: boolean) {
   const [now, setNow] = useState(Date.now);
@@ -28,6 +30,8 @@ export function Round(props: {
   onVote(value: string): void;
   voteError: string | null;
   onJoin(seat: Seat, participant: Participant): void;
+  /** The moderator asks for the reveal of this story. */
+  onRevealing(storyId: string): void;
   onChanged(): void;
 }) {
   const { state, current, me, owner } = props;
@@ -55,7 +59,9 @@ export function Round(props: {
 
   return (
     <section class="panel round" aria-labelledby="round-title">
-      <h2 id="round-title">{current ? current.title : 'No story open'}</h2>
+      <h2 id="round-title" tabIndex={-1}>
+        {current ? current.title : 'No story open'}
+      </h2>
       {!current && (
         <p class="muted">
           {owner ? 'Add a story to start estimating.' : 'Waiting for the moderator to open a story.'}
@@ -100,7 +106,10 @@ export function Round(props: {
               type="button"
               class="primary"
               disabled={action.busy}
-              onClick={() => moderate(revealStory)}
+              onClick={() => {
+                props.onRevealing(current.id);
+                moderate(revealStory);
+              }}
             >
               Reveal the votes
             </button>
