@@ -65,6 +65,21 @@ describe('the web room, off the main path', () => {
     await page.context().close();
   });
 
+  it('says an archived session is read-only where the round offered to change the vote', async () => {
+    const { token, code } = await room('Archived');
+    const page = await open(code);
+    await page.getByLabel('Your name').fill('Bob');
+    await page.getByRole('button', { name: 'Join' }).click();
+    await page.getByRole('radio', { name: '5', exact: true }).click();
+    await page.getByText('You can change it until the reveal.').waitFor({ timeout: STEP });
+
+    await platform.client.patch(`/sessions/${code}`, { token, body: { status: 'archived' } });
+    await page.getByText('The session is archived: it is read-only.').waitFor({ timeout: STEP });
+    expect(await page.getByText('You can change it').count()).toBe(0);
+    expect(await page.getByRole('radio', { name: '5', exact: true }).isDisabled()).toBe(true);
+    await page.context().close();
+  });
+
   it('imports a CSV through the rate limit: it waits as long as the API says, then adds the rest, each row once', async () => {
     const { token, code } = await room('A long backlog');
     const page = await open(code, token);

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { activateStory, joinSession, resetStory, revealStory } from '../../api/endpoints.ts';
-import type { Participant, RoomStory, Seat } from '../../api/types.ts';
+import type { Participant, RoomStory, Seat, SessionStatus } from '../../api/types.ts';
 import { voters, type RoomState } from '../../room/room-state.ts';
 import { Problem, useAction } from '../common.tsx';
 import { Cards } from './Cards.tsx';
@@ -16,6 +16,14 @@ function useNow(active: boolean) {
     return () => clearInterval(t);
   }, [active]);
   return now;
+}
+
+/** Why the cards take no vote, when the session's state or the deadline says. */
+function noVoteBecause(status: SessionStatus, deadlinePassed: boolean): string | null {
+  if (status === 'archived') return 'The session is archived: it is read-only.';
+  if (status === 'completed') return 'The session is completed: it takes no more votes.';
+  if (status === 'paused') return 'The session is paused: votes are taken again once it resumes.';
+  return deadlinePassed ? 'Voting has closed.' : null;
 }
 
 const timeOf = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
@@ -86,13 +94,16 @@ export function Round(props: {
         <>
           <Cards deck={session.deck} selected={mine} disabled={!canVote} onPick={props.onVote} />
           <p class="muted" aria-live="polite">
-            {mine !== undefined ? (
+            {mine !== undefined && (
               <>
-                Your vote: <strong data-testid="my-vote">{mine}</strong>. You can change it until the reveal.
+                Your vote: <strong data-testid="my-vote">{mine}</strong>.{' '}
               </>
-            ) : canVote ? (
-              'Pick a card, or type its number.'
-            ) : null}
+            )}
+            {canVote
+              ? mine !== undefined
+                ? 'You can change it until the reveal.'
+                : 'Pick a card, or type its number.'
+              : noVoteBecause(session.status, closed)}
           </p>
           <Problem error={props.voteError} />
         </>
