@@ -2,13 +2,12 @@ import type { RoomStory, Session } from '../api/types.ts';
 import {
   applyRoomEvent,
   currentStory,
-  distribution,
   initialRoomState,
   lastRevealed,
-  withOwnVote,
   withSnapshot,
   type RoomEvent,
 } from './room-state.ts';
+import { distribution, withOwnVote } from './votes.ts';
 
 const summary = (id: string, position: number, status: RoomStory['status'] = 'pending') => ({
   id,
@@ -51,6 +50,26 @@ describe('the room state', () => {
     expect(s.mine).toEqual({});
   });
 
+  it("keeps the count of the events that came while this browser's vote was on its way, not its answer's", () => {
+    const cast = (who: typeof bob, n: number, story = 'a') => ({
+      type: 'vote.cast',
+      data: { story_id: story, participant: who, stats: stats(n) },
+    });
+    // Bob's vote leaves; the stream brings it, then Cleo's, before the answer with its count of one.
+    const sent = start();
+    let s = [cast(bob, 1), cast(cleo, 2)].reduce(applyRoomEvent, sent);
+    s = withOwnVote(s, 'a', 1, '5', stats(1), sent.seen);
+    expect(s.stats.a).toEqual(stats(2));
+    expect(s.mine).toEqual({ a: '5' });
+    expect(s.voted.a).toEqual([1, 2]);
+
+    // Only events of before it, or of another story, since it left: the answer's count is the newest.
+    const before = applyRoomEvent(start(), cast(cleo, 1));
+    s = applyRoomEvent(before, cast(cleo, 1, 'b'));
+    s = withOwnVote(s, 'a', 1, '5', stats(2), before.seen);
+    expect(s.stats.a).toEqual(stats(2));
+  });
+
   it('shows the reveal: votes and consensus of the story, the next story open', () => {
     const s = play({
       type: 'story.revealed',
@@ -73,7 +92,7 @@ describe('the room state', () => {
   });
 
   it('forgets the votes of a reset story, this browser own one included', () => {
-    let s = withOwnVote(start(), 'a', 1, '8', stats(1));
+    let s = withOwnVote(start(), 'a', 1, '8', stats(1), start().seen);
     expect(s.mine).toEqual({ a: '8' });
     s = applyRoomEvent(s, { type: 'story.reset', data: { story: summary('a', 1, 'voting') } });
     expect(s.mine).toEqual({});

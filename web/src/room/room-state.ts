@@ -1,5 +1,6 @@
 import type { Participant, RoomStory, Session, StorySummary, VoteStats } from '../api/types.ts';
 import { withJoined, withLeft, withUpdated } from './participants.ts';
+import { afterEvent, withVoteCast } from './votes.ts';
 
 /**
  * What a browser knows of a room: the snapshot it read (session, participants, stories) patched by
@@ -14,6 +15,9 @@ export interface RoomState {
   voted: Record<string, number[]>;
   /** Story id -> the latest counts of its round. */
   stats: Record<string, VoteStats>;
+  /** How many live events have changed the state; story id -> which of them last changed its counts. */
+  seen: number;
+  countedAt: Record<string, number>;
   /** Story id -> this browser's own vote, until the story is reset. */
   mine: Record<string, string>;
   /** The story whose results the room shows: the one revealed last. */
@@ -48,6 +52,8 @@ export function initialRoomState(
     stories: sorted,
     voted: {},
     stats: {},
+    seen: 0,
+    countedAt: {},
     mine: {},
     lastRevealedId: guessLastRevealed(sorted, session.current_story),
   };
@@ -127,6 +133,11 @@ const without = <T>(record: Record<string, T>, key: string) => {
 
 /** The room after one live event (an event it does not know leaves it as it was). */
 export function applyRoomEvent(state: RoomState, event: RoomEvent): RoomState {
+  const after = patched(state, event);
+  return after === state ? state : afterEvent(state, after);
+}
+
+function patched(state: RoomState, event: RoomEvent): RoomState {
   const d = event.data ?? {};
   switch (event.type) {
     case 'participant.joined':
@@ -135,16 +146,13 @@ export function applyRoomEvent(state: RoomState, event: RoomEvent): RoomState {
       return withLeft(state, d.participant as Participant);
     case 'participant.updated':
       return withUpdated(state, d.participant as Participant);
-    case 'vote.cast': {
-      const story = d.story_id as string;
-      const ids = state.voted[story] ?? [];
-      const id = (d.participant as Participant).id;
-      return {
-        ...state,
-        voted: { ...state.voted, [story]: ids.includes(id) ? ids : [...ids, id] },
-        stats: { ...state.stats, [story]: d.stats as VoteStats },
-      };
-    }
+    case 'vote.cast':
+      return withVoteCast(
+        state,
+        d.story_id as string,
+        (d.participant as Participant).id,
+        d.stats as VoteStats,
+      );
     case 'story.created':
     case 'story.updated': {
       const story = d.story as StorySummary;
@@ -206,29 +214,4 @@ export function applyRoomEvent(state: RoomState, event: RoomEvent): RoomState {
     default:
       return state;
   }
-}
-
-/** This browser voted: its own value, and itself among the voters (before its event comes back). */
-export function withOwnVote(
-  state: RoomState,
-  storyId: string,
-  participantId: number,
-  value: string,
-  stats: VoteStats,
-): RoomState {
-  const ids = state.voted[storyId] ?? [];
-  return {
-    ...state,
-    mine: { ...state.mine, [storyId]: value },
-    voted: { ...state.voted, [storyId]: ids.includes(participantId) ? ids : [...ids, participantId] },
-    stats: { ...state.stats, [storyId]: stats },
-  };
-}
-
-/** How many votes each card got, in deck order (cards outside the deck last). */
-export function distribution(deck: readonly string[], values: readonly string[]) {
-  const counts = new Map<string, number>();
-  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
-  const order = [...deck, ...[...counts.keys()].filter((v) => !deck.includes(v))];
-  return order.filter((v) => counts.has(v)).map((value) => ({ value, count: counts.get(value)! }));
 }

@@ -3,7 +3,8 @@ import type { Auth } from '../auth.ts';
 import { ApiError, describeError } from '../api/client.ts';
 import { castVote } from '../api/endpoints.ts';
 import type { Participant, Seat, Session } from '../api/types.ts';
-import { currentStory, lastRevealed, withOwnVote } from '../room/room-state.ts';
+import { currentStory, lastRevealed } from '../room/room-state.ts';
+import { withOwnVote } from '../room/votes.ts';
 import { readSeat, writeSeat } from '../storage.ts';
 import { Problem } from './common.tsx';
 import { focusableCard } from './room/Cards.tsx';
@@ -89,9 +90,13 @@ export function Room({ code, auth }: { code: string; auth: Auth }) {
     if (!seat || !current) return;
     setVoteError(null);
     try {
-      // The vote goes to the story open when the server takes it, which may be one opened since.
+      // The vote goes to the story open when the server takes it, which may be one opened since; the
+      // events that come meanwhile may bring newer counts than its answer's.
+      const sentAt = state.seen;
       const { vote: taken, stats } = await castVote(code, seat, value);
-      setState((prev) => (prev ? withOwnVote(prev, taken.story_id, seat.id, taken.value, stats) : prev));
+      setState((prev) =>
+        prev ? withOwnVote(prev, taken.story_id, seat.id, taken.value, stats, sentAt) : prev,
+      );
     } catch (err) {
       if (
         err instanceof ApiError &&

@@ -1,5 +1,5 @@
 import type { RoomStory } from '../../api/types.ts';
-import { distribution } from '../../room/room-state.ts';
+import { distribution } from '../../room/votes.ts';
 import { BarChart } from '../common.tsx';
 
 /** The heading of the results when they are those of this story. */
