@@ -24,32 +24,49 @@ export const ESTIMATE_MAX = 32;
 /** The longest link an item carries: a longer one is no link a user follows. */
 export const URL_MAX = 2_000;
 
-const cut = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
+/**
+ * The first `n` UTF-16 units of a text, one fewer when the last would be the first half of a surrogate
+ * pair (an emoji): half a character is no text a story, or a request carrying it back, can hold.
+ */
+const head = (text: string, n: number) =>
+  text.slice(0, /[\ud800-\udbff]/.test(text[n - 1] ?? '') ? n - 1 : n);
+
+const cut = (text: string, max: number) => (text.length <= max ? text : `${head(text, max - 1)}…`);
 
 /** A name cut at the last word boundary that fits (a single long word is cut within), with the mark. */
 function cutAtWord(text: string, max: number) {
   if (text.length <= max) return text;
-  const head = text.slice(0, max - 1);
-  const space = /\s/.test(text[max - 1]!) ? head.length : head.search(/\s\S*$/);
-  return `${space > 0 ? head.slice(0, space).trimEnd() : head}…`;
+  const start = head(text, max - 1);
+  const space = /\s/.test(text[max - 1]!) ? start.length : start.search(/\s\S*$/);
+  return `${space > 0 ? start.slice(0, space).trimEnd() : start}…`;
 }
+
+/**
+ * A tracker's text as a column can store it: no NUL character (a tracker's JSON may carry one), no
+ * lone surrogate (each becomes U+FFFD).
+ */
+const storable = (text: string) => text.replaceAll('\u0000', '').toWellFormed();
 
 /**
  * The issue as a story can hold it: a title of 1..200 characters, texts of at most 10,000. Labels
  * longer than 100 characters are cut at a word boundary and those beyond the first 50 left out (a
  * label names, it does not hold text); an estimate longer than 32 characters (a Notion select or
  * text property may hold any) cannot be a card, so it reads as no estimate rather than a cut one;
- * a url longer than 2,000 characters reads as none (a cut link leads nowhere).
+ * a url longer than 2,000 characters reads as none (a cut link leads nowhere). A text is never cut
+ * within a character, and a tracker's NUL characters and half characters are not kept: the stories
+ * unit, and a request sending the item back, refuse them.
  */
 export function fitToStory(issue: ExternalIssue): ExternalIssue {
+  const estimate = issue.estimate === null ? null : storable(issue.estimate);
+  const url = issue.url === null ? null : storable(issue.url);
   return {
     ...issue,
-    title: cut(issue.title.trim() || `Untitled ${issue.externalId}`, TITLE_MAX),
-    description: cut(issue.description, TEXT_MAX),
-    acceptanceCriteria: cut(issue.acceptanceCriteria, TEXT_MAX),
-    labels: issue.labels.slice(0, LABELS_MAX).map((l) => cutAtWord(l, LABEL_MAX)),
-    estimate: issue.estimate !== null && issue.estimate.length > ESTIMATE_MAX ? null : issue.estimate,
-    url: issue.url !== null && issue.url.length > URL_MAX ? null : issue.url,
+    title: cut(storable(issue.title).trim() || `Untitled ${issue.externalId}`, TITLE_MAX),
+    description: cut(storable(issue.description), TEXT_MAX),
+    acceptanceCriteria: cut(storable(issue.acceptanceCriteria), TEXT_MAX),
+    labels: issue.labels.slice(0, LABELS_MAX).map((l) => cutAtWord(storable(l), LABEL_MAX)),
+    estimate: estimate !== null && estimate.length > ESTIMATE_MAX ? null : estimate,
+    url: url !== null && url.length > URL_MAX ? null : url,
   };
 }
 
