@@ -1,4 +1,4 @@
-import type { AxiosInstance } from 'axios';
+import type { AxiosInstance, AxiosRequestConfig } from 'axios';
 import type { z } from 'zod';
 import { AppError } from '@pp/http';
 import type { OAuthApp } from '../domain/oauth.ts';
@@ -29,25 +29,30 @@ export interface OAuthClient {
 
 /** The token endpoint of each provider's OAuth app, through the SSRF-guarded client. */
 export function createOAuthClient(outbound: AxiosInstance): OAuthClient {
+  /**
+   * A call to the provider; no answer at all is a 503 saying only why (axios's error carries the
+   * request, its Authorization header included, which must reach neither the log nor the client).
+   */
+  const send = (config: AxiosRequestConfig) =>
+    outbound.request(config).catch((err: unknown) => {
+      throw new ProviderUnavailableError('The OAuth provider', { message: (err as Error).message });
+    });
+
   async function token(app: OAuthApp, grant: Record<string, string>): Promise<TokenSet> {
     const fields: Record<string, string> = { ...grant };
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (app.clientAuth === 'basic')
       headers.Authorization = `Basic ${Buffer.from(`${app.clientId}:${app.clientSecret}`).toString('base64')}`;
     else Object.assign(fields, { client_id: app.clientId, client_secret: app.clientSecret });
-    const res = await outbound
-      .request({
-        method: 'POST',
-        url: app.tokenUrl,
-        headers: {
-          ...headers,
-          'Content-Type': app.body === 'json' ? 'application/json' : 'application/x-www-form-urlencoded',
-        },
-        data: app.body === 'json' ? JSON.stringify(fields) : new URLSearchParams(fields).toString(),
-      })
-      .catch((err: unknown) => {
-        throw new ProviderUnavailableError('The OAuth provider', { message: (err as Error).message });
-      });
+    const res = await send({
+      method: 'POST',
+      url: app.tokenUrl,
+      headers: {
+        ...headers,
+        'Content-Type': app.body === 'json' ? 'application/json' : 'application/x-www-form-urlencoded',
+      },
+      data: app.body === 'json' ? JSON.stringify(fields) : new URLSearchParams(fields).toString(),
+    });
     const body = (typeof res.data === 'object' && res.data ? res.data : {}) as Record<string, unknown>;
     // GitHub answers 200 with an error field; the others 400 or 401
     if (
@@ -79,7 +84,7 @@ export function createOAuthClient(outbound: AxiosInstance): OAuthClient {
       }),
     refresh: (app, refreshToken) => token(app, { grant_type: 'refresh_token', refresh_token: refreshToken }),
     async getJson(url, accessToken, schema) {
-      const res = await outbound.request({
+      const res = await send({
         url,
         headers: { Authorization: `Bearer ${accessToken}`, Accept: 'application/json' },
       });

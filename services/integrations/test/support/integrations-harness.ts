@@ -27,15 +27,21 @@ export const as = (userId: string) => ({
   headers: { [IDENTITY_HEADER]: signIdentity(KEY, { sub: userId, kind: 'user', name: 'Owner' }) },
 });
 
-export async function startIntegrations(env: Record<string, string> = {}) {
+export async function startIntegrations(
+  env: Record<string, string> = {},
+  /** Where the units' log lines go (JSON, level info and up), for tests of what is logged; nowhere by default. */
+  logLines?: string[],
+) {
+  const log = logLines
+    ? createLogger({ name: 'integrations-test', destination: { write: (l: string) => logLines.push(l) } })
+    : logger;
   const prefix = uniqueName('in').toLowerCase();
   const dbs: TestDatabase[] = await Promise.all(
     ['in_sessions', 'in_stories', 'integrations'].map(createTestDatabase),
   );
   const [sessionsDb, storiesDb, integrationsDb] = dbs as [TestDatabase, TestDatabase, TestDatabase];
   const common = { NATS_URL: testNatsUrl(), INTERNAL_SIGNING_KEY: KEY, EVENTS_PREFIX: prefix, PORT: '0' };
-  const start = (def: Parameters<typeof startService>[0]) =>
-    startService({ ...def, host: '127.0.0.1' }, logger);
+  const start = (def: Parameters<typeof startService>[0]) => startService({ ...def, host: '127.0.0.1' }, log);
   const sessions = await start(
     sessionsDefinition(readSessionsConfig({ ...common, DATABASE_URL: sessionsDb.url })),
   );
