@@ -188,7 +188,8 @@ export const integrationsApi = {
       '`estimate: N` label; Jira in the story points field (found by name when not set), else a comment; Linear as the ' +
       'estimate (a comment when the team does not estimate or the card is not a number); Azure DevOps in Story Points ' +
       '(JSON Patch), else a comment; Trello in the number custom field, else a comment; Notion in the number or select ' +
-      'property, else a comment. CSV stories are skipped (use the session export). One sync log row per story; ' +
+      'property, else a comment. CSV stories are skipped (use the session export); a story whose connection has been ' +
+      'deleted, or now reads from another repository, site or project, fails. One sync log row per story; ' +
       'announced by `estimates.synced`. A connection with `auto_sync` does this by itself at each reveal.',
     params: codeParams,
     body: syncBody,

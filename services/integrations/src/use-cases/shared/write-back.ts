@@ -47,8 +47,13 @@ export async function writeBack(
   if (estimate === null) return result('skipped', 'no final estimate (not revealed, or no counted vote)');
   if (!connection || !isImportProvider(connection.provider))
     return result('failed', 'the connection was deleted');
+  const adapter = ctx.adapters[connection.provider];
+  // Its settings may point elsewhere since the import (another repository, site or project): the same
+  // external id there is another issue, which must not get this estimate.
+  if (adapter.source(connection.settings) !== imported.source)
+    return result('failed', 'the connection reads from another tracker or project than the story came from');
   try {
-    const modes = await ctx.adapters[connection.provider].writeEstimate(
+    const modes = await adapter.writeEstimate(
       providerConnection(ctx, connection),
       imported.externalId,
       estimate,
