@@ -4,7 +4,7 @@ import { createLogger } from '@pp/logger';
 import { createTestDatabase, type TestDatabase } from '@pp/testing';
 import { entities } from '../src/db/entities/index.ts';
 import { migrations } from '../src/db/migrations/index.ts';
-import { addEventDeliveries } from '../src/db/delivery.repository.ts';
+import { addEventDeliveries, listDeliveries } from '../src/db/delivery.repository.ts';
 import { claimDueDeliveries } from '../src/db/dispatch.repository.ts';
 import { insertWebhook } from '../src/db/webhook.repository.ts';
 import type { WebhookPayload } from '../src/domain/payload.ts';
@@ -73,6 +73,12 @@ describe('deliveries of a burst of events', () => {
     expect([...perWebhook.values()]).toEqual(hooks.map(() => 2));
     // the first two events, in the order they came
     expect(new Set(claimed.map((d) => (d.payload as unknown as { n: number }).n))).toEqual(new Set([0, 1]));
+
+    // each webhook's delivery log has them newest first: the last event of the burst first
+    const log = await listDeliveries(db.fork(), hooks[0]!, EVENTS, 0);
+    expect(log.deliveries.map((d) => (d.delivery.payload as unknown as { n: number }).n)).toEqual(
+      events.map((_, i) => EVENTS - 1 - i),
+    );
 
     // recorded again (a redelivered burst): nothing more
     expect(await addEventDeliveries(db.fork(), events)).toBe(0);

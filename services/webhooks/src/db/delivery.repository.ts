@@ -65,7 +65,9 @@ export interface EventDeliveries {
  * (all of the owner's sessions, or this one), for every event given, in one statement. An event
  * handled twice adds nothing the second time. The events of a burst fall due a microsecond apart, in
  * the order given: claims (by due time) take them event after event, each to every webhook, so one
- * claim reaches many endpoints rather than piling up on one. Resolves with how many deliveries were added.
+ * claim reaches many endpoints rather than piling up on one. They are created a microsecond apart too, so
+ * the delivery log (newest first) lists a burst in the order of its events, not shuffled by id.
+ * Resolves with how many deliveries were added.
  */
 export async function addEventDeliveries(em: EntityManager, events: EventDeliveries[]): Promise<number> {
   if (events.length === 0) return 0;
@@ -74,7 +76,7 @@ export async function addEventDeliveries(em: EntityManager, events: EventDeliver
     'add_event_deliveries',
     `insert into deliveries (id, webhook_id, event_id, event_type, payload, status, attempts, retries, next_attempt_at, created_at)
      select gen_random_uuid(), w.id, e.event_id, e.type, e.payload, 'pending', 0, true,
-            now() + (e.n - 1) * interval '1 microsecond', now()
+            now() + (e.n - 1) * interval '1 microsecond', now() + (e.n - 1) * interval '1 microsecond'
        from rows from (jsonb_to_recordset($1::jsonb)
               as (owner_id text, session_id uuid, event_id uuid, type varchar, payload jsonb))
               with ordinality as e(owner_id, session_id, event_id, type, payload, n)
