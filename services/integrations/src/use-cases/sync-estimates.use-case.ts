@@ -20,7 +20,8 @@ export async function syncEstimates(
   storyIds?: string[],
 ) {
   const session = await ownedSession(ctx, ownerId, code);
-  const wanted = storyIds?.map((id) => id.toLowerCase());
+  // each story once: a request naming one twice (in another case too) gets one result and one log row
+  const wanted = storyIds && [...new Set(storyIds.map((id) => id.toLowerCase()))];
   const imported = await importedInSession(ctx.em, session.id, wanted);
   const current = new Map((await ctx.units.stories(session.code)).map((s) => [s.id, s]));
   const connections = await connectionsOf(ctx, imported);
