@@ -99,6 +99,19 @@ describe('the GitHub adapter against a GitHub fake', () => {
     );
   });
 
+  it('writes the estimate label when the old one went in the meantime (GitHub: 404 Label does not exist)', async () => {
+    fake.issues[4]!.labels = [{ name: 'estimate: 2' }];
+    // Someone (or a sync beside this one) takes the old label off between the read and the removal.
+    fake.failNext((r) => r.method === 'DELETE' && r.path.endsWith('/issues/5/labels/estimate%3A%202'), {
+      status: 404,
+      json: { message: 'Label does not exist' },
+    });
+    expect(await github.writeEstimate(conn({ label_sync: true, comment_sync: false }), '5', '8')).toEqual([
+      'label',
+    ]);
+    expect(fake.issues[4]!.labels.map((l) => l.name)).toContain('estimate: 8');
+  });
+
   it('answers 503 provider_unavailable when GitHub answers 200 with JSON of another shape or with text', async () => {
     const issue = (r: { method: string; path: string }, n: number) =>
       r.method === 'GET' && r.path.endsWith(`/issues/${n}`);

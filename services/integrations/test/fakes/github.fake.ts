@@ -69,6 +69,8 @@ export async function startGithubFake(options: { issues?: number; pullEvery?: nu
     }
     if (req.method === 'DELETE' && one[2]?.startsWith('/labels/')) {
       const name = decodeURIComponent(one[2].slice('/labels/'.length));
+      if (!issue.labels.some((l) => l.name === name))
+        return { status: 404, json: { message: 'Label does not exist' } };
       issue.labels = issue.labels.filter((l) => l.name !== name);
       return { json: issue.labels };
     }

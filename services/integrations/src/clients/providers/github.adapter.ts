@@ -148,8 +148,10 @@ export function githubAdapter(deps: AdapterDeps): IssueAdapter {
           await call({ url: issue, notFound: `issue ${externalId}` }),
           githubIssue,
         );
+        // A label gone since the read (404 Label does not exist) is as good as removed; a gone issue
+        // is told by the write that follows.
         for (const old of labelsOf(current).filter((l) => l.startsWith(LABEL_PREFIX)))
-          await call({ method: 'DELETE', url: `${issue}/labels/${encodeURIComponent(old)}` });
+          await call({ method: 'DELETE', url: `${issue}/labels/${encodeURIComponent(old)}`, pass: [404] });
         const label = `${LABEL_PREFIX}${estimate}`;
         const res = await call({ method: 'POST', url: `${issue}/labels`, data: { labels: [label] } });
         if (!jsonOf(PROVIDER, res, githubLabels).some((l) => l.name === label))
