@@ -60,6 +60,15 @@ describe('chat formats', () => {
     expect(body.content.length).toBeLessThanOrEqual(2000);
     expect(body.allowed_mentions).toEqual({ parse: [] });
     expect(body.embeds[0].fields).toHaveLength(25);
+    // The votes past the limit are counted, not dropped without a word.
+    expect(body.embeds[0].fields.at(-1)).toMatchObject({ name: 'More votes', value: '16 not shown' });
+  });
+
+  it('keeps a Slack message to five sections of votes and says how many more there were', () => {
+    const body = bodyFor('slack', revealed('Many voters', 60)) as Record<string, any>;
+    const fields = body.blocks.slice(1).flatMap((b: { fields: Array<{ text: string }> }) => b.fields);
+    expect(fields).toHaveLength(50);
+    expect(fields.at(-1).text).toBe('*More votes*\n11 not shown');
   });
 
   it('escapes Slack markup in what users typed and splits many votes into sections of 10 fields', () => {

@@ -6,6 +6,12 @@ export type WebhookKind = (typeof webhookKinds)[number];
 
 const cut = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
 
+/** At most `max` facts (a chat tool's limit of fields): past it, the last place says how many are not shown. */
+function upTo(facts: ChatMessage['facts'], max: number): ChatMessage['facts'] {
+  if (facts.length <= max) return facts;
+  return [...facts.slice(0, max - 1), { name: 'More votes', value: `${facts.length - (max - 1)} not shown` }];
+}
+
 /** Slack's mrkdwn: only &, < and > are taken as markup (links, mentions). */
 const slackEscape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
@@ -32,10 +38,12 @@ function slack(m: ChatMessage) {
       text: { type: 'mrkdwn', text: cut(`*${slackEscape(m.title)}*\n${slackEscape(m.text)}`, 3000) },
     },
   ];
-  for (let i = 0; i < m.facts.length && i < 50; i += 10)
+  // Slack takes up to 50 blocks of up to 10 fields: five of them keep the message short.
+  const facts = upTo(m.facts, 50);
+  for (let i = 0; i < facts.length; i += 10)
     blocks.push({
       type: 'section',
-      fields: m.facts.slice(i, i + 10).map((f) => ({
+      fields: facts.slice(i, i + 10).map((f) => ({
         type: 'mrkdwn',
         text: cut(`*${slackEscape(f.name)}*\n${slackEscape(f.value)}`, 2000),
       })),
@@ -80,7 +88,8 @@ function discord(m: ChatMessage) {
       : [
           {
             title: cut(discordEscape(m.title), 256),
-            fields: m.facts.slice(0, 25).map((f) => ({
+            // Discord takes 25 fields to an embed.
+            fields: upTo(m.facts, 25).map((f) => ({
               name: cut(discordEscape(f.name), 256),
               value: cut(discordEscape(f.value), 1024),
               inline: true,
