@@ -1,5 +1,5 @@
 import type { Participant, Role, VoteStats } from '../api/types.ts';
-import type { RoomState } from './room-state.ts';
+import type { RoomState } from './state.ts';
 
 /** Who the rounds count: everyone in the room but observers. */
 const counts = (role: Role | undefined) => role !== undefined && role !== 'observer';

@@ -1,5 +1,5 @@
 import type { Participant, VoteStats } from '../api/types.ts';
-import type { RoomState } from './room-state.ts';
+import type { RoomState } from './state.ts';
 
 /**
  * A round's counts come from the live events, in the order the server took the votes, and from the
