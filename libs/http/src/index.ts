@@ -17,3 +17,4 @@ export type * from './route-doc.ts';
 export * from './openapi.ts';
 export * from './openapi-envelope.ts';
 export * from './keep-alive-agents.ts';
+export * from './browser-binding.ts';

@@ -1,4 +1,5 @@
-import { browserHashOf, verifyState } from '../domain/pkce.ts';
+import { browserHashOf } from '@pp/http';
+import { verifyState } from '../domain/pkce.ts';
 import { consumeOAuthState } from '../db/oauth-state.repository.ts';
 import type { OAuthProviderClient } from '../clients/oauth-provider.client.ts';
 import { InvalidOAuthStateError, OAuthFailedError, ProviderNotFoundError } from '../errors.ts';

@@ -1,10 +1,5 @@
-import {
-  browserHashOf,
-  codeChallengeOf,
-  createBrowserNonce,
-  createCodeVerifier,
-  signState,
-} from '../domain/pkce.ts';
+import { browserHashOf, createBrowserNonce } from '@pp/http';
+import { codeChallengeOf, createCodeVerifier, signState } from '../domain/pkce.ts';
 import { createOAuthState } from '../db/oauth-state.repository.ts';
 import { ProviderNotFoundError } from '../errors.ts';
 import type { OAuthProvider } from '../clients/oauth-providers.ts';
