@@ -8,23 +8,57 @@ import {
   type IdentityHarness,
 } from '../../services/identity/test/support/identity-harness.ts';
 import { followSignOn } from '../../services/identity/test/support/oauth-flow.ts';
-import { startGateway, startStubUnits, type GatewayHarness } from './support/gateway-harness.ts';
+import { startFake, type Fake } from '../../services/integrations/test/fakes/fake-server.ts';
+import { githubOAuth, githubOAuthEnv } from '../../services/integrations/test/fakes/github-oauth.fake.ts';
+import { startGithubFake } from '../../services/integrations/test/fakes/github.fake.ts';
+import {
+  startIntegrations,
+  type IntegrationsHarness,
+} from '../../services/integrations/test/support/integrations-harness.ts';
+import { callbackPath, startConnection } from '../../services/integrations/test/support/oauth-flow.ts';
+import {
+  INTERNAL_KEY,
+  startGateway,
+  startStubUnits,
+  type GatewayHarness,
+} from './support/gateway-harness.ts';
 
 let provider: FakeOAuthProvider;
 let identity: IdentityHarness;
+let github: Awaited<ReturnType<typeof startGithubFake>>;
+let githubOAuthFake: Fake;
+let oauth: ReturnType<typeof githubOAuth>;
+let integrations: IntegrationsHarness;
 let units: Awaited<ReturnType<typeof startStubUnits>>;
 let gateway: GatewayHarness;
 const from = { 'x-forwarded-for': '10.5.0.1' };
+const client = api(() => gateway.url);
 
 beforeAll(async () => {
   provider = await startFakeOAuthProvider({ clientId: 'gw-client', clientSecret: 'gw-secret' });
-  identity = await startIdentity({ ...provider.env(), PUBLIC_BASE_URL: 'https://poker.example.com' });
+  const PUBLIC_BASE_URL = 'https://poker.example.com';
+  identity = await startIdentity({ ...provider.env(), PUBLIC_BASE_URL });
+  github = await startGithubFake();
+  oauth = githubOAuth(github);
+  githubOAuthFake = await startFake(oauth.route);
+  // The integrations unit takes the identity the gateway signs; the sessions and stories units beside
+  // it keep a key of their own (an OAuth connection calls neither).
+  integrations = await startIntegrations({
+    ...githubOAuthEnv(githubOAuthFake.url),
+    PUBLIC_BASE_URL,
+    INTERNAL_SIGNING_KEY: INTERNAL_KEY,
+  });
   units = await startStubUnits(['sessions']);
-  gateway = await startGateway({ env: { IDENTITY_URL: identity.url, ...units.env } });
+  gateway = await startGateway({
+    env: { IDENTITY_URL: identity.url, INTEGRATIONS_URL: integrations.url, ...units.env },
+  });
 });
 afterAll(async () => {
   await gateway.stop();
   await units.stop();
+  await integrations.stop();
+  await githubOAuthFake.stop();
+  await github.stop();
   await identity.stop();
   await provider.close();
 });
@@ -34,7 +68,6 @@ describe('gateway: social sign-on end to end', () => {
     provider.signInAs({ sub: '9001', email: 'sso@example.com', emailVerified: true, name: 'Sso User' });
     const flow = await followSignOn(gateway.url, 'github', from);
     expect(flow.authorizeUrl.origin).toBe(provider.url);
-    const client = api(gateway.url);
     // The state is bound to the browser by a cookie: the gateway passes Set-Cookie and Cookie on.
     expect(flow.browser.cookie).toMatch(/^\w+=[A-Za-z0-9_-]{43}$/);
     const elsewhere = await client.get(flow.callbackPath, { headers: from });
@@ -49,5 +82,29 @@ describe('gateway: social sign-on end to end', () => {
     const sessions = await client.get('/sessions', { token: res.body.token, headers: from });
     expect(sessions.body.identity).toMatchObject({ sub: me.body.user.id, token_kind: 'access' });
     expect((await client.get(flow.callbackPath, { headers: browser })).status).toBe(400);
+  });
+});
+
+describe('gateway: an OAuth connection to a tracker end to end', () => {
+  it('is started with a bearer token and finished by the browser that started it', async () => {
+    const registered = await client.post('/auth/register', {
+      body: { email: 'tracker@example.com', password: 'password123', name: 'Tracker' },
+      headers: from,
+    });
+    expect(registered.status).toBe(201);
+    const token = registered.body.token as string;
+    const flow = await startConnection(gateway.url, 'github', { ...from, authorization: `Bearer ${token}` });
+    expect(flow.location.origin).toBe(githubOAuthFake.url);
+    oauth.state.challenge = flow.challenge;
+    // The state is bound to the browser by a cookie: the gateway passes Set-Cookie and Cookie on.
+    expect(flow.browser.cookie).toMatch(/^\w+=[A-Za-z0-9_-]{43}$/);
+    const path = callbackPath('github', flow.state);
+    const elsewhere = await client.get(path, { headers: from });
+    expect(elsewhere.status).toBe(400);
+    expect(elsewhere.headers.getSetCookie()).toHaveLength(1);
+    const res = await client.get(path, { headers: { ...from, ...flow.browser } });
+    expect(res.status).toBe(201);
+    const listed = await client.get('/integrations/connections', { token, headers: from });
+    expect(listed.body.connections.map((c: { id: string }) => c.id)).toEqual([res.body.connection.id]);
   });
 });

@@ -25,12 +25,13 @@ export class OAuthNotConfiguredError extends AppError {
   }
 }
 
+/** The `state` of a callback is unknown, used, expired, not the caller's, or was started by another browser. */
 export class InvalidOAuthStateError extends AppError {
   constructor() {
     super(
       400,
       'invalid_oauth_state',
-      'The OAuth state is unknown, used already, expired or not yours: start again',
+      'The OAuth state is unknown, used already, expired, not yours or started in another browser: start again',
     );
   }
 }

@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { startFake, type Fake, type SeenRequest } from './fakes/fake-server.ts';
 import { as, startIntegrations, type IntegrationsHarness } from './support/integrations-harness.ts';
+import { callbackPath, startConnection } from './support/oauth-flow.ts';
 
 /** A port nothing listens on: a connection to it is refused at once. */
 async function closedPort(): Promise<number> {
@@ -38,14 +39,8 @@ describe('an OAuth callback whose provider cannot be reached after the code exch
   });
 
   it('answers 503 provider_unavailable, stores nothing, and logs no token', async () => {
-    const started = await fetch(`${h.url}/integrations/oauth/jira/start`, {
-      ...as('jira-user'),
-      redirect: 'manual',
-    });
-    const state = new URL(started.headers.get('location')!).searchParams.get('state')!;
-    const done = await h.client.get(
-      `/integrations/oauth/jira/callback?${new URLSearchParams({ code: 'the-code', state })}`,
-    );
+    const flow = await startConnection(h.url, 'jira', as('jira-user').headers);
+    const done = await h.client.get(callbackPath('jira', flow.state), { headers: flow.browser });
     expect([done.status, done.body.error.code]).toEqual([503, 'provider_unavailable']);
     expect(done.text).not.toContain('atlassian-access-token');
     expect((await h.client.get('/integrations/connections', as('jira-user'))).body.connections).toEqual([]);

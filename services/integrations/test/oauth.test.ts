@@ -1,61 +1,20 @@
-import { createHash } from 'node:crypto';
-import { startFake, type Fake, type SeenRequest } from './fakes/fake-server.ts';
+import { startFake, type Fake } from './fakes/fake-server.ts';
+import { githubOAuth, githubOAuthEnv } from './fakes/github-oauth.fake.ts';
 import { startGithubFake } from './fakes/github.fake.ts';
 import { as, startIntegrations, until, type IntegrationsHarness } from './support/integrations-harness.ts';
-
-/**
- * GitHub's OAuth token endpoint (form body, JSON answer with Accept: application/json): the code of an
- * authorization, checked against its PKCE challenge; refresh tokens that rotate (a used one is dead).
- */
-function oauthProvider(github: Awaited<ReturnType<typeof startGithubFake>>) {
-  const state = { challenge: '', issued: 0, live: new Set<string>(), revoked: false, refreshDelayMs: 0 };
-  const route = async (req: SeenRequest) => {
-    if (req.method !== 'POST' || req.path !== '/login/oauth/access_token') return { status: 404, json: {} };
-    const form = new URLSearchParams(req.text);
-    if (form.get('client_id') !== 'gh-client' || form.get('client_secret') !== 'gh-secret')
-      return { status: 401, json: { error: 'invalid_client' } };
-    if (form.get('grant_type') === 'authorization_code') {
-      const verifier = form.get('code_verifier') ?? '';
-      const ok =
-        form.get('code') === 'the-code' &&
-        createHash('sha256').update(verifier).digest('base64url') === state.challenge;
-      if (!ok) return { json: { error: 'bad_verification_code' } };
-    } else {
-      await new Promise((resolve) => setTimeout(resolve, state.refreshDelayMs));
-      const given = form.get('refresh_token') ?? '';
-      if (state.revoked || !state.live.delete(given))
-        return { status: 400, json: { error: 'invalid_grant' } };
-    }
-    const n = ++state.issued;
-    state.live.add(`refresh-${n}`);
-    github.tokens.add(`gho-${n}`);
-    // The code exchange's token is this short-lived, so it is refreshed at its next use; a refreshed
-    // one lasts an hour (a test makes it expire by hand).
-    return {
-      json: {
-        access_token: `gho-${n}`,
-        refresh_token: `refresh-${n}`,
-        expires_in: form.get('grant_type') === 'refresh_token' ? 3600 : 30,
-        token_type: 'bearer',
-      },
-    };
-  };
-  return { state, route };
-}
+import { callbackPath, startConnection } from './support/oauth-flow.ts';
 
 describe('OAuth connections', () => {
   let h: IntegrationsHarness;
   let github: Awaited<ReturnType<typeof startGithubFake>>;
   let provider: Fake;
-  let oauth: ReturnType<typeof oauthProvider>;
+  let oauth: ReturnType<typeof githubOAuth>;
   beforeAll(async () => {
     github = await startGithubFake();
-    oauth = oauthProvider(github);
+    oauth = githubOAuth(github);
     provider = await startFake(oauth.route);
     h = await startIntegrations({
-      INTEGRATION_GITHUB_CLIENT_ID: 'gh-client',
-      INTEGRATION_GITHUB_CLIENT_SECRET: 'gh-secret',
-      GITHUB_OAUTH_URL: provider.url,
+      ...githubOAuthEnv(provider.url),
       PUBLIC_BASE_URL: 'https://poker.example',
     });
   });
@@ -65,24 +24,19 @@ describe('OAuth connections', () => {
     await github.stop();
   });
 
+  /** A start as `owner`, whose authorization the provider then grants (the code is for its challenge). */
   async function start(owner: string) {
-    // not followed: the browser would go there
-    const res = await fetch(`${h.url}/integrations/oauth/github/start?name=Via%20OAuth`, {
-      ...as(owner),
-      redirect: 'manual',
-    });
-    expect(res.status).toBe(302);
-    const location = new URL(res.headers.get('location')!);
-    oauth.state.challenge = location.searchParams.get('code_challenge')!;
-    return location;
+    const flow = await startConnection(h.url, 'github', as(owner).headers, 'Via OAuth');
+    oauth.state.challenge = flow.challenge;
+    return flow;
   }
-  const callback = (state: string, extra: Record<string, string> = {}) =>
-    h.client.get(
-      `/integrations/oauth/github/callback?${new URLSearchParams({ code: 'the-code', state, ...extra })}`,
-    );
+  /** The callback in the browser that started `flow`, with its state or another one. */
+  const callback = (flow: { state: string; browser: Record<string, string> }, state = flow.state) =>
+    h.client.get(callbackPath('github', state), { headers: flow.browser });
 
   it('redirects with a signed state and a PKCE challenge, exchanges the code once, and stores the tokens encrypted', async () => {
-    const location = await start('oauth-user');
+    const flow = await start('oauth-user');
+    const location = flow.location;
     expect(`${location.origin}${location.pathname}`).toBe(`${provider.url}/login/oauth/authorize`);
     expect(Object.fromEntries(location.searchParams)).toEqual({
       client_id: 'gh-client',
@@ -93,8 +47,7 @@ describe('OAuth connections', () => {
       code_challenge: expect.stringMatching(/^[\w-]{43}$/),
       code_challenge_method: 'S256',
     });
-    const state = location.searchParams.get('state')!;
-    const done = await callback(state);
+    const done = await callback(flow);
     expect(done.status).toBe(201);
     expect(done.body.connection).toMatchObject({
       provider: 'github',
@@ -104,31 +57,23 @@ describe('OAuth connections', () => {
     });
     expect(done.text).not.toContain('gho-1');
     expect(done.text).not.toContain('refresh-1');
-    expect((await callback(state)).body.error.code).toBe('invalid_oauth_state');
+    expect((await callback(flow)).body.error.code).toBe('invalid_oauth_state');
     const form = new URLSearchParams(provider.seen.at(-1)?.text ?? '');
     expect(form.get('redirect_uri')).toBe('https://poker.example/integrations/oauth/github/callback');
   });
 
   it('refuses a state of someone else, a forged one, and answers 422 oauth_not_configured without an app', async () => {
-    const location = await start('first-user');
-    const state = location.searchParams.get('state')!;
-    expect(
-      (
-        await h.client.get(
-          `/integrations/oauth/github/callback?code=the-code&state=${state}`,
-          as('second-user'),
-        )
-      ).status,
-    ).toBe(400);
-    expect((await callback(`${state.slice(0, 33)}${'A'.repeat(43)}`)).status).toBe(400);
+    const flow = await start('first-user');
+    const signedIn = { headers: { ...flow.browser, ...as('second-user').headers } };
+    expect((await h.client.get(callbackPath('github', flow.state), signedIn)).status).toBe(400);
+    expect((await callback(flow, `${flow.state.slice(0, 33)}${'A'.repeat(43)}`)).status).toBe(400);
     const linear = await h.client.get('/integrations/oauth/linear/start', as('first-user'));
     expect([linear.status, linear.body.error.code]).toEqual([422, 'oauth_not_configured']);
     expect((await h.client.get('/integrations/oauth/trello/start', as('first-user'))).status).toBe(422);
   });
 
   it('refreshes an expiring token once for concurrent calls, keeps the rotated refresh token, and asks to reconnect on invalid_grant', async () => {
-    const location = await start('refresh-user');
-    const made = (await callback(location.searchParams.get('state')!)).body.connection;
+    const made = (await callback(await start('refresh-user'))).body.connection;
     const patched = await h.client.patch(`/integrations/connections/${made.id}`, {
       body: { settings: { api_url: github.apiUrl, owner: 'octo', repository: 'planning' } },
       ...as('refresh-user'),
@@ -169,8 +114,7 @@ describe('OAuth connections', () => {
   /** A new OAuth connection of the owner, on the fake GitHub, whose token expires in a moment. */
   async function expiringConnection(owner: string) {
     oauth.state.revoked = false;
-    const location = await start(owner);
-    const made = (await callback(location.searchParams.get('state')!)).body.connection;
+    const made = (await callback(await start(owner))).body.connection;
     const patched = await h.client.patch(`/integrations/connections/${made.id}`, {
       body: { settings: { api_url: github.apiUrl, owner: 'octo', repository: 'planning' } },
       ...as(owner),

@@ -1,6 +1,7 @@
 import { startFake, type Fake, type FakeResponse, type SeenRequest } from './fakes/fake-server.ts';
 import { ODD_ANSWERS } from './fakes/odd-answers.ts';
 import { as, startIntegrations, type IntegrationsHarness } from './support/integrations-harness.ts';
+import { callbackPath, startConnection } from './support/oauth-flow.ts';
 
 const DATA_SOURCE = '11111111-2222-4333-8444-555555555555';
 const PAGE = 'aaaaaaaa-bbbb-4ccc-8ddd-000000000007';
@@ -148,14 +149,8 @@ describe('a tracker that answers 200 with something else than its API documents'
     const outcomes: string[] = [];
     for (const [name, response] of ODD_ANSWERS) {
       answer = response;
-      const started = await fetch(`${h.url}/integrations/oauth/jira/start`, {
-        ...as('jira-oauth-user'),
-        redirect: 'manual',
-      });
-      const state = new URL(started.headers.get('location')!).searchParams.get('state')!;
-      const done = await h.client.get(
-        `/integrations/oauth/jira/callback?${new URLSearchParams({ code: 'the-code', state })}`,
-      );
+      const flow = await startConnection(h.url, 'jira', as('jira-oauth-user').headers);
+      const done = await h.client.get(callbackPath('jira', flow.state), { headers: flow.browser });
       outcomes.push(`${name}: ${done.status} ${done.body.error?.code}`);
     }
     expect(outcomes).toEqual(ODD_ANSWERS.map(([name]) => `${name}: 503 provider_unavailable`));

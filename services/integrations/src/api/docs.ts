@@ -55,13 +55,20 @@ export const integrationsApi = {
     description:
       'Redirects to the provider with a `state` that is random, signed for the caller and provider, usable once ' +
       'within 10 minutes, and a PKCE (S256) challenge where the provider takes one (GitHub, Linear, Azure DevOps). ' +
+      'It sets a cookie (HttpOnly, SameSite=Lax, sent to the callback only, kept as long as the state) that binds ' +
+      'the state to this browser: the connection must be started and finished in the same browser (the one that ' +
+      "got this answer, and so the cookie, must be the one that opens the provider's page and comes back). " +
+      'A client without a browser connects with a token instead (POST /integrations/connections). ' +
       '422 `oauth_not_configured` when the platform has no OAuth app for the provider (connect with a token).',
     params: providerParams,
     query: oauthStartQuery,
     responses: {
       302: {
         description: "To the provider's consent page",
-        headers: { Location: "The provider's authorize URL" },
+        headers: {
+          Location: "The provider's authorize URL",
+          'Set-Cookie': 'The cookie binding the state to this browser',
+        },
       },
       422: { description: 'Unknown provider, one without OAuth, or `oauth_not_configured`' },
     },
@@ -69,8 +76,13 @@ export const integrationsApi = {
   'GET /integrations/oauth/{provider}/callback': {
     summary: 'OAuth callback: stores the connection',
     description:
-      'The provider sends the browser back here with `code` and `state`. The state is used up whatever happens; ' +
-      'when the request carries a token, it must be the one of the user who started. The tokens are encrypted; ' +
+      'The provider sends the browser back here with `code` and `state`. The connection must be started and finished ' +
+      'in the same browser (a client without a browser connects with a token instead, POST /integrations/connections): ' +
+      'the state is accepted with the cookie start set in that browser, and refused (400 `invalid_oauth_state`) ' +
+      "without it or with another browser's, so the provider's link of someone else's connection, opened in your " +
+      "browser, stores nothing (and never your tracker's token in their account). The cookie is cleared. Brought by " +
+      'that browser, the state is used up whatever happens; when the request carries a token, it must be the one of ' +
+      'the user who started. The tokens are encrypted; ' +
       'access tokens are refreshed one at a time per connection, rotated refresh tokens are kept, and a refused ' +
       'refresh marks the connection `needs_reconnection`. Settings the provider needs (owner and repository, JQL...) ' +
       'are set afterwards with PATCH.',
@@ -78,7 +90,11 @@ export const integrationsApi = {
     query: oauthCallbackQuery,
     responses: {
       201: { description: 'The new connection', payload: z.object({ connection }) },
-      400: { description: 'Unknown, used, expired or foreign state (`invalid_oauth_state`)' },
+      400: {
+        description:
+          'Unknown, used, expired or foreign state, or one brought by another browser than the one that started ' +
+          '(`invalid_oauth_state`)',
+      },
       ...TRACKER_ERRORS,
     },
   },

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import { browserHashOf } from '@pp/http';
 import { takeOAuthState } from '../db/oauth-state.repository.ts';
 import type { ImportProviderId } from '../domain/providers.ts';
 import { InvalidOAuthStateError, OAuthNotConfiguredError, ProviderRejectedError } from '../errors.ts';
@@ -17,11 +18,15 @@ export interface CallbackInput {
   code?: string;
   state: string;
   error?: string;
+  /** The nonce of the browser's cookie, set at start: only that browser can finish. */
+  browserNonce?: string;
 }
 
 /**
- * The provider sends the browser back here: the state is taken (one use, whatever follows), checked
- * against its signature, provider, lifetime and, when the request is signed in, its caller; the code is
+ * The provider sends the browser back here: the state is taken (one use, whatever follows) by the
+ * browser that started (else the provider's link of someone's flow, opened by another person, would
+ * store that person's tracker token in the account of whoever started), checked against its
+ * signature, provider, lifetime and, when the request is signed in, its caller; the code is
  * exchanged (with the PKCE verifier) and the connection stored with its tokens encrypted. A Jira
  * connection also keeps the cloud id of the first site the grant reaches.
  */
@@ -32,7 +37,10 @@ export async function finishOAuth(
   callerId?: string,
 ) {
   const id = ctx.states.idOf(input.state);
-  const state = id ? await takeOAuthState(ctx.em, id, ctx.now()) : undefined;
+  const state =
+    id && input.browserNonce
+      ? await takeOAuthState(ctx.em, id, browserHashOf(input.browserNonce), ctx.now())
+      : undefined;
   if (!state || state.provider !== provider || !ctx.states.verify(input.state, state.ownerId, provider))
     throw new InvalidOAuthStateError();
   if (callerId !== undefined && callerId !== state.ownerId) throw new InvalidOAuthStateError();

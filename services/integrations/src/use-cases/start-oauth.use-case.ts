@@ -1,16 +1,19 @@
+import { browserHashOf, createBrowserNonce } from '@pp/http';
 import { insertOAuthState } from '../db/oauth-state.repository.ts';
 import { pkcePair } from '../domain/oauth.ts';
 import { isImportProvider, providerSpec } from '../domain/providers.ts';
 import { OAuthNotConfiguredError, fieldError } from '../errors.ts';
 import type { IntegrationsContext } from './shared/context.ts';
 
-export const redirectUri = (ctx: IntegrationsContext, provider: string) =>
+export const redirectUri = (ctx: Pick<IntegrationsContext, 'publicBaseUrl'>, provider: string) =>
   `${ctx.publicBaseUrl.replace(/\/+$/, '')}/integrations/oauth/${provider}/callback`;
 
 /**
  * Where the caller's browser goes to grant access: the provider's authorize URL with a `state` that
  * is random, signed for this caller and provider, stored for one use within the state's lifetime, and
- * a PKCE challenge where the provider takes one (its verifier kept encrypted with the state).
+ * a PKCE challenge where the provider takes one (its verifier kept encrypted with the state). Also the
+ * nonce the caller's browser is to keep (in a cookie) to finish with: the state keeps its hash, so that
+ * the provider's link, opened in another browser, connects no one's tracker to the caller's account.
  */
 export async function startOAuth(ctx: IntegrationsContext, ownerId: string, provider: string, name?: string) {
   const spec = providerSpec(provider);
@@ -21,12 +24,14 @@ export async function startOAuth(ctx: IntegrationsContext, ownerId: string, prov
   if (!app) throw new OAuthNotConfiguredError(spec.name);
   const { id, state } = ctx.states.newState(ownerId, provider);
   const pkce = app.pkce ? pkcePair() : undefined;
+  const browserNonce = createBrowserNonce();
   await insertOAuthState(ctx.em, {
     id,
     ownerId,
     provider,
     name: name ?? spec.name,
     codeVerifier: pkce ? ctx.cipher.encrypt(pkce.verifier, `oauth-state:${id}`) : null,
+    browserHash: browserHashOf(browserNonce),
     expiresAt: new Date(ctx.now().getTime() + ctx.stateTtlSeconds * 1000),
   });
   const url = new URL(app.authorizeUrl);
@@ -40,5 +45,5 @@ export async function startOAuth(ctx: IntegrationsContext, ownerId: string, prov
     ...app.extra,
   };
   for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
-  return url.toString();
+  return { location: url.toString(), browserNonce };
 }

@@ -1,0 +1,88 @@
+import { createHash } from 'node:crypto';
+import { startFake, type Fake } from './fakes/fake-server.ts';
+import { githubOAuth, githubOAuthEnv } from './fakes/github-oauth.fake.ts';
+import { startGithubFake } from './fakes/github.fake.ts';
+import { as, startIntegrations, type IntegrationsHarness } from './support/integrations-harness.ts';
+import { callbackPath, startConnection } from './support/oauth-flow.ts';
+
+/** The attributes of a Set-Cookie line, by lower-case name (a flag's value is ''). */
+function attributesOf(setCookie: string) {
+  const [pair, ...rest] = setCookie.split(';').map((part) => part.trim());
+  const attributes = new Map(
+    rest.map((a) => [a.split('=')[0]!.toLowerCase(), a.slice(a.indexOf('=') + 1 || a.length)]),
+  );
+  return { name: pair!.split('=')[0]!, value: pair!.slice(pair!.indexOf('=') + 1), attributes };
+}
+
+describe('an OAuth connection is finished only by the browser that started it', () => {
+  let h: IntegrationsHarness;
+  let github: Awaited<ReturnType<typeof startGithubFake>>;
+  let provider: Fake;
+  let oauth: ReturnType<typeof githubOAuth>;
+  beforeAll(async () => {
+    github = await startGithubFake();
+    oauth = githubOAuth(github);
+    provider = await startFake(oauth.route);
+    h = await startIntegrations({
+      ...githubOAuthEnv(provider.url),
+      PUBLIC_BASE_URL: 'https://poker.example',
+    });
+  });
+  afterAll(async () => {
+    await h.stop();
+    await provider.stop();
+    await github.stop();
+  });
+
+  const exchanges = () => provider.seen.filter((r) => r.path === '/login/oauth/access_token').length;
+  const connectionsOf = async (owner: string) =>
+    (await h.client.get('/integrations/connections', as(owner))).body.connections;
+
+  it('sets a nonce cookie at start: HttpOnly, Lax, Secure, for the callback only, as long as the state', async () => {
+    const flow = await startConnection(h.url, 'github', as('cookie-user').headers);
+    expect(flow.setCookies).toHaveLength(1);
+    const cookie = attributesOf(flow.setCookies[0]!);
+    expect(cookie.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(cookie.attributes.get('path')).toBe('/integrations/oauth/github/callback');
+    expect(cookie.attributes.get('max-age')).toBe('600');
+    expect(cookie.attributes.get('samesite')).toBe('Lax');
+    expect(cookie.attributes.has('httponly')).toBe(true);
+    expect(cookie.attributes.has('secure')).toBe(true);
+    // Only its hash is kept with the state.
+    const rows = await h.sql('select * from oauth_states');
+    expect(JSON.stringify(rows)).not.toContain(cookie.value);
+    const hash = createHash('sha256').update(cookie.value).digest('hex');
+    expect(rows.map((r) => r.browser_hash)).toContain(hash);
+  });
+
+  it("refuses an attacker's callback link in the victim's browser (no cookie, or its own) and stores nothing", async () => {
+    const victim = await startConnection(h.url, 'github', as('victim').headers);
+    const attacker = await startConnection(h.url, 'github', as('attacker').headers, 'Stolen');
+    // The victim authorises the attacker's link: the provider sends the victim's browser back with a code.
+    oauth.state.challenge = attacker.challenge;
+    const before = exchanges();
+    for (const headers of [{}, victim.browser]) {
+      const res = await h.client.get(callbackPath('github', attacker.state), { headers });
+      expect([res.status, res.body.error?.code]).toEqual([400, 'invalid_oauth_state']);
+      const cleared = attributesOf(res.headers.getSetCookie()[0] ?? '');
+      expect(cleared.value).toBe('');
+      expect(cleared.attributes.get('path')).toBe('/integrations/oauth/github/callback');
+      expect(new Date(cleared.attributes.get('expires')!).getTime()).toBeLessThan(Date.now());
+    }
+    expect(exchanges()).toBe(before);
+    expect(await connectionsOf('attacker')).toEqual([]);
+    expect(await connectionsOf('victim')).toEqual([]);
+    expect(await h.sql('select id from connections')).toEqual([]);
+
+    // Those refusals cost the browser that started nothing: it can still finish, once.
+    const own = await h.client.get(callbackPath('github', attacker.state), { headers: attacker.browser });
+    expect(own.status).toBe(201);
+    expect(own.body.connection).toMatchObject({ name: 'Stolen', auth_method: 'oauth' });
+    expect(attributesOf(own.headers.getSetCookie()[0] ?? '').value).toBe('');
+    expect((await connectionsOf('attacker')).map((c: { id: string }) => c.id)).toEqual([
+      own.body.connection.id,
+    ]);
+    const again = await h.client.get(callbackPath('github', attacker.state), { headers: attacker.browser });
+    expect(again.status).toBe(400);
+  });
+});
