@@ -42,6 +42,14 @@ describe('Dockerfile', () => {
       expect(dockerfile).toContain(`COPY ${ws}/package.json ${ws}/`);
     }
   });
+
+  it('gives the web stage the tsconfig that web/tsconfig.json extends (Vite reads it to build)', () => {
+    const stage = /^FROM deps AS web$([\s\S]*?)^FROM /m.exec(dockerfile)![1]!;
+    const sources = [...stage.matchAll(/^COPY (?!--from)(.+) \S+$/gm)].flatMap((m) => m[1]!.split(' '));
+    const { extends: base } = JSON.parse(read('web/tsconfig.json')) as { extends: string };
+    const needed = join('web', base).split('\\').join('/');
+    expect(sources).toContain(needed);
+  });
 });
 
 describe('docker-compose.yml', () => {
