@@ -17,7 +17,7 @@ export function readPidFile(file: string): number | undefined {
 }
 
 /** The command line of a running process (Linux), to make sure a pid still names what we started. */
-function commandLine(pid: number): string {
+export function commandLine(pid: number): string {
   try {
     return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
   } catch {

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { dataDirLock } from './lock.ts';
 import type { LauncherLog } from './log.ts';
 import { startNats, type NatsHandle } from './nats.ts';
 import { findFreePort, isPortFree } from './ports.ts';
@@ -59,6 +60,7 @@ export function createSystem(options: SystemOptions): System {
   let stopping = false;
   // The units' pids, so that a launch after a hard kill of this one can stop what it left behind.
   const pidFile = join(dataDir, 'units.pid');
+  const lock = dataDirLock(dataDir);
   const recordPids = () => writeFileSync(pidFile, procs.map((p) => p.pid ?? '').join('\n'));
 
   /**
@@ -86,6 +88,7 @@ export function createSystem(options: SystemOptions): System {
         if (!existsSync(resolve(repoRoot, unit.entry))) throw new Error(`${unit.entry} is missing`);
       }
       mkdirSync(dataDir, { recursive: true });
+      lock.claim();
       await stopStaleUnits(pidFile, repoRoot, (pid) =>
         log.warn(`stopping unit ${pid} left running by an earlier launch`),
       );
@@ -141,6 +144,7 @@ export function createSystem(options: SystemOptions): System {
     async stop() {
       stopping = true;
       await stopAll();
+      lock.release();
     },
     processes: () => procs.map((p) => ({ name: p.spec.name, pid: p.pid })),
     killNow() {
