@@ -1,4 +1,5 @@
 import { createClient } from 'redis';
+import { configOrExit } from '@pp/config';
 import { installGracefulShutdown, listen } from '@pp/http';
 import { createLogger } from '@pp/logger';
 import { createApp } from './app.ts';
@@ -7,7 +8,7 @@ import { listenForRevocations } from './auth/revocation-listener.ts';
 import { TokenCache } from './auth/token-cache.ts';
 import { readConfig } from './config.ts';
 
-const config = readConfig();
+const config = configOrExit(readConfig);
 const logger = createLogger({ name: 'gateway', level: config.LOG_LEVEL });
 
 const tokenCache = new TokenCache({

@@ -17,6 +17,8 @@ export interface ProcessSpec {
   stopSignal?: NodeJS.Signals;
   /** What killNow() sends (SIGKILL unless a server must rather be asked to stop at once). */
   killSignal?: NodeJS.Signals;
+  /** An exit with this status is final: no restart (a unit whose settings are wrong fails the same way again). */
+  finalExitCode?: number;
 }
 
 /** Wait before restart attempt n (1-based): 0.5 s, 1 s, 2 s, ... capped at 30 s. */
@@ -46,6 +48,9 @@ export class ManagedProcess {
   private restartTimer: NodeJS.Timeout | undefined;
   /** How often it died on its own. */
   crashes = 0;
+  /** Set when it exited with its finalExitCode: its last lines of output, which say why. */
+  gaveUp: string[] | undefined;
+  private readonly recent: string[] = [];
 
   private readonly onSpawn: () => void;
 
@@ -80,12 +85,22 @@ export class ManagedProcess {
     });
     this.child = child;
     this.onSpawn();
-    forwardLines(child.stdout, (line) => this.log.line(name, line));
-    forwardLines(child.stderr, (line) => this.log.line(name, line));
+    const onLine = (line: string) => {
+      this.recent.push(line);
+      if (this.recent.length > 20) this.recent.shift();
+      this.log.line(name, line);
+    };
+    forwardLines(child.stdout, onLine);
+    forwardLines(child.stderr, onLine);
     this.exited = child.then((result) => {
       this.child = undefined;
       if (this.stopping) return;
       this.crashes++;
+      if (result.exitCode !== undefined && result.exitCode === this.spec.finalExitCode) {
+        this.gaveUp = [...this.recent];
+        this.log.error(`${name} exited with status ${result.exitCode}: not restarted (see its lines above)`);
+        return;
+      }
       if (Date.now() - startedAt > STABLE_AFTER_MS) this.attempts = 0;
       const delay = restartDelay(++this.attempts);
       const how = result.signal ? `signal ${result.signal}` : `code ${result.exitCode}`;

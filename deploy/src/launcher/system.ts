@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { EXIT_BAD_CONFIG } from '@pp/config';
 import { dataDirLock } from './lock.ts';
 import type { LauncherLog } from './log.ts';
 import { startNats, type NatsHandle } from './nats.ts';
@@ -122,6 +123,7 @@ export function createSystem(options: SystemOptions): System {
             args: [resolve(repoRoot, unit.entry)],
             cwd: repoRoot,
             env: unitEnvironment(unit, ctx),
+            finalExitCode: EXIT_BAD_CONFIG,
           },
           log,
           recordPids,
@@ -132,11 +134,17 @@ export function createSystem(options: SystemOptions): System {
       const urlOf = (name: string) => `http://127.0.0.1:${ctx.ports.get(name)}`;
       const unitUrls = Object.fromEntries(list.map((u) => [u.name, urlOf(u.name)]));
       const front = list.some((u) => u.name === 'gateway') ? 'gateway' : list[0]!.name;
+      // A unit that refused its settings will not start with them however long we wait: stop at once, with why.
+      const refused = () => procs.find((p) => p.gaveUp);
       try {
-        await waitUntilReady(urlOf(front), unitUrls, options.readyTimeoutMs, () => stopping);
+        await waitUntilReady(urlOf(front), unitUrls, options.readyTimeoutMs, () => stopping || !!refused());
       } catch (err) {
         await stopAll();
-        throw err;
+        const unit = refused();
+        if (!unit) throw err;
+        throw new Error(
+          `${unit.spec.name} does not start with these settings:\n  ${unit.gaveUp!.join('\n  ')}`,
+        );
       }
       await checkpoint();
       return urlOf(front);

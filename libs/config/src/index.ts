@@ -20,6 +20,26 @@ export function loadConfig<S extends z.ZodType>(
   return result.data;
 }
 
+/**
+ * The exit status of a process whose settings are wrong (EX_CONFIG of sysexits.h): starting it again with
+ * the same environment cannot help, so whatever supervises it (`npm start`) does not.
+ */
+export const EXIT_BAD_CONFIG = 78;
+
+/**
+ * A unit's settings as its main.ts reads them: a bad one ends the process at once, the message naming each
+ * bad variable on stderr and the status EXIT_BAD_CONFIG (an uncaught ConfigError would exit with 1, as any crash).
+ */
+export function configOrExit<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`${err.message}\n`);
+    process.exit(EXIT_BAD_CONFIG);
+  }
+}
+
 /** Boolean from the environment: only the usual spellings, anything else is an error. */
 export const envBoolean = (fallback: boolean) =>
   z

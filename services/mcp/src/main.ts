@@ -1,5 +1,6 @@
+import { configOrExit } from '@pp/config';
 import { runStatelessService } from '@pp/runtime';
 import { definition } from './app.ts';
 import { readConfig } from './config.ts';
 
-await runStatelessService(definition(readConfig()));
+await runStatelessService(definition(configOrExit(readConfig)));

@@ -1,0 +1,66 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { EXIT_BAD_CONFIG } from '@pp/config';
+import { createSystem } from '../src/launcher/system.ts';
+import { nodeBinary, repoRoot, units } from '../src/launcher/units.ts';
+import { capturedLog } from './support/captured-log.ts';
+
+const standIn = fileURLToPath(new URL('./fixtures/stand-in-unit.ts', import.meta.url));
+
+/** A unit's main.ts run as `npm start`, compose and Kubernetes run it: its exit status and what it wrote. */
+function run(entry: string, env: Record<string, string>) {
+  const child = spawn(nodeBinary(), [join(repoRoot, entry)], {
+    cwd: repoRoot,
+    env: { PATH: process.env.PATH!, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  return new Promise<{ status: number | null; output: string }>((resolve) =>
+    child.once('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, output });
+    }),
+  );
+}
+
+describe('a bad setting', () => {
+  it.each(units.map((u) => [u.name, u.entry]))(
+    'ends %s at once with the status that says so, naming the variable',
+    async (_name, entry) => {
+      const { status, output } = await run(entry, { LOG_LEVEL: 'loud' });
+      expect(output).toMatch(/^Invalid configuration:\n {2}LOG_LEVEL: /m);
+      expect(status).toBe(EXIT_BAD_CONFIG);
+    },
+  );
+
+  it('stops npm start at once, naming the unit and the variable, with no restart', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'pp-bad-settings-'));
+    const { lines, log } = capturedLog();
+    const system = createSystem({
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, RATE_LIMIT_PER_MINUTE: 'abc' },
+      dataDir,
+      log,
+      readyTimeoutMs: 40_000,
+      stopGraceMs: 3_000,
+      // The real gateway, which reads RATE_LIMIT_PER_MINUTE; stand-ins for the services, on free ports.
+      units: units.map((u) => (u.name === 'gateway' ? u : { ...u, entry: standIn, preferredPort: 0 })),
+    });
+    const began = Date.now();
+    try {
+      await expect(system.start()).rejects.toThrow(
+        /^gateway does not start with these settings:\n.*\n {4}RATE_LIMIT_PER_MINUTE: /,
+      );
+      expect(Date.now() - began).toBeLessThan(30_000);
+      expect(lines.filter((l) => l.includes('restarting'))).toEqual([]);
+    } finally {
+      await system.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 90_000);
+});
