@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,6 +38,18 @@ describe('a bad setting', () => {
       expect(status).toBe(EXIT_BAD_CONFIG);
     },
   );
+
+  it('in PORT stops npm start before it starts anything, naming PORT', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'pp-bad-port-'));
+    const system = createSystem({ env: { PORT: 'abc' }, dataDir, log: capturedLog().log, readyTimeoutMs: 1 });
+    try {
+      await expect(system.start()).rejects.toThrow('PORT must be a port number from 1 to 65535, not "abc"');
+      expect(readdirSync(dataDir)).toEqual([]);
+    } finally {
+      await system.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 
   it('stops npm start at once, naming the unit and the variable, with no restart', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'pp-bad-settings-'));

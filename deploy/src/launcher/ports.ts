@@ -1,4 +1,5 @@
 import net from 'node:net';
+import type { Unit } from './units.ts';
 
 /** True when nothing listens on the port (any address, unless a host is given) and we may bind it. */
 export function isPortFree(port: number, host?: string): Promise<boolean> {
@@ -8,6 +9,15 @@ export function isPortFree(port: number, host?: string): Promise<boolean> {
     server.once('error', () => resolve(false));
     server.listen({ port, host, exclusive: true }, () => server.close(() => resolve(true)));
   });
+}
+
+/** PORT as `npm start` takes it for the gateway: unset, or a port number; anything else names the variable. */
+export function requestedPort(value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const port = Number(value);
+  if (!/^\d+$/.test(value.trim()) || port < 1 || port > 65535)
+    throw new Error(`PORT must be a port number from 1 to 65535, not "${value}"`);
+  return port;
 }
 
 /** A port the system hands out as free right now. */
@@ -51,4 +61,25 @@ export async function waitForPort(port: number, timeoutMs: number, host = '127.0
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`nothing answered on ${host}:${port} within ${timeoutMs} ms`);
+}
+
+/** A port for each unit: PORT for the gateway when given, else its preferred port when free, else any free one. */
+export async function choosePorts(
+  gatewayPort: number | undefined,
+  list: readonly Unit[],
+): Promise<Map<string, number>> {
+  const ports = new Map<string, number>();
+  const taken = new Set<number>();
+  for (const unit of list) {
+    let port: number;
+    if (unit.name === 'gateway' && gatewayPort) {
+      port = gatewayPort;
+      if (!(await isPortFree(port))) throw new Error(`PORT ${port} is already in use`);
+    } else {
+      port = await findFreePort(unit.preferredPort, taken);
+    }
+    ports.set(unit.name, port);
+    taken.add(port);
+  }
+  return ports;
 }

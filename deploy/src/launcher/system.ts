@@ -4,7 +4,7 @@ import { EXIT_BAD_CONFIG } from '@pp/config';
 import { dataDirLock } from './lock.ts';
 import type { LauncherLog } from './log.ts';
 import { startNats, type NatsHandle } from './nats.ts';
-import { findFreePort, isPortFree } from './ports.ts';
+import { choosePorts, requestedPort } from './ports.ts';
 import { startPostgres, type PostgresHandle } from './postgres.ts';
 import { ManagedProcess } from './processes.ts';
 import { waitUntilReady } from './readiness.ts';
@@ -33,23 +33,6 @@ export interface System {
   killNow(): void;
   /** The units' processes as they run now (a unit being restarted has no pid). */
   processes(): Array<{ name: string; pid: number | undefined }>;
-}
-
-async function choosePorts(env: SystemOptions['env'], list: readonly Unit[]): Promise<Map<string, number>> {
-  const ports = new Map<string, number>();
-  const taken = new Set<number>();
-  for (const unit of list) {
-    let port: number;
-    if (unit.name === 'gateway' && env.PORT) {
-      port = Number(env.PORT);
-      if (!(await isPortFree(port))) throw new Error(`PORT ${port} is already in use`);
-    } else {
-      port = await findFreePort(unit.preferredPort, taken);
-    }
-    ports.set(unit.name, port);
-    taken.add(port);
-  }
-  return ports;
 }
 
 export function createSystem(options: SystemOptions): System {
@@ -85,6 +68,7 @@ export function createSystem(options: SystemOptions): System {
 
   return {
     async start() {
+      const gatewayPort = requestedPort(env.PORT); // a bad one stops the launch before anything starts
       for (const unit of list) {
         if (!existsSync(resolve(repoRoot, unit.entry))) throw new Error(`${unit.entry} is missing`);
       }
@@ -113,7 +97,7 @@ export function createSystem(options: SystemOptions): System {
         databaseServerUrl: postgres!.serverUrl,
         natsUrl: nats!.url,
         secrets,
-        ports: await choosePorts(env, list),
+        ports: await choosePorts(gatewayPort, list),
       };
       for (const unit of list) {
         const proc = new ManagedProcess(
