@@ -77,4 +77,13 @@ describe('each unit reads the settings it is deployed with', () => {
     const config = (await readConfigOf(name))(deploymentEnv(container!, configMap));
     expect(config.PORT).toBe(container!.ports[0].containerPort);
   });
+
+  it('has the gateway on Kubernetes take the address its ingress saw, not one a client wrote', async () => {
+    const deployment = docs.find((d) => d.kind === 'Deployment' && d.metadata.name === 'gateway')!;
+    const [container] = deployment.spec.template.spec.containers as Obj[];
+    const env = deploymentEnv(container!, configMap);
+    const config = (await readConfigOf('gateway'))(env) as unknown as { TRUST_PROXY: boolean | number };
+    // true takes the left-most X-Forwarded-For entry, which the client writes when the ingress appends to it.
+    expect(config.TRUST_PROXY).toBe(1);
+  });
 });
