@@ -86,4 +86,23 @@ describe('each unit reads the settings it is deployed with', () => {
     // true takes the left-most X-Forwarded-For entry, which the client writes when the ingress appends to it.
     expect(config.TRUST_PROXY).toBe(1);
   });
+
+  it('gives identity and integrations one public address, the one clients use, in compose and on Kubernetes', async () => {
+    // Their OAuth redirect URIs and the cookies binding a flow to its browser are made from it.
+    const publicUrlOf = async (name: string, env: Env) =>
+      ((await readConfigOf(name))(env) as unknown as { PUBLIC_BASE_URL: string }).PUBLIC_BASE_URL;
+    const onCompose = async (name: string) =>
+      publicUrlOf(name, { ...imageEnv(), ...composeEnv((compose.services[name] as Obj).environment) });
+    const onKubernetes = async (name: string) => {
+      const deployment = docs.find((d) => d.kind === 'Deployment' && d.metadata.name === name)!;
+      return publicUrlOf(
+        name,
+        deploymentEnv((deployment.spec.template.spec.containers as Obj[])[0]!, configMap),
+      );
+    };
+    expect(await onCompose('identity')).toBe('http://localhost:8080');
+    expect(await onCompose('integrations')).toBe(await onCompose('identity'));
+    expect(await onKubernetes('identity')).toMatch(/^https:\/\//);
+    expect(await onKubernetes('integrations')).toBe(await onKubernetes('identity'));
+  });
 });
