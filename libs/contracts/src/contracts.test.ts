@@ -5,6 +5,7 @@ import {
   publicEventTypes,
   eventSchemas,
   sessionCodeOf,
+  cardNumber,
 } from './index.ts';
 
 describe('contracts', () => {
@@ -12,6 +13,20 @@ describe('contracts', () => {
     expect(sessionCodeOf('ab3dEf')).toBe('AB3DEF');
     for (const odd of [' AB3DEF', 'AB3DEF\t', 'AB3DEF\u2003', 'AB3DEſ', 'ABCDE', 'ABC-EF', 'ABCDEFG'])
       expect(sessionCodeOf(odd)).toBeUndefined();
+  });
+
+  it('reads a card as a number only when it is written as one', () => {
+    for (const [card, n] of [
+      ['13', 13],
+      ['0.5', 0.5],
+      ['-1', -1],
+      ['.5', 0.5],
+      ['3.', 3],
+      [' 8 ', 8],
+    ] as const)
+      expect(cardNumber(card)).toBe(n);
+    for (const label of ['0x10', '1e3', '1e308', 'Infinity', '', '?', 'XL', '1,5', '½'])
+      expect(cardNumber(label)).toBeUndefined();
   });
 
   it('builds envelopes that satisfy the envelope schema', () => {

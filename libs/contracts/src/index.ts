@@ -3,3 +3,4 @@ export * from './events.ts';
 export * from './round.ts';
 export * from './ids.ts';
 export * from './stories-for-units.ts';
+export * from './cards.ts';

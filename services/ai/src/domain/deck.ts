@@ -1,12 +1,11 @@
+import { cardNumber } from '@pp/contracts';
 /** Cards that are not an estimate: they say "I cannot tell" or "a break". */
 const NOT_ESTIMATES = new Set(['?', 'coffee', '☕', 'pass', '∞', 'infinity', 'break']);
 
 export const isEstimate = (card: string) => !NOT_ESTIMATES.has(card.trim().toLowerCase());
 
-const numberOf = (card: string) => {
-  const value = Number(card.trim().replace(',', '.').replace('½', '0.5'));
-  return Number.isFinite(value) ? value : undefined;
-};
+/** A card's number, a decimal comma and a half (½, 1½) read too. */
+const numberOf = (card: string) => cardNumber(card.replace(',', '.').replace('½', '.5'));
 
 /** What the functions below need to know of a deck, worked out once per deck (decks are not changed). */
 interface DeckFacts {

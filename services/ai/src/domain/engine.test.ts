@@ -1,6 +1,6 @@
 import { analyzeStory } from './analyze.ts';
 import { acceptanceCriteria } from './criteria.ts';
-import { snapToDeck, stepsBetween } from './deck.ts';
+import { scaleOf, snapToDeck, stepsBetween } from './deck.ts';
 import { historyOf, suggestEstimate } from './estimate.ts';
 import { estimationReport } from './report.ts';
 import { termCounts } from './similarity.ts';
@@ -63,6 +63,10 @@ describe('the built-in engine', () => {
     expect(snapToDeck(11, FIBONACCI)).toBe('13');
     expect(snapToDeck(1.4, ['XS', 'S', 'M', 'L', 'XL'])).toBe('S');
     expect(stepsBetween('2', '13', FIBONACCI)).toBe(4);
+    // A half reads as one, alone or after a whole number; a hex-looking card is a label.
+    expect(scaleOf('1½', ['½', '1', '1½', '2'])).toBe(1.5);
+    expect(scaleOf('½', ['½', '1', '1½', '2'])).toBe(0.5);
+    expect(scaleOf('0x10', ['1', '2', '0x10'])).toBe(2);
   });
 
   it('suggests the similarity-weighted middle of similar past estimates', () => {

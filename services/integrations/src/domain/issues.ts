@@ -1,3 +1,4 @@
+import { cardNumber } from '@pp/contracts';
 /** An issue of a tracker (or a CSV row) as a story-to-be: text already in markdown. */
 export interface ExternalIssue {
   /** Stable within its source: the key of the import's idempotency. */
@@ -70,8 +71,6 @@ export function fitToStory(issue: ExternalIssue): ExternalIssue {
   };
 }
 
-/** The estimate as trackers take it: a number when the card is one ("5", "0.5"), else the text ("M", "?"). */
-export function estimateValue(finalEstimate: string): number | string {
-  const n = Number(finalEstimate);
-  return finalEstimate.trim() !== '' && Number.isFinite(n) ? n : finalEstimate;
-}
+/** The estimate as trackers take it: a number when the card is one ("5", "0.5"), else the text ("M", "?", "0x10"). */
+export const estimateValue = (finalEstimate: string): number | string =>
+  cardNumber(finalEstimate) ?? finalEstimate;

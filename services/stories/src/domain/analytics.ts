@@ -1,3 +1,4 @@
+import { cardNumber } from '@pp/contracts';
 import { NON_COUNTING_CARDS } from './consensus.ts';
 import type { KeptVote } from './vote-names.ts';
 
@@ -10,12 +11,6 @@ export interface AnalysedStory {
   votes: KeptVote[];
 }
 
-/**
- * A final estimate that counts as points: a number as people write one (3, 0.5, -1). A custom card
- * such as 1e308 or 0x10 is a label: read as a number, two 1e308 would make the sum Infinity (null in JSON).
- */
-const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
-
 const counts = (values: string[], rank: (v: string) => number) => {
   const byValue = new Map<string, number>();
   for (const v of values) byValue.set(v, (byValue.get(v) ?? 0) + 1);
@@ -26,7 +21,7 @@ const counts = (values: string[], rank: (v: string) => number) => {
 
 /** The sum of the estimates that are numbers, to as many decimals as they were written with (0.1 + 0.2 is 0.3). */
 function points(estimates: string[]): number {
-  const numbers = estimates.filter((e) => DECIMAL.test(e));
+  const numbers = estimates.filter((e) => cardNumber(e) !== undefined);
   const decimals = Math.max(0, ...numbers.map((n) => n.split('.')[1]?.length ?? 0));
   return Number(numbers.reduce((sum, n) => sum + Number(n), 0).toFixed(decimals));
 }
