@@ -51,3 +51,19 @@ export function cookieOf(req: Request, name: string): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * The binding cookie of one kind of flow, by provider: `where` gives the provider's callback URL and how
+ * long its state lives. A unit sets it at the start, reads and clears it at the callback.
+ */
+export function browserBinding(
+  name: string,
+  where: (provider: string) => { url: string; maxAgeSeconds: number },
+) {
+  const cookie = (provider: string): BrowserCookie => ({ name, ...where(provider) });
+  return {
+    set: (res: Response, provider: string, nonce: string) => setBrowserCookie(res, cookie(provider), nonce),
+    clear: (res: Response, provider: string) => clearBrowserCookie(res, cookie(provider)),
+    of: (req: Request) => cookieOf(req, name),
+  };
+}

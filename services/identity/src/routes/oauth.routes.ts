@@ -1,13 +1,17 @@
 import { Router } from 'express';
-import { envelope, send, validate } from '@pp/http';
+import { browserBinding, envelope, send, validate } from '@pp/http';
 import { identityApi as api } from '../api/docs.ts';
 import { completeSocialSignIn } from '../use-cases/complete-social-sign-in.use-case.ts';
-import { startSocialSignIn } from '../use-cases/start-social-sign-in.use-case.ts';
+import { redirectUriFor, startSocialSignIn } from '../use-cases/start-social-sign-in.use-case.ts';
 import type { RouteDeps } from './deps.ts';
-import { clearSignOnCookie, setSignOnCookie, signOnCookieOf } from './sign-on-cookie.ts';
 import { authView } from './views.ts';
 
 export function oauthRoutes(deps: RouteDeps): Router {
+  // Binds a sign-on's state to the browser that started it: sent to that provider's callback only.
+  const cookie = browserBinding('pp_sign_on', (provider) => ({
+    url: redirectUriFor(deps.config, provider),
+    maxAgeSeconds: deps.config.OAUTH_STATE_TTL_SECONDS,
+  }));
   const router = Router();
   router.get('/auth/oauth/providers', (_req, res) => {
     send(res, 200, { providers: deps.providers.map((p) => ({ id: p.id, name: p.name })) });
@@ -20,7 +24,7 @@ export function oauthRoutes(deps: RouteDeps): Router {
         deps.providers,
         params.provider,
       );
-      setSignOnCookie(res, deps.config, params.provider, browserNonce);
+      cookie.set(res, params.provider, browserNonce);
       res.setHeader('Cache-Control', 'no-store');
       res
         .status(302)
@@ -31,10 +35,10 @@ export function oauthRoutes(deps: RouteDeps): Router {
   router.get(
     '/auth/oauth/:provider/callback',
     validate(api['GET /auth/oauth/{provider}/callback'], async ({ params, query }, req, res) => {
-      const browserNonce = signOnCookieOf(req);
+      const browserNonce = cookie.of(req);
       // Cleared at every callback, whatever its outcome: the browser's sign-on ends there. Only for a
       // configured provider: the cookie's path is built from the name.
-      if (deps.oauthClients.has(params.provider)) clearSignOnCookie(res, deps.config, params.provider);
+      if (deps.oauthClients.has(params.provider)) cookie.clear(res, params.provider);
       const result = authView(
         await completeSocialSignIn(deps.context(), deps.oauthClients, params.provider, {
           ...query,

@@ -1,10 +1,20 @@
 import { Router } from 'express';
-import { send, signedIn, validate } from '@pp/http';
+import { browserBinding, send, signedIn, validate } from '@pp/http';
 import { integrationsApi as api } from '../api/docs.ts';
 import { finishOAuth } from '../use-cases/finish-oauth.use-case.ts';
-import { startOAuth } from '../use-cases/start-oauth.use-case.ts';
+import { redirectUri, startOAuth } from '../use-cases/start-oauth.use-case.ts';
+import type { IntegrationsContext } from '../use-cases/shared/context.ts';
 import { userId, type RouteDeps } from './deps.ts';
-import { clearOAuthCookie, oauthCookieOf, setOAuthCookie } from './oauth-cookie.ts';
+
+/**
+ * The cookie that binds an OAuth connection's state to the browser that started it: sent to that
+ * provider's callback only (so never beside the sign-on's, whose callback is identity's).
+ */
+const connectionCookie = (ctx: IntegrationsContext) =>
+  browserBinding('pp_oauth_connection', (provider) => ({
+    url: redirectUri(ctx, provider),
+    maxAgeSeconds: ctx.stateTtlSeconds,
+  }));
 
 /**
  * OAuth connections: the start (signed in) and the provider's redirect back (public: the state tells
@@ -18,7 +28,7 @@ export function oauthRoutes(deps: RouteDeps): Router {
     validate(api['GET /integrations/oauth/{provider}/start'], async ({ params, query }, req, res) => {
       const ctx = deps.context();
       const { location, browserNonce } = await startOAuth(ctx, userId(req), params.provider, query.name);
-      setOAuthCookie(res, ctx, params.provider, browserNonce);
+      connectionCookie(ctx).set(res, params.provider, browserNonce);
       res.setHeader('Cache-Control', 'no-store');
       res.redirect(302, location);
     }),
@@ -27,10 +37,11 @@ export function oauthRoutes(deps: RouteDeps): Router {
     '/integrations/oauth/:provider/callback',
     validate(api['GET /integrations/oauth/{provider}/callback'], async ({ params, query }, req, res) => {
       const ctx = deps.context();
-      const browserNonce = oauthCookieOf(req);
+      const cookie = connectionCookie(ctx);
+      const browserNonce = cookie.of(req);
       // Cleared at every callback, whatever its outcome: the browser's flow ends there. Only for a
       // provider with an OAuth app: the cookie's path is built from the name.
-      if (Object.hasOwn(ctx.oauthApps, params.provider)) clearOAuthCookie(res, ctx, params.provider);
+      if (Object.hasOwn(ctx.oauthApps, params.provider)) cookie.clear(res, params.provider);
       const caller = req.identity?.kind === 'user' ? req.identity.sub : undefined;
       const connection = await finishOAuth(ctx, params.provider, { ...query, browserNonce }, caller);
       res.setHeader('Cache-Control', 'no-store');
