@@ -14,6 +14,7 @@ import {
   isFeatureVerb,
   isPlural,
   sentences,
+  titleKey,
   words,
 } from './text.ts';
 
@@ -327,7 +328,7 @@ export function draftStories(brief: string, count = 3): Drafts {
     for (const need of needs) {
       if (stories.length >= wanted) return;
       const drafted = story(need);
-      const key = drafted.title.toLowerCase();
+      const key = titleKey(drafted.title);
       if (seen.has(key)) continue;
       seen.add(key);
       stories.push(drafted);

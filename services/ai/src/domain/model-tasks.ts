@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { criteriaLimit } from './criteria.ts';
 import { estimateCards } from './deck.ts';
+import { titleKey } from './text.ts';
 import {
   analysis,
   criteria,
@@ -47,7 +48,7 @@ const withId = (b: { story_id: string }, a: object) => ({ ...a, story_id: b.stor
 function eachTitleOnce<S extends { title: string }>(stories: S[]): S[] {
   const seen = new Set<string>();
   return stories.filter((s) => {
-    const key = s.title.trim().replace(/\s+/g, ' ').toLowerCase();
+    const key = titleKey(s.title);
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

@@ -9,6 +9,7 @@ import { termCounts } from './similarity.ts';
 import { splitStory } from './split.ts';
 import { suggestionSchemas, type SuggestionKind } from './suggestions.ts';
 import { summarizeSession } from './summary.ts';
+import { titleKey } from './text.ts';
 
 /** The answer's schema issues (none when it fits), readable in a failing property's report. */
 const issuesOf = (kind: SuggestionKind, answer: unknown) => {
@@ -16,7 +17,7 @@ const issuesOf = (kind: SuggestionKind, answer: unknown) => {
   return checked.success ? [] : checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
 };
 
-const titlesOf = (stories: Array<{ title: string }>) => stories.map((s) => s.title.toLowerCase());
+const titlesOf = (stories: Array<{ title: string }>) => stories.map((s) => titleKey(s.title));
 
 /** Words the engine reacts to (roles, verbs, conjunctions, conditions, list markers), and odd ones. */
 const WORDS = [

@@ -10,7 +10,7 @@ import {
   type StoryText,
 } from './story-form.ts';
 import { LIMITS } from './suggestions.ts';
-import { article, capitalize, clip, decapitalize, listItems, quote, sentences } from './text.ts';
+import { article, capitalize, clip, decapitalize, listItems, quote, sentences, titleKey } from './text.ts';
 
 export interface DraftStory {
   title: string;
@@ -79,7 +79,7 @@ function draft(reading: StoryReading, role: string, part: Part): DraftStory {
 function distinct(parts: Part[]): Part[] {
   const seen = new Set<string>();
   return parts.filter((p) => {
-    const key = titleOf(p.goal).toLowerCase();
+    const key = titleKey(titleOf(p.goal));
     if (!key || seen.has(key)) return false;
     seen.add(key);
     return true;

@@ -126,3 +126,6 @@ export function pastParticiple(verb: string): string {
   if (/[^aeiou]y$/.test(verb)) return `${verb.slice(0, -1)}ied`;
   return `${verb}ed`;
 }
+
+/** What makes two titles the same story: the words, in any case and spacing (the API promises each title once). */
+export const titleKey = (title: string) => title.trim().replace(/\s+/g, ' ').toLowerCase();
