@@ -6,6 +6,7 @@ import {
   eventSchemas,
   sessionCodeOf,
   cardNumber,
+  cutText,
 } from './index.ts';
 
 describe('contracts', () => {
@@ -27,6 +28,14 @@ describe('contracts', () => {
       expect(cardNumber(card)).toBe(n);
     for (const label of ['0x10', '1e3', '1e308', 'Infinity', '', '?', 'XL', '1,5', '½'])
       expect(cardNumber(label)).toBeUndefined();
+  });
+
+  it('cuts a text between characters, with a mark for what is left out', () => {
+    expect(cutText('short', 10)).toBe('short');
+    expect(cutText('abcdef', 4)).toBe('abc…');
+    // The cut would fall within the emoji: it goes whole.
+    expect(cutText('ab😀cd', 4)).toBe('ab…');
+    expect(cutText('a😀cd', 4)).toBe('a😀…');
   });
 
   it('builds envelopes that satisfy the envelope schema', () => {

@@ -4,3 +4,4 @@ export * from './round.ts';
 export * from './ids.ts';
 export * from './stories-for-units.ts';
 export * from './cards.ts';
+export * from './text.ts';

@@ -1,4 +1,4 @@
-import { cardNumber } from '@pp/contracts';
+import { cardNumber, cutText, headOf } from '@pp/contracts';
 /** An issue of a tracker (or a CSV row) as a story-to-be: text already in markdown. */
 export interface ExternalIssue {
   /** Stable within its source: the key of the import's idempotency. */
@@ -25,19 +25,10 @@ export const ESTIMATE_MAX = 32;
 /** The longest link an item carries: a longer one is no link a user follows. */
 export const URL_MAX = 2_000;
 
-/**
- * The first `n` UTF-16 units of a text, one fewer when the last would be the first half of a surrogate
- * pair (an emoji): half a character is no text a story, or a request carrying it back, can hold.
- */
-const head = (text: string, n: number) =>
-  text.slice(0, /[\ud800-\udbff]/.test(text[n - 1] ?? '') ? n - 1 : n);
-
-const cut = (text: string, max: number) => (text.length <= max ? text : `${head(text, max - 1)}…`);
-
 /** A name cut at the last word boundary that fits (a single long word is cut within), with the mark. */
 function cutAtWord(text: string, max: number) {
   if (text.length <= max) return text;
-  const start = head(text, max - 1);
+  const start = headOf(text, max - 1);
   const space = /\s/.test(text[max - 1]!) ? start.length : start.search(/\s\S*$/);
   return `${space > 0 ? start.slice(0, space).trimEnd() : start}…`;
 }
@@ -62,9 +53,9 @@ export function fitToStory(issue: ExternalIssue): ExternalIssue {
   const url = issue.url === null ? null : storable(issue.url);
   return {
     ...issue,
-    title: cut(storable(issue.title).trim() || `Untitled ${issue.externalId}`, TITLE_MAX),
-    description: cut(storable(issue.description), TEXT_MAX),
-    acceptanceCriteria: cut(storable(issue.acceptanceCriteria), TEXT_MAX),
+    title: cutText(storable(issue.title).trim() || `Untitled ${issue.externalId}`, TITLE_MAX),
+    description: cutText(storable(issue.description), TEXT_MAX),
+    acceptanceCriteria: cutText(storable(issue.acceptanceCriteria), TEXT_MAX),
     labels: issue.labels.slice(0, LABELS_MAX).map((l) => cutAtWord(storable(l), LABEL_MAX)),
     estimate: estimate !== null && estimate.length > ESTIMATE_MAX ? null : estimate,
     url: url !== null && url.length > URL_MAX ? null : url,

@@ -64,6 +64,16 @@ describe('chat formats', () => {
     expect(body.embeds[0].fields.at(-1)).toMatchObject({ name: 'More votes', value: '16 not shown' });
   });
 
+  it('cuts a long text between characters, never within an emoji', () => {
+    // Every cut of the texts (Discord's 256 and 2,000, Slack's 3,000) lands on an emoji for some offset.
+    for (const pad of ['', 'x', 'xy'])
+      for (const kind of ['discord', 'slack'] as const) {
+        const body = bodyFor(kind, revealed(pad + '😀'.repeat(2_000), 30));
+        for (const text of strings(body))
+          expect([kind, pad.length, text.isWellFormed()]).toEqual([kind, pad.length, true]);
+      }
+  });
+
   it('keeps a Slack message to five sections of votes and says how many more there were', () => {
     const body = bodyFor('slack', revealed('Many voters', 60)) as Record<string, any>;
     const fields = body.blocks.slice(1).flatMap((b: { fields: Array<{ text: string }> }) => b.fields);

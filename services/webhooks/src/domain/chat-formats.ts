@@ -1,10 +1,9 @@
+import { cutText } from '@pp/contracts';
 import { describe, type ChatMessage } from './chat-message.ts';
 import type { WebhookPayload } from './payload.ts';
 
 export const webhookKinds = ['generic', 'slack', 'teams', 'discord'] as const;
 export type WebhookKind = (typeof webhookKinds)[number];
-
-const cut = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
 
 /** At most `max` facts (a chat tool's limit of fields): past it, the last place says how many are not shown. */
 function upTo(facts: ChatMessage['facts'], max: number): ChatMessage['facts'] {
@@ -35,7 +34,7 @@ function slack(m: ChatMessage) {
   const blocks: unknown[] = [
     {
       type: 'section',
-      text: { type: 'mrkdwn', text: cut(`*${slackEscape(m.title)}*\n${slackEscape(m.text)}`, 3000) },
+      text: { type: 'mrkdwn', text: cutText(`*${slackEscape(m.title)}*\n${slackEscape(m.text)}`, 3000) },
     },
   ];
   // Slack takes up to 50 blocks of up to 10 fields: five of them keep the message short.
@@ -45,10 +44,10 @@ function slack(m: ChatMessage) {
       type: 'section',
       fields: facts.slice(i, i + 10).map((f) => ({
         type: 'mrkdwn',
-        text: cut(`*${slackEscape(f.name)}*\n${slackEscape(f.value)}`, 2000),
+        text: cutText(`*${slackEscape(f.name)}*\n${slackEscape(f.value)}`, 2000),
       })),
     });
-  return { text: cut(slackEscape(`${m.title}: ${m.text}`), 3000), blocks };
+  return { text: cutText(slackEscape(`${m.title}: ${m.text}`), 3000), blocks };
 }
 
 /** Teams workflow webhook: one Adaptive Card. */
@@ -81,17 +80,17 @@ function teams(m: ChatMessage) {
 
 /** Discord webhook: the text in `content`, votes as embed fields, and no mention ever pings anyone. */
 function discord(m: ChatMessage) {
-  const content = cut(`**${discordEscape(m.title)}**\n${discordEscape(m.text)}`, 2000);
+  const content = cutText(`**${discordEscape(m.title)}**\n${discordEscape(m.text)}`, 2000);
   const embeds =
     m.facts.length === 0
       ? []
       : [
           {
-            title: cut(discordEscape(m.title), 256),
+            title: cutText(discordEscape(m.title), 256),
             // Discord takes 25 fields to an embed.
             fields: upTo(m.facts, 25).map((f) => ({
-              name: cut(discordEscape(f.name), 256),
-              value: cut(discordEscape(f.value), 1024),
+              name: cutText(discordEscape(f.name), 256),
+              value: cutText(discordEscape(f.value), 1024),
               inline: true,
             })),
           },
