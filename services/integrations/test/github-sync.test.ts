@@ -1,4 +1,5 @@
 import { GITHUB_TOKEN, startGithubFake } from './fakes/github.fake.ts';
+import { connectGithub } from './support/github.ts';
 import { as, startIntegrations, until, type IntegrationsHarness } from './support/integrations-harness.ts';
 
 describe('a GitHub connection from preview to import to reveal to sync', () => {
@@ -13,19 +14,8 @@ describe('a GitHub connection from preview to import to reveal to sync', () => {
     await h.stop();
   });
 
-  async function connect(owner: string, settings: Record<string, unknown> = {}) {
-    const res = await h.client.post('/integrations/connections', {
-      body: {
-        provider: 'github',
-        name: 'Planning repo',
-        credentials: { token: GITHUB_TOKEN },
-        settings: { api_url: fake.apiUrl, owner: 'octo', repository: 'planning', ...settings },
-      },
-      ...as(owner),
-    });
-    expect(res.status).toBe(201);
-    return res.body.connection;
-  }
+  const connect = (owner: string, settings: Record<string, unknown> = {}) =>
+    connectGithub(h, owner, fake.apiUrl, settings);
 
   const previewOf = (owner: string, connectionId: string) =>
     h.client.post('/integrations/import-preview', { body: { connection_id: connectionId }, ...as(owner) });

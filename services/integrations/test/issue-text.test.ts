@@ -1,4 +1,5 @@
-import { GITHUB_TOKEN, startGithubFake } from './fakes/github.fake.ts';
+import { startGithubFake } from './fakes/github.fake.ts';
+import { connectGithub } from './support/github.ts';
 import { as, startIntegrations, type IntegrationsHarness } from './support/integrations-harness.ts';
 
 /** Texts of a tracker that a story cannot hold as they are: what a preview shows imports all the same. */
@@ -20,16 +21,7 @@ describe("a tracker's texts that no story could hold as they are", () => {
     fake.issues[0]!.labels = [{ name: `${'b'.repeat(98)}🎯🎯` }, { name: 'half \ud83d' }];
     fake.issues[1]!.body = 'before\u0000after';
     const s = await h.session();
-    const connection = (
-      await h.client.post('/integrations/connections', {
-        body: {
-          provider: 'github',
-          credentials: { token: GITHUB_TOKEN },
-          settings: { api_url: fake.apiUrl, owner: 'octo', repository: 'planning' },
-        },
-        ...as(s.owner),
-      })
-    ).body.connection;
+    const connection = await connectGithub(h, s.owner, fake.apiUrl);
     const preview = await h.client.post('/integrations/import-preview', {
       body: { connection_id: connection.id },
       ...as(s.owner),

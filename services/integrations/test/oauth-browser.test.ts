@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { startFake, type Fake } from './fakes/fake-server.ts';
-import { githubOAuth, githubOAuthEnv } from './fakes/github-oauth.fake.ts';
-import { startGithubFake } from './fakes/github.fake.ts';
-import { as, startIntegrations, type IntegrationsHarness } from './support/integrations-harness.ts';
+import type { Fake } from './fakes/fake-server.ts';
+import type { githubOAuth } from './fakes/github-oauth.fake.ts';
+import { as, type IntegrationsHarness } from './support/integrations-harness.ts';
+import { startWithGithubOAuth } from './support/github.ts';
 import { callbackPath, startConnection } from './support/oauth-flow.ts';
 
 /** The attributes of a Set-Cookie line, by lower-case name (a flag's value is ''). */
@@ -16,23 +16,13 @@ function attributesOf(setCookie: string) {
 
 describe('an OAuth connection is finished only by the browser that started it', () => {
   let h: IntegrationsHarness;
-  let github: Awaited<ReturnType<typeof startGithubFake>>;
   let provider: Fake;
   let oauth: ReturnType<typeof githubOAuth>;
+  let stop: () => Promise<void>;
   beforeAll(async () => {
-    github = await startGithubFake();
-    oauth = githubOAuth(github);
-    provider = await startFake(oauth.route);
-    h = await startIntegrations({
-      ...githubOAuthEnv(provider.url),
-      PUBLIC_BASE_URL: 'https://poker.example',
-    });
+    ({ h, provider, oauth, stop } = await startWithGithubOAuth());
   });
-  afterAll(async () => {
-    await h.stop();
-    await provider.stop();
-    await github.stop();
-  });
+  afterAll(() => stop());
 
   const exchanges = () => provider.seen.filter((r) => r.path === '/login/oauth/access_token').length;
   const connectionsOf = async (owner: string) =>

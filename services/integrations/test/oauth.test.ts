@@ -1,7 +1,8 @@
-import { startFake, type Fake } from './fakes/fake-server.ts';
-import { githubOAuth, githubOAuthEnv } from './fakes/github-oauth.fake.ts';
-import { startGithubFake } from './fakes/github.fake.ts';
-import { as, startIntegrations, until, type IntegrationsHarness } from './support/integrations-harness.ts';
+import type { Fake } from './fakes/fake-server.ts';
+import type { githubOAuth } from './fakes/github-oauth.fake.ts';
+import type { startGithubFake } from './fakes/github.fake.ts';
+import { as, until, type IntegrationsHarness } from './support/integrations-harness.ts';
+import { startWithGithubOAuth } from './support/github.ts';
 import { callbackPath, startConnection } from './support/oauth-flow.ts';
 
 describe('OAuth connections', () => {
@@ -9,20 +10,11 @@ describe('OAuth connections', () => {
   let github: Awaited<ReturnType<typeof startGithubFake>>;
   let provider: Fake;
   let oauth: ReturnType<typeof githubOAuth>;
+  let stop: () => Promise<void>;
   beforeAll(async () => {
-    github = await startGithubFake();
-    oauth = githubOAuth(github);
-    provider = await startFake(oauth.route);
-    h = await startIntegrations({
-      ...githubOAuthEnv(provider.url),
-      PUBLIC_BASE_URL: 'https://poker.example',
-    });
+    ({ h, github, provider, oauth, stop } = await startWithGithubOAuth());
   });
-  afterAll(async () => {
-    await h.stop();
-    await provider.stop();
-    await github.stop();
-  });
+  afterAll(() => stop());
 
   /** A start as `owner`, whose authorization the provider then grants (the code is for its challenge). */
   async function start(owner: string) {

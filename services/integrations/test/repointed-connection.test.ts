@@ -1,4 +1,5 @@
-import { GITHUB_TOKEN, startGithubFake } from './fakes/github.fake.ts';
+import { startGithubFake } from './fakes/github.fake.ts';
+import { connectGithub } from './support/github.ts';
 import { as, startIntegrations, type IntegrationsHarness } from './support/integrations-harness.ts';
 
 describe('a connection pointed at another repository after an import', () => {
@@ -17,16 +18,7 @@ describe('a connection pointed at another repository after an import', () => {
 
   it('fails the sync of the stories imported before, writing nothing to the issue of the same number there', async () => {
     const s = await h.session();
-    const connection = (
-      await h.client.post('/integrations/connections', {
-        body: {
-          provider: 'github',
-          credentials: { token: GITHUB_TOKEN },
-          settings: { api_url: first.apiUrl, owner: 'octo', repository: 'planning' },
-        },
-        ...as(s.owner),
-      })
-    ).body.connection;
+    const connection = await connectGithub(h, s.owner, first.apiUrl);
     const imported = await h.client.post(`/sessions/${s.code}/integrations/import-confirm`, {
       body: { connection_id: connection.id, issues: ['2'] },
       ...as(s.owner),
