@@ -52,3 +52,12 @@ export function api(baseUrl: string | (() => string)) {
     delete: (path: string, o?: CallOptions) => call('DELETE', path, o),
   };
 }
+
+/** A Set-Cookie line read: its name, value, and attributes by lower-case name (a flag's value is ''). */
+export function setCookieOf(line: string) {
+  const [pair, ...rest] = line.split(';').map((part) => part.trim());
+  const attributes = new Map(
+    rest.map((a) => [a.split('=')[0]!.toLowerCase(), a.slice(a.indexOf('=') + 1 || a.length)]),
+  );
+  return { name: pair!.split('=')[0]!, value: pair!.slice(pair!.indexOf('=') + 1), attributes };
+}

@@ -1,22 +1,18 @@
 import { until } from '@pp/testing';
-import { startFakeOAuthProvider, type FakeOAuthProvider } from './support/fake-oauth-provider.ts';
-import { startIdentity, type IdentityHarness } from './support/identity-harness.ts';
+import type { IdentityHarness } from './support/identity-harness.ts';
+import { startWithSignOn } from './support/sign-on.ts';
 import { followSignOn } from './support/oauth-flow.ts';
 
-let provider: FakeOAuthProvider;
 let identity: IdentityHarness;
 const sql = (query: string, params: unknown[] = []) =>
   identity.db.fork().getConnection().execute(query, params) as Promise<Array<Record<string, unknown>>>;
 const stateIds = async () => (await sql('select id from oauth_states order by id')).map((r) => r.id);
 
+let stop: () => Promise<void>;
 beforeAll(async () => {
-  provider = await startFakeOAuthProvider({ clientId: 'pp-client', clientSecret: 'pp-secret' });
-  identity = await startIdentity({ ...provider.env(), OAUTH_STATE_SWEEP_MS: '100' });
+  ({ identity, stop } = await startWithSignOn({ OAUTH_STATE_SWEEP_MS: '100' }));
 });
-afterAll(async () => {
-  await identity.stop();
-  await provider.close();
-});
+afterAll(() => stop());
 
 describe('identity: expired sign-on states', () => {
   it('are swept by a background task, more than a batch of them, when no callback comes', async () => {

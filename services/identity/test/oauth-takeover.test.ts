@@ -1,8 +1,9 @@
 import { jetstreamManager } from '@nats-io/jetstream';
 import { signIdentity } from '@pp/http';
 import { api } from '@pp/testing';
-import { startFakeOAuthProvider, type FakeOAuthProvider } from './support/fake-oauth-provider.ts';
-import { INTERNAL_KEY, startIdentity, type IdentityHarness } from './support/identity-harness.ts';
+import type { FakeOAuthProvider } from './support/fake-oauth-provider.ts';
+import { INTERNAL_KEY, type IdentityHarness } from './support/identity-harness.ts';
+import { startWithSignOn } from './support/sign-on.ts';
 import { followSignOn } from './support/oauth-flow.ts';
 
 let provider: FakeOAuthProvider;
@@ -27,14 +28,11 @@ async function revokedOnBus() {
 const logIn = (password: string) =>
   client.post('/auth/login', { body: { email: 'victim@example.com', password } });
 
+let stop: () => Promise<void>;
 beforeAll(async () => {
-  provider = await startFakeOAuthProvider({ clientId: 'pp-client', clientSecret: 'pp-secret' });
-  identity = await startIdentity(provider.env());
+  ({ provider, identity, stop } = await startWithSignOn());
 });
-afterAll(async () => {
-  await identity.stop();
-  await provider.close();
-});
+afterAll(() => stop());
 
 describe('identity: a provider that verifies an email nobody had proven takes the account back', () => {
   it('clears the password and revokes every earlier token (token.revoked on the bus); the sign-on token works', async () => {

@@ -1,21 +1,19 @@
 import { jetstreamManager } from '@nats-io/jetstream';
 import { api } from '@pp/testing';
-import { startFakeOAuthProvider, type FakeOAuthProvider } from './support/fake-oauth-provider.ts';
+import type { FakeOAuthProvider } from './support/fake-oauth-provider.ts';
 import { startIdentity, type IdentityHarness } from './support/identity-harness.ts';
+import { startWithSignOn } from './support/sign-on.ts';
 import { followSignOn } from './support/oauth-flow.ts';
 
 let provider: FakeOAuthProvider;
 let identity: IdentityHarness;
 const client = api(() => identity.url);
 
+let stop: () => Promise<void>;
 beforeAll(async () => {
-  provider = await startFakeOAuthProvider({ clientId: 'pp-client', clientSecret: 'pp-secret' });
-  identity = await startIdentity({ ...provider.env(), PUBLIC_BASE_URL: 'https://poker.example.com' });
+  ({ provider, identity, stop } = await startWithSignOn({ PUBLIC_BASE_URL: 'https://poker.example.com' }));
 });
-afterAll(async () => {
-  await identity.stop();
-  await provider.close();
-});
+afterAll(() => stop());
 
 describe('identity: social sign-on', () => {
   it('lists the configured providers', async () => {

@@ -1,18 +1,10 @@
 import { createHash } from 'node:crypto';
+import { setCookieOf } from '@pp/testing';
 import type { Fake } from './fakes/fake-server.ts';
 import type { githubOAuth } from './fakes/github-oauth.fake.ts';
 import { as, type IntegrationsHarness } from './support/integrations-harness.ts';
 import { startWithGithubOAuth } from './support/github.ts';
 import { callbackPath, startConnection } from './support/oauth-flow.ts';
-
-/** The attributes of a Set-Cookie line, by lower-case name (a flag's value is ''). */
-function attributesOf(setCookie: string) {
-  const [pair, ...rest] = setCookie.split(';').map((part) => part.trim());
-  const attributes = new Map(
-    rest.map((a) => [a.split('=')[0]!.toLowerCase(), a.slice(a.indexOf('=') + 1 || a.length)]),
-  );
-  return { name: pair!.split('=')[0]!, value: pair!.slice(pair!.indexOf('=') + 1), attributes };
-}
 
 describe('an OAuth connection is finished only by the browser that started it', () => {
   let h: IntegrationsHarness;
@@ -31,7 +23,7 @@ describe('an OAuth connection is finished only by the browser that started it', 
   it('sets a nonce cookie at start: HttpOnly, Lax, Secure, for the callback only, as long as the state', async () => {
     const flow = await startConnection(h.url, 'github', as('cookie-user').headers);
     expect(flow.setCookies).toHaveLength(1);
-    const cookie = attributesOf(flow.setCookies[0]!);
+    const cookie = setCookieOf(flow.setCookies[0]!);
     expect(cookie.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(cookie.attributes.get('path')).toBe('/integrations/oauth/github/callback');
     expect(cookie.attributes.get('max-age')).toBe('600');
@@ -54,7 +46,7 @@ describe('an OAuth connection is finished only by the browser that started it', 
     for (const headers of [{}, victim.browser]) {
       const res = await h.client.get(callbackPath('github', attacker.state), { headers });
       expect([res.status, res.body.error?.code]).toEqual([400, 'invalid_oauth_state']);
-      const cleared = attributesOf(res.headers.getSetCookie()[0] ?? '');
+      const cleared = setCookieOf(res.headers.getSetCookie()[0] ?? '');
       expect(cleared.value).toBe('');
       expect(cleared.attributes.get('path')).toBe('/integrations/oauth/github/callback');
       expect(new Date(cleared.attributes.get('expires')!).getTime()).toBeLessThan(Date.now());
@@ -68,7 +60,7 @@ describe('an OAuth connection is finished only by the browser that started it', 
     const own = await h.client.get(callbackPath('github', attacker.state), { headers: attacker.browser });
     expect(own.status).toBe(201);
     expect(own.body.connection).toMatchObject({ name: 'Stolen', auth_method: 'oauth' });
-    expect(attributesOf(own.headers.getSetCookie()[0] ?? '').value).toBe('');
+    expect(setCookieOf(own.headers.getSetCookie()[0] ?? '').value).toBe('');
     expect((await connectionsOf('attacker')).map((c: { id: string }) => c.id)).toEqual([
       own.body.connection.id,
     ]);
