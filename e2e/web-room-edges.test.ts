@@ -1,14 +1,13 @@
 import type { Browser, Page } from 'playwright-core';
 import {
-  buildWebRoom,
   eventually,
-  launchChromium,
   openRoom,
   roomWithAStory,
   STEP,
   textOf,
+  withBrowserPlatform,
 } from './support/browser.ts';
-import { startPlatform, type Platform } from './support/platform.ts';
+import type { Platform } from './support/platform.ts';
 
 /**
  * The web room in headless Chromium against the real platform, in sequences off the main path: a
@@ -18,13 +17,8 @@ describe('the web room, off the main path', () => {
   let platform: Platform;
   let browser: Browser;
 
-  beforeAll(async () => {
-    await buildWebRoom();
-    [platform, browser] = await Promise.all([startPlatform(), launchChromium()]);
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await platform?.stop();
+  withBrowserPlatform((started, chromium) => {
+    [platform, browser] = [started, chromium];
   });
 
   const room = (name: string) => roomWithAStory(platform, name);

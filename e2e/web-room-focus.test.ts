@@ -1,13 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
-import {
-  buildWebRoom,
-  eventually,
-  launchChromium,
-  openRoom,
-  roomWithAStory,
-  STEP,
-} from './support/browser.ts';
-import { startPlatform, type Platform } from './support/platform.ts';
+import { eventually, openRoom, roomWithAStory, STEP, withBrowserPlatform } from './support/browser.ts';
+import type { Platform } from './support/platform.ts';
 
 /**
  * The web room with the keyboard: where the focus goes when the button just used goes away with
@@ -17,13 +10,8 @@ describe('the web room, the focus after an action', () => {
   let platform: Platform;
   let browser: Browser;
 
-  beforeAll(async () => {
-    await buildWebRoom();
-    [platform, browser] = await Promise.all([startPlatform(), launchChromium()]);
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await platform?.stop();
+  withBrowserPlatform((started, chromium) => {
+    [platform, browser] = [started, chromium];
   });
 
   /** The focused element: its tag, role and text. (Page code as a string: no DOM types here.) */

@@ -5,14 +5,13 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import {
   artifactsDir,
   attributeOf,
-  buildWebRoom,
   eventually,
-  launchChromium,
   STEP,
   textOf,
   webDist,
+  withBrowserPlatform,
 } from './support/browser.ts';
-import { startPlatform, type Platform } from './support/platform.ts';
+import type { Platform } from './support/platform.ts';
 
 /**
  * The web room in real headless Chromium against the real platform behind the real gateway: a
@@ -25,14 +24,9 @@ describe('the web room in a browser', () => {
   const people: Array<{ name: string; context: BrowserContext; page: Page }> = [];
   let code: string;
 
-  beforeAll(async () => {
-    await buildWebRoom();
-    [platform, browser] = await Promise.all([startPlatform(), launchChromium()]);
+  withBrowserPlatform(async (started, chromium) => {
+    [platform, browser] = [started, chromium];
     moderator = await watched(await (await browser.newContext()).newPage());
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await platform?.stop();
   });
 
   /** What the pages must never show: script errors, and anything the CSP refused. */

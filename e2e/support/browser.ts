@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
-import type { Platform } from './platform.ts';
+import { startPlatform, type Platform } from './platform.ts';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const webDist = join(repoRoot, 'web', 'dist');
@@ -94,4 +94,22 @@ export async function openRoom(
   }
   await page.goto(`${platform.url}/room/${code}`);
   return page;
+}
+
+/**
+ * The real platform and a Chromium for a browser test file: the web room built first, both started
+ * before its tests (then handed to `ready`) and stopped after them.
+ */
+export function withBrowserPlatform(ready: (platform: Platform, browser: Browser) => unknown) {
+  let platform: Platform | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    await buildWebRoom();
+    [platform, browser] = await Promise.all([startPlatform(), launchChromium()]);
+    await ready(platform, browser);
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await platform?.stop();
+  });
 }
