@@ -70,4 +70,44 @@ describe('the web room, the focus after an action', () => {
     expect(await page.getByRole('button', { name: 'Reveal the votes' }).count()).toBe(0);
     await page.context().close();
   });
+
+  /**
+   * Page code: the answer to joining comes just after the live room has shown the join (its
+   * participant.joined event), as it does when the stream is quicker than the request's answer.
+   */
+  const streamBeforeAnswer = `(() => {
+    const original = window.fetch.bind(window);
+    let streamed;
+    const joinedOnStream = new Promise((resolve) => (streamed = resolve));
+    window.fetch = async (input, init) => {
+      const url = String(input instanceof Request ? input.url : input);
+      const res = await original(input, init);
+      if (url.endsWith('/events') && res.body) {
+        const decoder = new TextDecoder();
+        const watched = res.body.pipeThrough(new TransformStream({
+          transform(chunk, out) {
+            out.enqueue(chunk);
+            if (decoder.decode(chunk, { stream: true }).includes('participant.joined')) streamed();
+          },
+        }));
+        return new Response(watched, { status: res.status, statusText: res.statusText, headers: res.headers });
+      }
+      if (url.endsWith('/join')) {
+        await joinedOnStream;
+      }
+      return res;
+    };
+  })()`;
+
+  it("is on the owner's cards after Vote too when the live room shows the join before the answer", async () => {
+    const { token, code } = await roomWithAStory(platform, 'Stream first');
+    const page = await openRoom(browser, platform, code, token, streamBeforeAnswer);
+    await page.getByText('Live', { exact: true }).waitFor({ timeout: STEP });
+    await page.getByRole('button', { name: 'Vote too' }).press('Enter');
+    await eventually(
+      () => focused(page),
+      (f) => expect(f).toBe('BUTTON radio 0'),
+    );
+    await page.context().close();
+  });
 });

@@ -80,14 +80,20 @@ export async function roomWithAStory(platform: Platform, name: string) {
   return { token, code };
 }
 
-/** A page of a browser of its own, signed in with the token when one is given, in the room. */
+/**
+ * A page of a browser of its own, signed in with the token when one is given, in the room. `script`:
+ * page code run before the room's own, on every page load (to change how the network behaves).
+ */
 export async function openRoom(
   browser: Browser,
   platform: Platform,
   code: string,
   token?: string,
+  script?: string,
 ): Promise<Page> {
-  const page = await (await browser.newContext()).newPage();
+  const context = await browser.newContext();
+  if (script) await context.addInitScript(script);
+  const page = await context.newPage();
   if (token) {
     await page.goto(platform.url + '/');
     await page.evaluate((t) => localStorage.setItem('pp.access_token', t), token);

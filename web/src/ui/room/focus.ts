@@ -8,6 +8,8 @@ interface Wanted {
   /** Where the focus was when asked: the control that did the action. */
   from: Element | null;
   until: number;
+  /** The room's renders when asked: only a later one shows what the action changed. */
+  after: number;
 }
 
 /**
@@ -17,12 +19,16 @@ interface Wanted {
  * it on the button, stays on what the button does next: the next story's reveal). What the action
  * leads to may come a moment later, with a live event: each render of the room looks for it. The
  * focus is taken only from <body> or that button, never from where the user has put it meanwhile.
+ * An effect still waiting from a render made before the ask (a live event shown just before the
+ * action's answer) looks at the page without the action's change, and is not asked.
  */
 export function useFocusWhenShown() {
   const wanted = useRef<Wanted | null>(null);
+  const renders = useRef(0);
+  const render = ++renders.current;
   useEffect(() => {
     const want = wanted.current;
-    if (!want) return;
+    if (!want || render <= want.after) return;
     const at = document.activeElement;
     const movedOn = at !== null && at !== document.body && at !== want.from;
     const found = movedOn ? null : want.find();
@@ -30,6 +36,11 @@ export function useFocusWhenShown() {
     found?.focus();
   });
   return (find: () => HTMLElement | null) => {
-    wanted.current = { find, from: document.activeElement, until: Date.now() + WAIT_MS };
+    wanted.current = {
+      find,
+      from: document.activeElement,
+      until: Date.now() + WAIT_MS,
+      after: renders.current,
+    };
   };
 }
