@@ -95,10 +95,19 @@ describe('automatic reveals: auto_reveal and the vote-by deadline', () => {
   });
 
   it('reveals the open story once the vote-by deadline has passed, and not the one opened after it', async () => {
-    const deadline = new Date(Date.now() + 800).toISOString();
-    const { s, ids } = await sessionWithStories({ voteby_enabled: true, vote_by_at: deadline });
+    const { s, ids } = await sessionWithStories({
+      voteby_enabled: true,
+      vote_by_at: new Date(Date.now() + 60_000).toISOString(),
+    });
     await h.castVotes(s, ['3']);
     expect(await statusOf(s, ids[0]!)).toBe('voting');
+    // The deadline is brought near once the vote is in (however long the setup took).
+    const deadline = new Date(Date.now() + 1_000).toISOString();
+    const moved = await h.sessionsApi.patch(`/sessions/${s.code}`, {
+      body: { vote_by_at: deadline },
+      ...as(s.owner_id),
+    });
+    expect(moved.status).toBe(200);
     const revealed = await h.event('story.revealed', (d) => d.story.id === ids[0]);
     expect(new Date(revealed.occurred_at).getTime()).toBeGreaterThanOrEqual(new Date(deadline).getTime());
     expect(revealed.data.story.final_estimate).toBe('3');

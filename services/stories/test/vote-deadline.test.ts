@@ -17,7 +17,7 @@ describe('the vote-by deadline while the stories unit is stopped', () => {
     const s = await h.session();
     const [first, second] = await h.stories(s, ['Before the deadline', 'Opened after it']);
     const [voter] = await h.castVotes(s, ['5', '8', '5']);
-    const deadline = new Date(Date.now() + 1_000);
+    const deadline = new Date(Date.now() + 2_000);
     const set = await h.sessionsApi.patch(`/sessions/${s.code}`, {
       body: { voteby_enabled: true, vote_by_at: deadline.toISOString() },
       ...as(s.owner_id),
