@@ -7,7 +7,10 @@ import {
   sessionCodeOf,
   cardNumber,
   cutText,
+  characters,
+  characterCount,
 } from './index.ts';
+import { z } from 'zod';
 
 describe('contracts', () => {
   it('reads session codes in any case of ASCII letters, and nothing else', () => {
@@ -36,6 +39,36 @@ describe('contracts', () => {
     // The cut would fall within the emoji: it goes whole.
     expect(cutText('ab😀cd', 4)).toBe('ab…');
     expect(cutText('a😀cd', 4)).toBe('a😀…');
+  });
+
+  it('limits an input text in characters, as its documented maxLength does, not in UTF-16 units', () => {
+    const title = characters(4, { trim: true, min: 1 });
+    expect(characterCount('😀😀é')).toBe(3);
+    expect(title.parse(' 😀😀😀😀 ')).toBe('😀😀😀😀');
+    expect(title.safeParse('😀😀😀😀😀').error?.issues).toEqual([
+      expect.objectContaining({ message: 'Too big: expected string to have <=4 characters' }),
+    ]);
+    expect(title.safeParse('abcde').success).toBe(false);
+    expect(title.safeParse('   ').success).toBe(false);
+    expect(title.safeParse(7).success).toBe(false);
+    expect(z.toJSONSchema(title.optional().meta({ description: 'A title' }))).toMatchObject({
+      type: 'string',
+      minLength: 1,
+      maxLength: 4,
+      description: 'A title',
+    });
+    // é as one character, and as e with a combining accent: one value once read as NFC.
+    const card = characters(2, { nfc: true });
+    expect(card.parse('e\u0301')).toBe('\u00e9');
+    expect(card.parse('\u00e9\u00e9')).toBe('\u00e9\u00e9');
+    expect(card.safeParse('e\u0301e\u0301').success).toBe(true);
+    // At least: characters too (four emoji are eight UTF-16 units, and four characters).
+    const password = characters(256, { min: 8 });
+    expect(password.safeParse('😀'.repeat(4)).error?.issues).toEqual([
+      expect.objectContaining({ message: 'Too small: expected string to have >=8 characters' }),
+    ]);
+    expect(password.safeParse('😀'.repeat(8)).success).toBe(true);
+    expect(z.toJSONSchema(password)).toMatchObject({ minLength: 8, maxLength: 256 });
   });
 
   it('builds envelopes that satisfy the envelope schema', () => {

@@ -5,3 +5,4 @@ export { defineEntity, LockMode, p, type EntityManager } from '@mikro-orm/postgr
 export { Migration } from '@mikro-orm/migrations';
 export * from './prepared.ts';
 export * from './turns.ts';
+export * from './nfc.ts';

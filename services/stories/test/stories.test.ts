@@ -86,6 +86,13 @@ describe('stories: adding, reading, editing and deleting', () => {
     expect(invalid.status).toBe(422);
     expect(Object.keys(invalid.body.errors)).toEqual(['title']);
     expect((await add(s.code, s.owner_id, 'x'.repeat(201))).status).toBe(422);
+    // Characters, as the documented maxLength counts them: 200 emoji are a title, 201 are not.
+    const emoji = await add(s.code, s.owner_id, '😀'.repeat(200));
+    expect(emoji.status).toBe(201);
+    expect(emoji.body.story.title).toBe('😀'.repeat(200));
+    expect((await add(s.code, s.owner_id, '😀'.repeat(201))).body.errors).toEqual({
+      title: ['Too big: expected string to have <=200 characters'],
+    });
     expect((await add(s.code, s.owner_id, 'ok', { description: 'x'.repeat(10_001) })).status).toBe(422);
   });
 

@@ -1,3 +1,4 @@
+import { characters } from '@pp/contracts';
 import { z } from 'zod';
 import { LIMITS, suggestionSchemas, type SuggestionKind } from '../domain/suggestions.ts';
 
@@ -19,15 +20,11 @@ export const suggestionBody = z
       description:
         'draft-stories: how many stories (default 3); generate-acceptance-criteria: at most this many criteria (default 6, never fewer than 2). Ignored elsewhere.',
     }),
-    prompt: z.string().trim().min(1).max(2_000).optional().meta({
+    prompt: characters(2_000, { trim: true, min: 1 }).optional().meta({
       description:
         'Extra guidance for the model (content and tone only); for draft-stories, the brief when `text` is absent',
     }),
-    text: z
-      .string()
-      .trim()
-      .min(1)
-      .max(5_000)
+    text: characters(5_000, { trim: true, min: 1 })
       .optional()
       .meta({ description: 'draft-stories: the brief to draft stories from' }),
   })

@@ -1,3 +1,4 @@
+import { characters } from '@pp/contracts';
 import { z } from 'zod';
 
 /** The bounds the built-in engine builds within, by construction (the schemas below state them). */
@@ -19,18 +20,18 @@ export const LIMITS = {
  * what a model's answer must match before anyone sees it (bounded everywhere: a model's answer is
  * untrusted input).
  */
-const line = z.string().min(1).max(LIMITS.line);
+const line = characters(LIMITS.line, { min: 1 });
 const lines = (max: number) => z.array(line).max(max);
 const storyId = z.string().max(64);
 
 export const draftStory = z.object({
-  title: z.string().min(1).max(LIMITS.title),
-  description: z.string().max(LIMITS.text),
-  acceptance_criteria: z.string().max(LIMITS.text).meta({ description: 'Free text, one criterion a line' }),
+  title: characters(LIMITS.title, { min: 1 }),
+  description: characters(LIMITS.text),
+  acceptance_criteria: characters(LIMITS.text).meta({ description: 'Free text, one criterion a line' }),
 });
 
 export const summary = z.object({
-  summary: z.string().min(1).max(4_000),
+  summary: characters(4_000, { min: 1 }),
   highlights: lines(20),
   risks: lines(20),
   next_steps: lines(20),
@@ -48,7 +49,7 @@ export const invest = z.object({
 export const analysis = z.object({
   story_id: storyId,
   clarity_score: z.number().int().min(0).max(100),
-  issues: z.array(z.object({ kind: z.string().min(1).max(60), message: line })).max(30),
+  issues: z.array(z.object({ kind: characters(60, { min: 1 }), message: line })).max(30),
   questions: lines(20),
   invest,
 });
@@ -57,8 +58,8 @@ export const drafts = z.object({ stories: z.array(draftStory).max(LIMITS.drafts)
 
 export const improvement = z.object({
   story_id: storyId,
-  title: z.string().min(1).max(LIMITS.title),
-  description: z.string().max(LIMITS.text),
+  title: characters(LIMITS.title, { min: 1 }),
+  description: characters(LIMITS.text),
   rationale: lines(20),
 });
 
@@ -76,19 +77,19 @@ export const criteria = z.object({
 export const split = z.object({
   story_id: storyId,
   stories: z.array(draftStory).min(LIMITS.splitStories.min).max(LIMITS.splitStories.max),
-  rationale: z.string().min(1).max(LIMITS.rationale),
+  rationale: characters(LIMITS.rationale, { min: 1 }),
 });
 
 export const similarStory = z.object({
   story_id: storyId,
-  title: z.string().max(200),
-  final_estimate: z.string().max(32).nullable(),
+  title: characters(200),
+  final_estimate: characters(32).nullable(),
   similarity: z.number().min(0).max(1),
 });
 
 export const estimate = z.object({
   story_id: storyId,
-  suggested_estimate: z.string().max(32).nullable(),
+  suggested_estimate: characters(32).nullable(),
   confidence: z.number().min(0).max(1),
   similar_stories: z.array(similarStory).max(10),
   reasoning: lines(20),
@@ -96,12 +97,12 @@ export const estimate = z.object({
 
 const storyAgreement = z.object({
   story_id: storyId,
-  title: z.string().max(200),
-  final_estimate: z.string().max(32).nullable(),
+  title: characters(200),
+  final_estimate: characters(32).nullable(),
   votes: z.number().int().min(0),
   agreement: z.number().min(0).max(1).nullable(),
-  lowest: z.string().max(32).nullable(),
-  highest: z.string().max(32).nullable(),
+  lowest: characters(32).nullable(),
+  highest: characters(32).nullable(),
   spread: z.number().int().min(0),
 });
 
@@ -124,9 +125,9 @@ export const report = z.object({
   outliers: z.array(
     z.object({
       story_id: storyId,
-      title: z.string().max(200),
-      vote: z.string().max(32),
-      final_estimate: z.string().max(32),
+      title: characters(200),
+      vote: characters(32),
+      final_estimate: characters(32),
       steps: z.number().int().min(0),
     }),
   ),

@@ -1,3 +1,4 @@
+import { characters } from '@pp/contracts';
 import { z } from 'zod';
 
 /**
@@ -9,8 +10,8 @@ export const isoDate = z.iso.datetime({ offset: true });
 export const registerBody = z
   .strictObject({
     email: z.email().max(320),
-    password: z.string().min(8).max(256),
-    name: z.string().trim().min(1).max(100),
+    password: characters(256, { min: 8 }),
+    name: characters(100, { trim: true, min: 1 }),
   })
   .meta({ id: 'RegisterRequest' });
 
@@ -20,7 +21,7 @@ export const loginBody = z
 
 export const createTokenBody = z
   .strictObject({
-    name: z.string().trim().min(1).max(100),
+    name: characters(100, { trim: true, min: 1 }),
     kind: z.enum(['api', 'mcp']),
     expires_at: isoDate
       .optional()

@@ -1,4 +1,5 @@
 import { pageQuery } from '@pp/http';
+import { characters } from '@pp/contracts';
 import { z } from 'zod';
 import { providerIds } from '../domain/providers.ts';
 import { CSV_MAX_CHARS, CSV_MAX_ROWS } from '../domain/csv-import.ts';
@@ -21,7 +22,9 @@ const fields = z.record(z.string().max(64), z.unknown()).meta({
 export const createConnectionBody = z
   .strictObject({
     provider: z.enum(providerIds),
-    name: z.string().trim().min(1).max(100).optional().meta({ description: "Default: the provider's name" }),
+    name: characters(100, { trim: true, min: 1 })
+      .optional()
+      .meta({ description: "Default: the provider's name" }),
     credentials: fields.optional().meta({ description: 'Secret fields: encrypted at rest, never returned' }),
     settings: fields.optional(),
   })
@@ -29,7 +32,7 @@ export const createConnectionBody = z
 
 export const updateConnectionBody = z
   .strictObject({
-    name: z.string().trim().min(1).max(100).optional(),
+    name: characters(100, { trim: true, min: 1 }).optional(),
     credentials: fields.optional().meta({ description: 'Fields given replace the stored ones' }),
     settings: fields
       .optional()
@@ -38,7 +41,9 @@ export const updateConnectionBody = z
   .meta({ id: 'UpdateConnectionRequest' });
 
 export const oauthStartQuery = z.object({
-  name: z.string().trim().min(1).max(100).optional().meta({ description: 'Name of the connection to make' }),
+  name: characters(100, { trim: true, min: 1 })
+    .optional()
+    .meta({ description: 'Name of the connection to make' }),
 });
 export const oauthCallbackQuery = z.object({
   code: z.string().min(1).max(2_000).optional(),
@@ -100,13 +105,13 @@ export const issue = z
 
 const issueInput = z.strictObject({
   external_id: z.string().trim().min(1).max(255),
-  title: z.string().trim().min(1).max(TITLE_MAX),
-  description: z.string().max(TEXT_MAX).optional(),
-  acceptance_criteria: z.string().max(TEXT_MAX).optional(),
+  title: characters(TITLE_MAX, { trim: true, min: 1 }),
+  description: characters(TEXT_MAX).optional(),
+  acceptance_criteria: characters(TEXT_MAX).optional(),
   url: z.string().max(URL_MAX).nullable().optional(),
   // the limits of fitToStory, which every preview item is read through
-  labels: z.array(z.string().max(LABEL_MAX)).max(LABELS_MAX).optional(),
-  estimate: z.string().max(ESTIMATE_MAX).nullable().optional(),
+  labels: z.array(characters(LABEL_MAX)).max(LABELS_MAX).optional(),
+  estimate: characters(ESTIMATE_MAX).nullable().optional(),
 });
 const issues = z
   .array(z.union([z.string().trim().min(1).max(255), issueInput]))

@@ -1,3 +1,4 @@
+import { characters } from '@pp/contracts';
 import { z } from 'zod';
 
 /**
@@ -175,13 +176,13 @@ export const providerSpec = (id: string): ProviderSpec | undefined => PROVIDERS.
 export const isImportProvider = (id: string): id is ImportProviderId =>
   providerSpec(id)?.kind === 'import' && id !== 'csv';
 
-const text = z.string().trim().min(1).max(2_000);
+const text = characters(2_000, { trim: true, min: 1 });
 const valueSchema: Record<FieldType, z.ZodType> = {
   string: text,
   secret: z.string().min(1).max(4_000),
   url: z.url({ protocol: /^https?$/ }).max(2_000),
   boolean: z.boolean(),
-  string_list: z.array(z.string().trim().min(1).max(100)).max(20),
+  string_list: z.array(characters(100, { trim: true, min: 1 })).max(20),
 };
 
 /**

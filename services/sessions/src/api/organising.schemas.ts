@@ -1,3 +1,4 @@
+import { characters } from '@pp/contracts';
 import { z } from 'zod';
 import { MAX_TEMPLATE_STORIES, MAX_VOTE_BY_MINUTES } from '../domain/presets.ts';
 import { isoDate, name, optionalSettings, session, settings } from './schemas.ts';
@@ -16,7 +17,7 @@ export const templateParams = z.object({
  * accent typed as a combining mark (e + U+0301) is kept as the accented letter (é), as most keyboards
  * type it, so the two are the same name (NFC).
  */
-const ownerUniqueName = (max: number) => z.string().trim().normalize('NFC').min(1).max(max);
+const ownerUniqueName = (max: number) => characters(max, { trim: true, nfc: true, min: 1 });
 const folderName = ownerUniqueName(64);
 const color = z
   .string()
@@ -71,7 +72,7 @@ export const presetOutput = z.object(optionalPreset).meta({
 
 export const updateWorkspaceBody = z
   .strictObject({
-    name: z.string().trim().min(1).max(100).optional(),
+    name: characters(100, { trim: true, min: 1 }).optional(),
     defaults: presetInput
       .optional()
       .meta({ description: 'The defaults to change; the ones not named stay as they are' }),
@@ -85,9 +86,9 @@ export const workspace = z
 const templateName = ownerUniqueName(100);
 /** A story's text, with the limits the stories service applies to every story. */
 const storyText = z.strictObject({
-  title: z.string().trim().min(1).max(200),
-  description: z.string().max(10_000).optional(),
-  acceptance_criteria: z.string().max(10_000).optional(),
+  title: characters(200, { trim: true, min: 1 }),
+  description: characters(10_000).optional(),
+  acceptance_criteria: characters(10_000).optional(),
 });
 const templateStories = z
   .array(storyText)
@@ -97,7 +98,7 @@ const templateStories = z
 export const createTemplateBody = z
   .strictObject({
     name: templateName,
-    description: z.string().max(10_000).optional(),
+    description: characters(10_000).optional(),
     settings: presetInput.optional(),
     stories: templateStories.optional(),
   })
@@ -105,7 +106,7 @@ export const createTemplateBody = z
 export const updateTemplateBody = z
   .strictObject({
     name: templateName.optional(),
-    description: z.string().max(10_000).optional(),
+    description: characters(10_000).optional(),
     settings: presetInput.optional().meta({ description: "Replaces the template's settings" }),
     stories: templateStories.optional().meta({ description: "Replaces the template's stories" }),
   })

@@ -1,4 +1,5 @@
 import { pageQuery, urlInteger } from '@pp/http';
+import { characters } from '@pp/contracts';
 import { z } from 'zod';
 import { CUSTOM_DECK, votingSystems } from '../domain/deck.ts';
 import { MAX_ROW_ID } from '../domain/row-id.ts';
@@ -11,8 +12,9 @@ import { participantRoles } from '../domain/vote-rules.ts';
 export const isoDate = z.iso.datetime({ offset: true });
 export const sessionStatuses = ['active', 'paused', 'completed', 'archived'] as const;
 
+/** Cards are read in Unicode's composed form (NFC), as votes are: é typed either way is one card. */
 const customDeckValues = z
-  .array(z.string().trim().min(1).max(CUSTOM_DECK.maxCardLength))
+  .array(characters(CUSTOM_DECK.maxCardLength, { trim: true, nfc: true, min: 1 }))
   .min(CUSTOM_DECK.minCards)
   .max(CUSTOM_DECK.maxCards)
   .refine((cards) => new Set(cards).size === cards.length, 'cards must be unique')
@@ -25,13 +27,13 @@ export const rowId = z.number().int().positive().max(MAX_ROW_ID);
 
 /** Settable on creation and by update. */
 export const settings = {
-  description: z.string().max(10_000),
+  description: characters(10_000),
   workspace_id: rowId.nullable(),
   folder_id: rowId.nullable(),
   voting_system: z.enum(votingSystems).meta({
     description: 'fibonacci (default), tshirt, powers_of_two, or custom (needs custom_deck_values)',
   }),
-  custom_deck_name: z.string().trim().min(1).max(64).nullable(),
+  custom_deck_name: characters(64, { trim: true, min: 1 }).nullable(),
   custom_deck_values: customDeckValues.nullable(),
   record_vote_names: z.boolean().meta({ description: 'Keep voter names in history and exports' }),
   voteby_enabled: z.boolean(),
@@ -51,7 +53,7 @@ export const optionalSettings = Object.fromEntries(
 ) as {
   [K in keyof typeof settings]: z.ZodOptional<(typeof settings)[K]>;
 };
-export const name = z.string().trim().min(1).max(200);
+export const name = characters(200, { trim: true, min: 1 });
 
 /** Fields not listed (id, code, owner_id, ...) are refused with 422. */
 export const createSessionBody = z
@@ -81,11 +83,7 @@ export const participantParams = codeParams.extend({ id: urlInteger(z.number().i
 
 export const joinBody = z
   .strictObject({
-    name: z
-      .string()
-      .trim()
-      .min(1)
-      .max(64)
+    name: characters(64, { trim: true, min: 1 })
       .optional()
       .meta({ description: 'Required without a bearer token; with one the profile name is used' }),
     role: z
@@ -98,11 +96,9 @@ export const joinBody = z
 export const voteBody = z
   .strictObject({
     participant_id: z.number().int().positive(),
-    vote: z
-      .string()
-      .min(1)
-      .max(CUSTOM_DECK.maxCardLength)
-      .meta({ description: "One of the session's cards" }),
+    vote: characters(CUSTOM_DECK.maxCardLength, { nfc: true, min: 1 }).meta({
+      description: "One of the session's cards (read as Unicode NFC, as the cards are)",
+    }),
   })
   .meta({ id: 'VoteRequest' });
 

@@ -1,3 +1,4 @@
+import { characters } from '@pp/contracts';
 import { z } from 'zod';
 import { urlInteger } from '@pp/http';
 import { CSV_HEADER } from '../domain/export-rows.ts';
@@ -10,8 +11,8 @@ export const codeParams = z.object({
 });
 export const storyParams = z.object({ story: z.string().max(64).meta({ description: 'Story id (UUID)' }) });
 
-const title = z.string().trim().min(1).max(200);
-const longText = z.string().max(10_000);
+const title = characters(200, { trim: true, min: 1 });
+const longText = characters(10_000);
 
 export const createStoryBody = z
   .strictObject({

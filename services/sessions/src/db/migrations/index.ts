@@ -5,6 +5,7 @@ import { RoundsMigration } from './0003-rounds.migration.ts';
 import { OrganisingMigration } from './0004-organising.migration.ts';
 import { OneCurrentRoundMigration } from './0004-one-current-round.migration.ts';
 import { RoomOrderMigration } from './0005-room-order.migration.ts';
+import { NfcCardsMigration } from './0006-nfc-cards.migration.ts';
 
 export const migrations = [
   ...eventsMigrations,
@@ -14,4 +15,5 @@ export const migrations = [
   { name: '0004-organising', class: OrganisingMigration },
   { name: '0004-one-current-round', class: OneCurrentRoundMigration },
   { name: '0005-room-order', class: RoomOrderMigration },
+  { name: '0006-nfc-cards', class: NfcCardsMigration },
 ];

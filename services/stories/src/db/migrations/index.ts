@@ -3,6 +3,7 @@ import { StoriesMigration } from './0001-stories.migration.ts';
 import { RoundVersionsMigration } from './0002-round-versions.migration.ts';
 import { QueueVersionMigration } from './0003-queue-version.migration.ts';
 import { StoryHistoryMigration } from './0004-story-history.migration.ts';
+import { NfcDecksMigration } from './0005-nfc-decks.migration.ts';
 
 export const migrations = [
   ...eventsMigrations,
@@ -10,4 +11,5 @@ export const migrations = [
   { name: '0002-round-versions', class: RoundVersionsMigration },
   { name: '0003-queue-version', class: QueueVersionMigration },
   { name: '0004-story-history', class: StoryHistoryMigration },
+  { name: '0005-nfc-decks', class: NfcDecksMigration },
 ];
