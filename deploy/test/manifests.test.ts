@@ -203,6 +203,9 @@ describe('Kubernetes manifests', () => {
       const hpa = byKind('HorizontalPodAutoscaler', name)!;
       expect(hpa.spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name });
       expect(hpa.spec.maxReplicas).toBeGreaterThan(hpa.spec.minReplicas);
+      // The autoscaler owns the count: a Deployment naming one too would be set back to it by every
+      // `kubectl apply`, scaling a busy unit down to it until the autoscaler acts again.
+      expect(deployment.spec.replicas).toBeUndefined();
     },
   );
 
