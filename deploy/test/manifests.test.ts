@@ -214,5 +214,7 @@ describe('Kubernetes manifests', () => {
     for (const s of services)
       expect(config.data[`${s.name.toUpperCase()}_URL`]).toBe(`http://${s.name}:8080`);
     expect(config.data.NATS_URL).toMatch(/^nats:\/\//);
+    // The cluster the manifests expect keeps each event on three servers.
+    expect(config.data.EVENTS_REPLICAS).toBe('3');
   });
 });

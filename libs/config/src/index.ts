@@ -75,6 +75,12 @@ export const eventsPrefix = z
   .regex(/^[a-z][a-z0-9_-]{0,30}$/, 'must be a short lowercase name')
   .default('pp');
 
+/**
+ * On how many servers of the NATS cluster the event streams keep each event: 1 for a single server,
+ * 3 for a cluster that may lose one (at most 5, the most JetStream keeps).
+ */
+export const eventsReplicas = z.coerce.number().int().min(1).max(5).default(1);
+
 /** Settings every service process shares. */
 export const serviceEnv = {
   PORT: port(0),
@@ -84,6 +90,7 @@ export const serviceEnv = {
   INTERNAL_SIGNING_KEY: secret,
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   EVENTS_PREFIX: eventsPrefix,
+  EVENTS_REPLICAS: eventsReplicas,
 };
 
 export * from './units.ts';

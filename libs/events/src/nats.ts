@@ -35,8 +35,16 @@ export async function connectNats(options: {
 /** How long the event stream keeps an event (so how late a redelivery can come). */
 export const EVENT_RETENTION_SECONDS = 7 * 24 * 3600;
 
-/** Creates (or updates) the event stream and the dead-letter stream. */
-export async function ensureStream(nc: NatsConnection, bus: EventBus = defaultBus): Promise<void> {
+/**
+ * Creates (or updates) the event stream and the dead-letter stream. `replicas`: on how many servers
+ * of a NATS cluster each keeps its messages (1 for a single server; 3 lets a cluster lose one server
+ * without losing an event). A stream kept with another count is changed to this one.
+ */
+export async function ensureStream(
+  nc: NatsConnection,
+  bus: EventBus = defaultBus,
+  { replicas = 1 }: { replicas?: number } = {},
+): Promise<void> {
   const jsm = await jetstreamManager(nc);
   const streams: Array<[string, string, number]> = [
     [bus.stream, `${bus.prefix}.>`, EVENT_RETENTION_SECONDS],
@@ -51,12 +59,19 @@ export async function ensureStream(nc: NatsConnection, bus: EventBus = defaultBu
       discard: DiscardPolicy.Old,
       max_age: maxAgeSeconds * 1e9,
       duplicate_window: 120 * 1e9,
+      num_replicas: replicas,
     };
+    const exists = await jsm.streams.info(name).then(
+      () => true,
+      () => false,
+    );
     try {
-      await jsm.streams.info(name);
-      await jsm.streams.update(name, config);
-    } catch {
-      await jsm.streams.add(config);
+      await (exists ? jsm.streams.update(name, config) : jsm.streams.add(config));
+    } catch (err) {
+      throw new Error(
+        `could not ${exists ? 'update' : 'create'} the stream ${name} with ${replicas} replica(s) (EVENTS_REPLICAS): ${(err as Error).message}`,
+        { cause: err },
+      );
     }
   }
 }

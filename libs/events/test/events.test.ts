@@ -101,6 +101,23 @@ describe('events: outbox relay and consumers', () => {
     await testDb.drop();
   });
 
+  it('keeps the streams on as many servers as asked, and says why a count the servers cannot keep fails', async () => {
+    const jsm = await jetstreamManager(nc);
+    const info = await jsm.streams.info(bus.stream);
+    expect(info.config.num_replicas).toBe(1);
+    // One server here: three copies need a cluster, and the error names the setting.
+    const elsewhere = eventBus(uniqueName('replicas'));
+    await expect(ensureStream(nc, elsewhere, { replicas: 3 })).rejects.toThrow(
+      new RegExp(
+        `could not create the stream ${elsewhere.stream} with 3 replica\\(s\\) \\(EVENTS_REPLICAS\\): .+`,
+      ),
+    );
+    await expect(jsm.streams.info(elsewhere.stream)).rejects.toThrow();
+    // A stream kept before is brought to the count asked, which a single server can keep.
+    await ensureStream(nc, bus, { replicas: 1 });
+    expect((await jsm.streams.info(bus.stream)).config.num_replicas).toBe(1);
+  });
+
   it('keeps events made while NATS is down and publishes each exactly once when it returns', async () => {
     const consumer = await consume({
       durable: 'once',

@@ -58,6 +58,7 @@ export interface ServiceDefinition {
     NATS_URL: string;
     SHUTDOWN_TIMEOUT_MS: number;
     EVENTS_PREFIX?: string;
+    EVENTS_REPLICAS?: number;
   };
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   entities: any[];
@@ -87,7 +88,7 @@ export async function createRuntime(
   });
   const bus = eventBus(def.config.EVENTS_PREFIX ?? 'pp');
   const nc = await connectNats({ url: def.config.NATS_URL, name: def.name, logger: log });
-  await ensureStream(nc, bus);
+  await ensureStream(nc, bus, { replicas: def.config.EVENTS_REPLICAS });
   const relay = startOutboxRelay({ orm: db.orm, nc, logger: log, bus });
   let shuttingDown = false;
   const runtime: ServiceRuntime = {
