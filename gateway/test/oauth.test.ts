@@ -107,4 +107,57 @@ describe('gateway: an OAuth connection to a tracker end to end', () => {
     const listed = await client.get('/integrations/connections', { token, headers: from });
     expect(listed.body.connections.map((c: { id: string }) => c.id)).toEqual([res.body.connection.id]);
   });
+
+  it("is started by a page's fetch, which gets the provider's link as JSON and opens it itself", async () => {
+    const registered = await client.post('/auth/register', {
+      body: { email: 'page@example.com', password: 'password123', name: 'Page' },
+      headers: from,
+    });
+    const token = registered.body.token as string;
+    const asked = await fetch(`${gateway.url}/integrations/oauth/github/start?name=From+the+page`, {
+      headers: { ...from, authorization: `Bearer ${token}`, accept: 'application/json' },
+      redirect: 'manual',
+    });
+    expect(asked.status).toBe(200);
+    expect(asked.headers.get('vary')).toMatch(/accept/i);
+    expect(asked.headers.get('cache-control')).toBe('no-store');
+    const body = (await asked.json()) as { authorization_url: string };
+    expect(body).toMatchObject({ success: true, data: { authorization_url: body.authorization_url } });
+    const link = new URL(body.authorization_url);
+    expect(link.origin).toBe(githubOAuthFake.url);
+    oauth.state.challenge = link.searchParams.get('code_challenge')!;
+    const browser = {
+      cookie: asked.headers
+        .getSetCookie()
+        .map((c) => c.split(';')[0])
+        .join('; '),
+    };
+    expect(browser.cookie).toMatch(/^\w+=[A-Za-z0-9_-]{43}$/);
+    const res = await client.get(callbackPath('github', link.searchParams.get('state')!), {
+      headers: { ...from, ...browser },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.connection).toMatchObject({ name: 'From the page', auth_method: 'oauth' });
+  });
+});
+
+describe('gateway: the sign-on link for a page', () => {
+  it('is the same start answered as JSON to a fetch that asks for it, with the cookie', async () => {
+    const asked = await fetch(`${gateway.url}/auth/oauth/github/start`, {
+      headers: { ...from, accept: 'application/json' },
+      redirect: 'manual',
+    });
+    expect(asked.status).toBe(200);
+    expect(new URL(((await asked.json()) as { authorization_url: string }).authorization_url).origin).toBe(
+      provider.url,
+    );
+    expect(asked.headers.getSetCookie()).toHaveLength(1);
+    // A browser's navigation (HTML first) is still sent on.
+    const navigated = await fetch(`${gateway.url}/auth/oauth/github/start`, {
+      headers: { ...from, accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
+      redirect: 'manual',
+    });
+    expect(navigated.status).toBe(302);
+    expect(new URL(navigated.headers.get('location')!).origin).toBe(provider.url);
+  });
 });

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { CookieOptions, Request, Response } from 'express';
+import { envelope } from './envelope.ts';
 
 /**
  * Binding a redirect flow (OAuth: start, the provider's pages, the callback) to the browser that
@@ -66,4 +67,19 @@ export function browserBinding(
     clear: (res: Response, provider: string) => clearBrowserCookie(res, cookie(provider)),
     of: (req: Request) => cookieOf(req, name),
   };
+}
+
+/**
+ * Sends the browser on to the provider's authorization page: a 302 to it (the body names it too, as
+ * `authorization_url`), or, to a client that asks for JSON (`Accept: application/json`), a 200 with
+ * that link. A page cannot follow its fetch to another site's page, and a browser's navigation carries
+ * no bearer token: such a page starts with fetch, keeps the cookie of the answer (same origin), and
+ * opens the link itself.
+ */
+export function toAuthorization(req: Request, res: Response, authorizationUrl: string): void {
+  res.setHeader('Cache-Control', 'no-store');
+  res.vary('Accept');
+  const payload = envelope({ authorization_url: authorizationUrl });
+  if (req.accepts(['text/html', 'application/json']) === 'application/json') res.status(200).json(payload);
+  else res.status(302).location(authorizationUrl).json(payload);
 }

@@ -74,9 +74,15 @@ export const identityApi = {
     description:
       'Redirects (302) to the provider with a signed, single-use `state`; the body carries `authorization_url` too. ' +
       'It sets a cookie (HttpOnly, SameSite=Lax, sent to the callback only, kept as long as the state) that binds the state to this browser: ' +
-      'the browser that starts sign-on must be the one that finishes it (open this path in that browser, not from a server).',
+      'the browser that starts sign-on must be the one that finishes it (open this path in that browser, not from a server). ' +
+      'A page that wants the link (to open it in a window of its own) asks with `Accept: application/json`: the answer is then a 200 with `authorization_url`, and the same cookie.',
     params: providerParams,
     responses: {
+      200: {
+        description: 'The provider authorization URL, to open (asked with `Accept: application/json`)',
+        payload: z.object({ authorization_url: z.url() }),
+        headers: { 'Set-Cookie': 'The cookie binding the state to this browser' },
+      },
       302: {
         description: 'Redirect to the provider',
         payload: z.object({ authorization_url: z.url() }),

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { browserBinding, envelope, send, validate } from '@pp/http';
+import { browserBinding, envelope, send, toAuthorization, validate } from '@pp/http';
 import { identityApi as api } from '../api/docs.ts';
 import { completeSocialSignIn } from '../use-cases/complete-social-sign-in.use-case.ts';
 import { redirectUriFor, startSocialSignIn } from '../use-cases/start-social-sign-in.use-case.ts';
@@ -18,18 +18,14 @@ export function oauthRoutes(deps: RouteDeps): Router {
   });
   router.get(
     '/auth/oauth/:provider/start',
-    validate(api['GET /auth/oauth/{provider}/start'], async ({ params }, _req, res) => {
+    validate(api['GET /auth/oauth/{provider}/start'], async ({ params }, req, res) => {
       const { authorizationUrl, browserNonce } = await startSocialSignIn(
         deps.context(),
         deps.providers,
         params.provider,
       );
       cookie.set(res, params.provider, browserNonce);
-      res.setHeader('Cache-Control', 'no-store');
-      res
-        .status(302)
-        .location(authorizationUrl)
-        .json(envelope({ authorization_url: authorizationUrl }));
+      toAuthorization(req, res, authorizationUrl);
     }),
   );
   router.get(

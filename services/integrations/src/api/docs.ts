@@ -51,20 +51,29 @@ export const integrationsApi = {
     },
   },
   'GET /integrations/oauth/{provider}/start': {
-    summary: 'Begin an OAuth connection (302 to the provider)',
+    summary: "Begin an OAuth connection (302 to the provider, or the provider's link as JSON)",
     description:
       'Redirects to the provider with a `state` that is random, signed for the caller and provider, usable once ' +
       'within 10 minutes, and a PKCE (S256) challenge where the provider takes one (GitHub, Linear, Azure DevOps). ' +
       'It sets a cookie (HttpOnly, SameSite=Lax, sent to the callback only, kept as long as the state) that binds ' +
       'the state to this browser: the connection must be started and finished in the same browser (the one that ' +
       "got this answer, and so the cookie, must be the one that opens the provider's page and comes back). " +
+      'A browser page, which signs its calls with a bearer token and so cannot navigate here, asks with ' +
+      '`Accept: application/json`: the answer is then a 200 with `authorization_url` (and the same cookie, which ' +
+      'its fetch keeps), and the page opens that link itself. ' +
       'A client without a browser connects with a token instead (POST /integrations/connections). ' +
       '422 `oauth_not_configured` when the platform has no OAuth app for the provider (connect with a token).',
     params: providerParams,
     query: oauthStartQuery,
     responses: {
+      200: {
+        description: "The provider's consent page, to open (asked with `Accept: application/json`)",
+        payload: z.object({ authorization_url: z.url() }),
+        headers: { 'Set-Cookie': 'The cookie binding the state to this browser' },
+      },
       302: {
-        description: "To the provider's consent page",
+        description: "To the provider's consent page (also named in the body)",
+        payload: z.object({ authorization_url: z.url() }),
         headers: {
           Location: "The provider's authorize URL",
           'Set-Cookie': 'The cookie binding the state to this browser',

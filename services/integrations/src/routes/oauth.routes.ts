@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { browserBinding, send, signedIn, validate } from '@pp/http';
+import { browserBinding, send, signedIn, toAuthorization, validate } from '@pp/http';
 import { integrationsApi as api } from '../api/docs.ts';
 import { finishOAuth } from '../use-cases/finish-oauth.use-case.ts';
 import { redirectUri, startOAuth } from '../use-cases/start-oauth.use-case.ts';
@@ -29,8 +29,7 @@ export function oauthRoutes(deps: RouteDeps): Router {
       const ctx = deps.context();
       const { location, browserNonce } = await startOAuth(ctx, userId(req), params.provider, query.name);
       connectionCookie(ctx).set(res, params.provider, browserNonce);
-      res.setHeader('Cache-Control', 'no-store');
-      res.redirect(302, location);
+      toAuthorization(req, res, location);
     }),
   );
   router.get(
