@@ -86,3 +86,18 @@ export class DuplicateNameError extends ConflictError {
     super(`You already have a ${what} with this name`, 'duplicate');
   }
 }
+
+/** A deck change that would leave votes cast and not revealed that are no longer cards. */
+export class VotesNotInDeckError extends ConflictError {
+  constructor(stray: Array<{ title: string; value: string }>) {
+    const listed = stray
+      .slice(0, 5)
+      .map((v) => `${v.value} (${v.title})`)
+      .join(', ');
+    super(
+      `Votes already cast are not cards of the new deck: ${listed}${stray.length > 5 ? ', …' : ''}. ` +
+        'Reveal those stories or clear their votes first.',
+      'votes_not_in_deck',
+    );
+  }
+}

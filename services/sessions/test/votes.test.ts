@@ -97,7 +97,7 @@ describe('votes: casting', () => {
   it('takes only a card of the session’s deck (422 with errors.vote)', async () => {
     const session = await r.createSession('ann');
     const bob = await r.join(session.code, 'Bob');
-    await r.openStory(session);
+    const story = await r.openStory(session);
     for (const value of ['4', 'XL', '', 'coffee-please']) {
       const res = await r.vote(session.code, bob.id, value);
       expect(res.status).toBe(422);
@@ -106,6 +106,8 @@ describe('votes: casting', () => {
     await patch(session.code, { voting_system: 'tshirt' });
     expect((await r.vote(session.code, bob.id, 'XL')).status).toBe(200);
     expect((await r.vote(session.code, bob.id, '5')).status).toBe(422);
+    // The XL vote would be no card of the next deck: it goes first.
+    await r.reset(session.id, story);
     await patch(session.code, { voting_system: 'custom', custom_deck_values: ['small', 'big'] });
     expect((await r.vote(session.code, bob.id, 'big')).status).toBe(200);
     expect((await r.vote(session.code, bob.id, 'XL')).status).toBe(422);
@@ -321,5 +323,43 @@ describe('text as people type it', () => {
       custom_deck_values: [emoji(12), emoji(1)],
     });
     expect(deck).toMatchObject({ custom_deck_values: [emoji(12), emoji(1)] });
+  });
+});
+
+describe('votes: a deck changed while they are cast', () => {
+  it('is refused while a vote not revealed yet would not be a card of it, and the votes stay', async () => {
+    const session = await r.createSession('ann');
+    const bob = await r.join(session.code, 'Bob');
+    const story = await r.openStory(session, 'Checkout');
+    expect((await r.vote(session.code, bob.id, '5')).status).toBe(200);
+
+    const refused = await patch(session.code, { voting_system: 'tshirt' });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('votes_not_in_deck');
+    expect(refused.body.message).toBe(
+      'Votes already cast are not cards of the new deck: 5 (Checkout). Reveal those stories or clear their votes first.',
+    );
+    const kept = await h.client.get(`/sessions/${session.code}`, { headers: asUser('ann') });
+    expect(kept.body.session.voting_system).toBe('fibonacci');
+    // The vote is still there, and still counts.
+    const sealed = await r.seal(session.id, story.id);
+    expect(sealed.body.votes.map((v: { value: string }) => v.value)).toEqual(['5']);
+    // Between rounds, any deck is taken.
+    expect((await patch(session.code, { voting_system: 'tshirt' })).status).toBe(200);
+  });
+
+  it('takes added cards at once, and a narrower deck once the votes are cleared', async () => {
+    const session = await r.createSession('ann', { voting_system: 'custom', custom_deck_values: ['S', 'M'] });
+    const bob = await r.join(session.code, 'Bob');
+    const story = await r.openStory(session);
+    expect((await r.vote(session.code, bob.id, 'S')).status).toBe(200);
+    const wider = await patch(session.code, { custom_deck_values: ['S', 'M', 'L'] });
+    expect(wider.status).toBe(200);
+    expect((await patch(session.code, { custom_deck_values: ['M', 'L'] })).status).toBe(409);
+    expect((await r.reset(session.id, story)).status).toBe(200);
+    const narrower = await patch(session.code, { custom_deck_values: ['M', 'L'] });
+    expect(narrower.status).toBe(200);
+    expect(narrower.body.session.custom_deck_values).toEqual(['M', 'L']);
+    expect((await r.vote(session.code, bob.id, 'S')).status).toBe(422);
   });
 });

@@ -84,7 +84,10 @@ export const sessionsApi = {
       409: {
         description:
           'The session is archived: read-only until a change unarchives it; only folder_id and workspace_id ' +
-          'may change meanwhile (`session_archived`)',
+          'may change meanwhile (`session_archived`). A deck change (voting_system, custom_deck_values) that ' +
+          'would leave votes not revealed yet (the open story, or a story made pending with its votes kept) ' +
+          'outside the new deck (`votes_not_in_deck`: reveal those stories or clear their votes first; adding ' +
+          'cards is always taken)',
       },
       422: {
         description: 'Invalid or unknown fields; vote_by_at in the past; custom deck missing or invalid',

@@ -143,3 +143,22 @@ export const deleteOpenVotesOf = (em: EntityManager, participantId: number) =>
       where v.story_id = s.id and s.sealed = false and v.participant_id = ?`,
     [participantId],
   );
+
+/**
+ * The votes of the session's rounds not sealed yet (the open one, and stories made pending with their
+ * votes kept), by round, under the locks of those rounds: votes in flight commit first, and a later
+ * one waits, then finds the session changed and is refused.
+ */
+export async function unsealedVotes(tx: EntityManager, sessionId: string) {
+  await run(tx, 'select id from rounds where session_id = ? and sealed = false order by id for update', [
+    sessionId,
+  ]);
+  return rows<{ story_id: string; title: string; value: string }>(
+    tx,
+    `select distinct r.id as story_id, r.title, v.value
+       from rounds r join votes v on v.story_id = r.id
+      where r.session_id = ? and r.sealed = false
+      order by r.title, v.value`,
+    [sessionId],
+  );
+}

@@ -1,6 +1,10 @@
+import type { EntityManager } from '@pp/db';
 import { ValidationError } from '@pp/http';
+import type { Session } from '../db/entities/index.ts';
+import { unsealedVotes } from '../db/vote.repository.ts';
+import { deckOf } from '../domain/deck.ts';
 import { settingsProblems, type SessionSettings } from '../domain/session-settings.ts';
-import { SessionArchivedError } from '../errors.ts';
+import { SessionArchivedError, VotesNotInDeckError } from '../errors.ts';
 import type { SessionsContext } from './shared/context.ts';
 import { revealIfComplete } from './shared/auto-reveal.ts';
 import { announce } from './shared/room-history.ts';
@@ -19,6 +23,20 @@ import { toSnapshot } from './shared/session-snapshot.ts';
 
 /** What an archived session may still have changed: where it is filed. */
 const ORGANISING = new Set(['folder_id', 'workspace_id']);
+/** What makes the deck a vote must be a card of. */
+const DECK = new Set(['voting_system', 'custom_deck_values']);
+
+/**
+ * A vote is a card of the deck: a deck change that would leave votes cast and not revealed yet (the
+ * open round's, or those kept by a story made pending) outside the new deck is refused (409), rather
+ * than those votes being dropped behind their voters' backs or counting as no card at the reveal.
+ * Adding cards, or changing the deck between rounds, is always taken.
+ */
+async function keepVotesOnTheDeck(tx: EntityManager, session: Session) {
+  const deck = new Set(deckOf(session.votingSystem, session.customDeckValues ?? null));
+  const stray = (await unsealedVotes(tx, session.id)).filter((v) => !deck.has(v.value));
+  if (stray.length > 0) throw new VotesNotInDeckError(stray);
+}
 
 /**
  * The owner changes any settable field. What really changed is announced as session.updated, and an
@@ -59,6 +77,7 @@ export async function updateSession(
       if (wasArchived && session.status === 'archived' && changed.some((f) => !ORGANISING.has(f)))
         throw new SessionArchivedError('its settings');
       if (changed.length === 0) return { session, changed };
+      if (changed.some((f) => DECK.has(f))) await keepVotesOnTheDeck(tx, session);
 
       session.updatedAt = now;
       const snapshot = toSnapshot(session);
