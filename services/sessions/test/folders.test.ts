@@ -84,6 +84,12 @@ describe('folders: create, list, rename, recolour, delete', () => {
     expect(other.body.folder.name).toBe('T\u00e9a');
     const clash = await patchFolder(other.body.folder.id, { name: 'Cafe\u0301 Cr\u00e8me' }, 'unicode');
     expect([clash.status, made.name]).toEqual([409, 'Caf\u00e9 cr\u00e8me']);
+    // Case beyond ASCII and beyond one letter for one letter: one name as case folding has it.
+    await folder('Straße', 'unicode');
+    for (const name of ['STRASSE', 'strasse', 'CAFÉ CRÈME']) {
+      const again = await post({ name, color: '#000000' }, 'unicode');
+      expect([name, again.status]).toEqual([name, 409]);
+    }
   });
 
   it('refuses bad input with 422 naming the field, never a 5xx', async () => {

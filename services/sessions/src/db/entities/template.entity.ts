@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@pp/db';
+import { nameKey } from '../../domain/owner-names.ts';
 import type { PresetSettings } from '../../domain/presets.ts';
 
 /** A story as a template keeps it. */
@@ -16,6 +17,11 @@ const TemplateSchema = defineEntity({
     id: p.integer().primary(),
     ownerId: p.string(),
     name: p.string(),
+    /** What the name is unique by, per owner (see nameKey). */
+    nameKey: p
+      .string()
+      .onCreate((e: { name: string }) => nameKey(e.name))
+      .onUpdate((e: { name: string }) => nameKey(e.name)),
     description: p.text(),
     /** Only the settings the template names: the workspace defaults stand for the others. */
     settings: p.json<Partial<PresetSettings>>(),

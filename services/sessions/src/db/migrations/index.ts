@@ -6,6 +6,7 @@ import { OrganisingMigration } from './0004-organising.migration.ts';
 import { OneCurrentRoundMigration } from './0004-one-current-round.migration.ts';
 import { RoomOrderMigration } from './0005-room-order.migration.ts';
 import { NfcCardsMigration } from './0006-nfc-cards.migration.ts';
+import { NameKeysMigration } from './0007-name-keys.migration.ts';
 
 export const migrations = [
   ...eventsMigrations,
@@ -16,4 +17,5 @@ export const migrations = [
   { name: '0004-one-current-round', class: OneCurrentRoundMigration },
   { name: '0005-room-order', class: RoomOrderMigration },
   { name: '0006-nfc-cards', class: NfcCardsMigration },
+  { name: '0007-name-keys', class: NameKeysMigration },
 ];

@@ -1,6 +1,7 @@
-import { createDatabase } from '@pp/db';
+import { randomBytes } from 'node:crypto';
+import { createDatabase, dropDatabase, runStatement, withDatabaseName } from '@pp/db';
 import { createLogger } from '@pp/logger';
-import { createTestDatabase } from '@pp/testing';
+import { createTestDatabase, testServerUrl } from '@pp/testing';
 import { migrations } from '../src/db/migrations/index.ts';
 
 /** é as one character (U+00E9), and as e followed by a combining acute accent (U+0301). */
@@ -50,5 +51,48 @@ describe('the cards kept before cards were read as NFC', () => {
     expect(workspace!.defaults).toEqual({ voting_system: 'custom', custom_deck_values: [COMPOSED, 'XL'] });
     await now.close();
     await db.drop();
+  });
+});
+
+describe('folder and template names kept before they were told apart by the unit', () => {
+  it('are one name per owner in any case beyond ASCII, in a database made with the C locale too', async () => {
+    // A database whose lower() lowers only ASCII letters, as initdb makes it where no locale is set.
+    const url = withDatabaseName(testServerUrl(), `test_sessions_c_${randomBytes(4).toString('hex')}`);
+    await runStatement(
+      withDatabaseName(url, 'postgres'),
+      `create database "${new URL(url).pathname.slice(1)}" template template0 encoding 'UTF8' lc_collate 'C' lc_ctype 'C'`,
+    );
+    const logger = createLogger({ name: 'sessions-names-test', level: 'silent' });
+    const before = migrations.filter((m) => m.name !== '0007-name-keys');
+    const old = await createDatabase({ url, entities: [], migrations: before, logger });
+    const folder = (name: string) =>
+      old
+        .fork()
+        .getConnection()
+        .execute(
+          `insert into folders (owner_id, name, color, created_at, updated_at) values ('ann', ?, '#000000', now(), now())`,
+          [name],
+        );
+    // Under the C locale the old index took both.
+    await folder('Équipe');
+    await folder('équipe');
+    await folder('Other');
+    await old.close();
+
+    const now = await createDatabase({ url, entities: [], migrations, logger });
+    const sql = now.fork().getConnection();
+    const names = (await sql.execute('select name, name_key from folders order by id')) as Array<{
+      name: string;
+      name_key: string;
+    }>;
+    expect(names.map((n) => n.name)).toEqual(['Équipe', 'équipe (2)', 'Other']);
+    expect(names.map((n) => n.name_key)).toEqual(['équipe', 'équipe (2)', 'other']);
+    await expect(
+      sql.execute(
+        `insert into folders (owner_id, name, name_key, color, created_at, updated_at) values ('ann', 'ÉQUIPE', 'équipe', '#000000', now(), now())`,
+      ),
+    ).rejects.toThrow(/folders_owner_name_unique/);
+    await now.close();
+    await dropDatabase(url);
   });
 });
