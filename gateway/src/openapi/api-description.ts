@@ -68,5 +68,10 @@ Over the limit: 429 with \`Retry-After\` (seconds) and the error envelope. The l
 when it is opened; at most 100 streams (by default) may be open at once from one address on each gateway replica, and the
 next is refused with 429 \`too_many_streams\` until one closes.
 
+**Text.** Length limits (\`maxLength\`, \`minLength\`) count characters (Unicode code points, as JSON Schema does):
+an emoji is one. Cards, votes and folder and template names are read in Unicode's composed form (NFC), so that é
+typed as one character or as e and a combining accent is one card, one vote, one name; names are one per owner
+in any case, as Unicode case folding has it (Straße and STRASSE are one name).
+
 **Session codes** are 6 characters and case-insensitive in paths. Every response carries \`X-Request-Id\`.
 `.trim();
