@@ -194,6 +194,20 @@ describe('the web room, off the main path', () => {
     await guest.context().close();
     await owner.context().close();
   });
+  it('takes as many characters as the API in its fields: a title of 200 emoji, and no 201st', async () => {
+    const { token, code } = await room('Emoji titles');
+    const page = await open(code, token);
+    const field = page.getByLabel('New story');
+    await field.fill('🧪'.repeat(201));
+    expect(await field.inputValue()).toBe('🧪'.repeat(200));
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await eventually(
+      async () => (await platform.client.get(`/sessions/${code}/stories`, { token })).body.stories,
+      (stories: Array<{ title: string }>) => expect(stories.map((s) => s.title)).toContain('🧪'.repeat(200)),
+    );
+    await page.context().close();
+  });
+
   it('tells a participant the moderator removed why they are back at the join screen, live and after a reload', async () => {
     const { token, code } = await room('Removing');
     const page = await open(code);

@@ -57,14 +57,33 @@ interface InputProps {
 export function TextField(
   props: { label: string; hint?: string; value: string; onValue(v: string): void } & InputProps,
 ) {
-  const { label, hint, value, onValue, type = 'text', ...input } = props;
+  const { label, hint, value, onValue, type = 'text', maxLength, ...input } = props;
   return (
     <Field label={label} hint={hint}>
       {/* (Preact types each input type apart; these few share their attributes.) */}
-      <input {...input} type={type as 'text'} value={value} onInput={(e) => onValue(e.currentTarget.value)} />
+      <input
+        {...input}
+        type={type as 'text'}
+        value={value}
+        onInput={(e) => {
+          const typed = e.currentTarget.value;
+          const kept = maxLength === undefined ? typed : upTo(typed, Number(maxLength));
+          if (kept !== typed) e.currentTarget.value = kept;
+          onValue(kept);
+        }}
+      />
     </Field>
   );
 }
+
+/**
+ * A text cut to `max` characters, as the API counts them (an emoji is one). An input's own maxlength
+ * counts UTF-16 units, an emoji two: it would stop a title of emoji at half what the API takes.
+ */
+export const upTo = (text: string, max: number) => {
+  const characters = [...text];
+  return characters.length <= max ? text : characters.slice(0, max).join('');
+};
 
 /** A checkbox with its label, bound to a value. */
 export function CheckField(
