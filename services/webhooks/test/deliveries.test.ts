@@ -106,6 +106,26 @@ describe('webhook deliveries', () => {
     expect(rx.received[1]!.at - rx.received[0]!.at).toBeGreaterThanOrEqual(1_000);
   });
 
+  it('records the answer of a receiver that answers binary (a NUL byte), and the attempts after it', async () => {
+    const binary = await receiver(() => ({ status: 200, body: 'ok\u0000\u0001' }));
+    const rx = await receiver();
+    const hook = await r.webhook({ url: binary.url, events: ['story.created'] });
+    const session = await r.session();
+    await r.story(session.code, 'Binary answer');
+    const [delivery] = await p.until(async () => {
+      const list = await r.deliveries(hook.id);
+      return list[0]?.status === 'succeeded' && list;
+    });
+    expect(delivery!.attempts).toEqual([
+      expect.objectContaining({ number: 1, status_code: 200, response_excerpt: 'ok\ufffd\u0001' }),
+    ]);
+    const other = await r.webhook({ url: rx.url, events: ['story.created'] });
+    await r.story(session.code, 'After it');
+    await p.until(async () => (await r.deliveries(other.id))[0]?.status === 'succeeded');
+    expect(binary.received).toHaveLength(2);
+    expect(rx.received).toHaveLength(1);
+  });
+
   it('a 410 disables the webhook at once, and says why', async () => {
     const rx = await receiver(() => ({ status: 410 }));
     const hook = await r.webhook({ url: rx.url, events: ['story.created'] });

@@ -33,8 +33,14 @@ function bodyRetryAfter(excerpt: string | undefined): string | undefined {
   }
 }
 
+/**
+ * What the receiver sent, as the log can keep it: PostgreSQL text holds no NUL character (nor JSON a
+ * lone surrogate), and one attempt the log refused would hold back the record of every attempt beside it.
+ */
+const storable = (text: string) => text.toWellFormed().replaceAll('\u0000', '\ufffd');
+
 function errorOf(answer: EndpointAnswer): string | null {
-  if (answer.error) return answer.error;
+  if (answer.error) return storable(answer.error);
   if (answer.status !== undefined && answer.status >= 300 && answer.status < 400)
     return 'redirects are not followed';
   return null;
@@ -98,7 +104,7 @@ export async function attemptDelivery(
     ...base,
     statusCode: answer.status ?? null,
     latencyMs: answer.latencyMs,
-    excerpt: answer.excerpt?.slice(0, EXCERPT_CHARS) ?? null,
+    excerpt: answer.excerpt === undefined ? null : storable(answer.excerpt.slice(0, EXCERPT_CHARS)),
     error: errorOf(answer),
     outcome,
     nextAttemptAt: delay === undefined ? null : new Date(answeredAt.getTime() + delay),
