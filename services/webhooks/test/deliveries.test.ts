@@ -126,6 +126,28 @@ describe('webhook deliveries', () => {
     expect(rx.received).toHaveLength(1);
   });
 
+  it('a webhook deleted while an attempt is in flight does not hold back the record of other attempts', async () => {
+    let answer!: () => void;
+    const answered = new Promise<void>((res) => (answer = res));
+    const busy = await receiver(() => ({ status: 200, after: answered }));
+    const rx = await receiver();
+    const deleted = await r.webhook({ url: busy.url, events: ['story.created'] });
+    const session = await r.session();
+    await r.story(session.code, 'Deleted meanwhile');
+    await p.until(async () => busy.received.length > 0);
+    expect((await p.client.delete(`/webhooks/${deleted.id}`, { token })).status).toBe(200);
+    answer();
+
+    const other = await r.webhook({ url: rx.url, events: ['story.created'] });
+    await r.story(session.code, 'After the deletion');
+    const [log] = await p.until(async () => {
+      const list = await r.deliveries(other.id);
+      return list[0]?.status === 'succeeded' && list;
+    });
+    expect(log!.attempts).toEqual([expect.objectContaining({ number: 1, status_code: 200 })]);
+    expect(rx.received).toHaveLength(1);
+  });
+
   it('a 410 disables the webhook at once, and says why', async () => {
     const rx = await receiver(() => ({ status: 410 }));
     const hook = await r.webhook({ url: rx.url, events: ['story.created'] });

@@ -101,7 +101,9 @@ export interface SettledAttempt {
 }
 
 /**
- * Records a batch of attempts in one statement: the attempts' log; each delivery's new state (only if
+ * Records a batch of attempts in one statement: the attempts' log, of the deliveries still there (a
+ * webhook deleted during an attempt took its deliveries with it; one deleted while this statement runs
+ * fails it, and the batch, written again, finds it gone); each delivery's new state (only if
  * it is still the attempt this replica leased: a lease that ran out and was taken again is not
  * overwritten); each webhook's health (a success clears its failing streak; a 410, or failures only
  * since before `failingCutoff`, disable it with the reason); and the waiting deliveries of a webhook
@@ -124,7 +126,7 @@ export async function settleAttempts(
      ), logged as (
        insert into delivery_attempts (delivery_id, number, manual, attempted_at, status_code, latency_ms, response_excerpt, error)
        select "deliveryId", number, manual, "attemptedAt", "statusCode", "latencyMs", excerpt, error from r
-        where outcome <> 'deferred'
+        where outcome <> 'deferred' and exists (select 1 from deliveries d where d.id = r."deliveryId")
        on conflict do nothing
      ), health as (
        select "webhookId" as id, bool_or(outcome = 'succeeded') as ok, bool_or(outcome = 'gone') as gone,

@@ -13,7 +13,14 @@ export interface Received {
 export type Answer = (
   n: number,
   req: Received,
-) => { status: number; headers?: Record<string, string>; body?: string; delayMs?: number };
+) => {
+  status: number;
+  headers?: Record<string, string>;
+  body?: string;
+  delayMs?: number;
+  /** Answers once this settles (a receiver still busy while a test acts). */
+  after?: Promise<unknown>;
+};
 
 /**
  * A webhook receiver on 127.0.0.1, speaking plain HTTP: it records what it gets and answers as told
@@ -35,7 +42,8 @@ export async function startReceiver(answer: Answer = () => ({ status: 200, body:
       received.push(got);
       const a = respond(received.length, got);
       const send = () => res.writeHead(a.status, a.headers).end(a.body ?? '');
-      if (a.delayMs) setTimeout(send, a.delayMs);
+      if (a.after) void a.after.then(send);
+      else if (a.delayMs) setTimeout(send, a.delayMs);
       else send();
     });
   });
