@@ -6,7 +6,13 @@ import { createTestDatabase, type TestDatabase } from '@pp/testing';
 import type { SessionsClient } from '../src/clients/sessions.client.ts';
 import { entities } from '../src/db/entities/index.ts';
 import { migrations } from '../src/db/migrations/index.ts';
-import { addEventDeliveries, findDelivery, listDeliveries } from '../src/db/delivery.repository.ts';
+import {
+  addEventDeliveries,
+  addTestDelivery,
+  findDelivery,
+  listDeliveries,
+  requestRedelivery,
+} from '../src/db/delivery.repository.ts';
 import {
   claimDueDeliveries,
   type ClaimedDelivery,
@@ -156,6 +162,20 @@ describe('a webhook disabled', () => {
     await settleAttempts(context(now), [attempt(inFlight!, now, 'failed', new Date(now.getTime() + 5_000))]);
     expect(await state(webhookId, inFlight!.id)).toEqual({ status: 'failed', nextAttemptAt: null });
     expect((await findWebhook(db.fork(), webhookId))!.disabledReason).toBe('disabled by its owner');
+
+    await updateWebhook(context(new Date()), ownerId, webhookId, { enabled: true });
+    expect(await claimDueDeliveries(db.fork(), 10, [], 60_000)).toEqual([]);
+  });
+
+  it('by its owner just before a redelivery or a test delivery is queued leaves nothing to go out when enabled again', async () => {
+    const { ownerId, webhookId } = await webhookWithDeliveries(1);
+    const { delivery } = (await listDeliveries(db.fork(), webhookId, 1, 0)).deliveries[0]!;
+    // The redelivery and the test delivery read the webhook enabled; its owner disables it before they queue.
+    await updateWebhook(context(new Date()), ownerId, webhookId, { enabled: false });
+    expect(await requestRedelivery(db.fork(), webhookId, delivery.id)).toBeUndefined();
+    const test = { type: 'webhook.test', timestamp: new Date().toISOString(), data: {} };
+    expect(await addTestDelivery(db.fork(), { id: randomUUID(), webhookId, payload: test })).toBeUndefined();
+    expect(await state(webhookId, delivery.id)).toEqual({ status: 'failed', nextAttemptAt: null });
 
     await updateWebhook(context(new Date()), ownerId, webhookId, { enabled: true });
     expect(await claimDueDeliveries(db.fork(), 10, [], 60_000)).toEqual([]);

@@ -100,7 +100,14 @@ export async function addEventDeliveries(em: EntityManager, events: EventDeliver
   return rows.length;
 }
 
-/** A delivery of the test event: one attempt, no retries. */
+/**
+ * The webhook, if it is enabled, held so that it stays enabled (and there) until the statement is done:
+ * a delivery queued by the statement is pending only behind an enabled webhook, and a disabling that
+ * comes after it finds it pending and fails it.
+ */
+const ENABLED_WEBHOOK = `hook as (select id from webhooks where id = $2 and enabled for share)`;
+
+/** A delivery of the test event: one attempt, no retries; undefined when the webhook is disabled or gone. */
 export async function addTestDelivery(
   em: EntityManager,
   d: { id: string; webhookId: string; payload: WebhookPayload },
@@ -108,11 +115,13 @@ export async function addTestDelivery(
   const rows = await query<Row>(
     em,
     'add_test_delivery',
-    `insert into deliveries (id, webhook_id, event_id, event_type, payload, status, attempts, retries, next_attempt_at, created_at)
-     values ($1::uuid, $2::uuid, $1::uuid, $3::varchar, $4::jsonb, 'pending', 0, false, now(), now()) returning *`,
+    `with ${ENABLED_WEBHOOK}
+     insert into deliveries (id, webhook_id, event_id, event_type, payload, status, attempts, retries, next_attempt_at, created_at)
+     select $1::uuid, hook.id, $1::uuid, $3::varchar, $4::jsonb, 'pending', 0, false, now(), now() from hook
+     returning *`,
     [d.id, d.webhookId, d.payload.type, JSON.stringify(d.payload)],
   );
-  return record(rows[0]!);
+  return rows[0] && record(rows[0]);
 }
 
 export async function findDelivery(em: EntityManager, webhookId: string, id: string) {
@@ -132,16 +141,18 @@ const ATTEMPT_LOG = `coalesce((select json_agg(a order by a.number) from deliver
  * Asks for one more attempt now: a pending delivery is brought forward (its retries stay), a settled
  * one gets a single attempt. Resolves with the delivery and its attempts so far, read by the same
  * statement (an attempt made meanwhile cannot show beside the status before it); undefined while an
- * attempt is in flight.
+ * attempt is in flight, or once the webhook is disabled or gone.
  */
 export async function requestRedelivery(em: EntityManager, webhookId: string, id: string) {
   const rows = await query<Row & { attempt_log: AttemptRow[] }>(
     em,
     'request_redelivery',
-    `update deliveries d set
+    `with ${ENABLED_WEBHOOK}
+     update deliveries d set
        retries = (d.status = 'pending' and d.retries),
        status = 'pending', next_attempt_at = now(), redeliver_requested = true
-     where d.id = $1 and d.webhook_id = $2 and (d.claimed_until is null or d.claimed_until < now())
+     from hook
+     where d.id = $1 and d.webhook_id = hook.id and (d.claimed_until is null or d.claimed_until < now())
      returning d.*, ${ATTEMPT_LOG} as attempt_log`,
     [id, webhookId],
   );

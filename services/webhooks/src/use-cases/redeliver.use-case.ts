@@ -2,7 +2,7 @@ import { isUuid } from '@pp/contracts';
 import { findDelivery, requestRedelivery } from '../db/delivery.repository.ts';
 import { DeliveryInFlightError, DeliveryNotFoundError, WebhookDisabledError } from '../errors.ts';
 import type { WebhooksContext } from './shared/context.ts';
-import { findOwnWebhook } from './shared/find-webhook.ts';
+import { findOwnWebhook, notQueued } from './shared/find-webhook.ts';
 
 /**
  * One more attempt of a delivery, now, with the same webhook-id: a pending one is brought forward, a
@@ -16,7 +16,7 @@ export async function redeliver(ctx: WebhooksContext, ownerId: string, id: strin
   if (!found) throw new DeliveryNotFoundError();
   if (!webhook.enabled) throw new WebhookDisabledError();
   const requested = await requestRedelivery(ctx.em, webhook.id, found.id);
-  if (!requested) throw new DeliveryInFlightError();
+  if (!requested) throw await notQueued(ctx, webhook.id, new DeliveryInFlightError());
   ctx.deliverNow();
   return requested;
 }

@@ -3,7 +3,7 @@ import { addTestDelivery } from '../db/delivery.repository.ts';
 import { payloadOf, TEST_EVENT } from '../domain/payload.ts';
 import { WebhookDisabledError } from '../errors.ts';
 import type { WebhooksContext } from './shared/context.ts';
-import { findOwnWebhook } from './shared/find-webhook.ts';
+import { findOwnWebhook, notQueued } from './shared/find-webhook.ts';
 
 /** Queues a `webhook.test` delivery to the webhook (one attempt, at once); its result is in the delivery log. */
 export async function sendTestDelivery(ctx: WebhooksContext, ownerId: string, id: string) {
@@ -14,6 +14,7 @@ export async function sendTestDelivery(ctx: WebhooksContext, ownerId: string, id
     message: 'A test delivery: this endpoint receives the events its webhook subscribes to.',
   });
   const delivery = await addTestDelivery(ctx.em, { id: randomUUID(), webhookId: webhook.id, payload });
+  if (!delivery) throw await notQueued(ctx, webhook.id);
   ctx.deliverNow();
   return delivery;
 }
