@@ -1,4 +1,5 @@
 import {
+  DeadlockException,
   ForeignKeyConstraintViolationException,
   UniqueConstraintViolationException,
   ConnectionException,
@@ -33,6 +34,17 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
   if (err instanceof AggregateError && err.errors.some(isDatabaseUnavailable)) return true;
   return UNAVAILABLE_MESSAGE.test(err.message);
+}
+
+/**
+ * Whether the same write may succeed when tried again: the database unreachable, or the write lost
+ * to another (a deadlock, a serialization failure: SQLSTATE class 40). Any other error is about what
+ * is written, and comes back every time it is.
+ */
+export function isRetryableDatabaseError(err: unknown): boolean {
+  if (isDatabaseUnavailable(err) || err instanceof DeadlockException) return true;
+  const code = err instanceof Error ? (err as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && code.startsWith('40');
 }
 
 /** Database errors in the platform's terms: a unique violation is a conflict, an outage a 503. */

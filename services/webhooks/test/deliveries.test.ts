@@ -1,4 +1,5 @@
 import { Webhook } from 'standardwebhooks';
+import { runStatement } from '@pp/db';
 import { startReceiver, type Receiver } from './support/receiver.ts';
 import { rounds } from './support/rounds.ts';
 import { startWebhooksPlatform, type WebhooksPlatform } from './support/webhooks-harness.ts';
@@ -146,6 +147,42 @@ describe('webhook deliveries', () => {
     });
     expect(log!.attempts).toEqual([expect.objectContaining({ number: 1, status_code: 200 })]);
     expect(rx.received).toHaveLength(1);
+  });
+
+  it('records the other attempts when the database refuses the record of one, rather than none again', async () => {
+    const refusing = await receiver();
+    const rx = await receiver();
+    const hook = await r.webhook({ url: refusing.url, events: ['story.created'] });
+    // A row the database will never take (as it refuses text it cannot store): any attempt of this webhook's.
+    await runStatement(
+      p.databaseUrl,
+      `create function refuse_attempt() returns trigger language plpgsql as $$ begin
+         if exists (select 1 from deliveries where id = new.delivery_id and webhook_id = '${hook.id}') then
+           raise exception 'this attempt cannot be stored';
+         end if;
+         return new;
+       end $$`,
+    );
+    await runStatement(
+      p.databaseUrl,
+      'create trigger refuse_attempt before insert on delivery_attempts for each row execute function refuse_attempt()',
+    );
+    try {
+      const session = await r.session();
+      await r.story(session.code, 'Not recorded');
+      await p.until(async () => refusing.received.length > 0);
+      // Attempts made after it are recorded, whatever batch they are written in.
+      const other = await r.webhook({ url: rx.url, events: ['story.created'] });
+      await r.story(session.code, 'Recorded');
+      const [log] = await p.until(async () => {
+        const list = await r.deliveries(other.id);
+        return list[0]?.status === 'succeeded' && list;
+      });
+      expect(log!.attempts).toEqual([expect.objectContaining({ number: 1, status_code: 200 })]);
+      expect((await r.deliveries(hook.id)).every((d) => d.attempts.length === 0)).toBe(true);
+    } finally {
+      await runStatement(p.databaseUrl, 'drop trigger refuse_attempt on delivery_attempts');
+    }
   });
 
   it('a 410 disables the webhook at once, and says why', async () => {

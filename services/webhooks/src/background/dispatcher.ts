@@ -101,20 +101,36 @@ export function createDispatcher(options: DispatcherOptions) {
   }
 
   function settleSoon() {
+    // Once stopping, stop() writes what is left itself, a few times at most: no timer outlives it.
+    if (stopped) return;
     if (settled.length >= SETTLE_BATCH) void settle();
     else settleTimer ??= setTimeout(() => void settle(), 5);
   }
 
-  /** Writes what is settled, one batch at a time; a batch that cannot be written waits for the next turn. */
+  /**
+   * Writes what is settled, one batch at a time; what could not be written for a reason that may pass
+   * (the database unreachable) waits for the next turn. An attempt the database refuses is left out
+   * (its delivery, still leased, is attempted again once the lease runs out), never holding the others.
+   */
   function settle(): Promise<void> {
     clearTimeout(settleTimer);
     settleTimer = undefined;
     if (settling || settled.length === 0) return settling ?? Promise.resolve();
     const batch = settled.splice(0, SETTLE_BATCH);
     settling = settleAttempts(options.context(), batch)
-      .catch((err) => {
-        options.logger.warn({ err, attempts: batch.length }, 'could not record attempts, will retry');
-        settled.unshift(...batch);
+      .catch((err: unknown) => ({ again: batch, againBecause: err, refused: [] }))
+      .then(({ again, againBecause, refused }) => {
+        for (const { attempt, error } of refused)
+          options.logger.error(
+            { err: error, delivery_id: attempt.deliveryId, webhook_id: attempt.webhookId },
+            'the database refuses the record of this attempt: left out of the log',
+          );
+        if (again.length === 0) return;
+        options.logger.warn(
+          { err: againBecause, attempts: again.length },
+          'could not record attempts, will retry',
+        );
+        settled.unshift(...again);
         return new Promise((r) => setTimeout(r, 1_000));
       })
       .then(() => {

@@ -102,6 +102,8 @@ export async function startWebhooksPlatform(options: HarnessOptions = {}) {
 
   return {
     ...platform,
+    /** The webhooks unit's own database. */
+    databaseUrl: db.url,
     units: () => units,
     stopWebhooks: stopAll,
     startWebhooks: startAll,
