@@ -47,7 +47,9 @@ function jira(req: SeenRequest): FakeResponse {
       ],
     };
   if (req.method === 'POST' && req.path === '/rest/api/3/search/jql') {
-    const { jql, maxResults, nextPageToken } = req.json;
+    const { jql, nextPageToken } = req.json;
+    // Jira answers at most 100 issues of these fields a page, whatever maxResults asks
+    const maxResults = Math.min(req.json.maxResults, 100);
     const keys = /^key in \((.*)\)$/.exec(jql)?.[1]?.split(', ');
     const matching = keys ? ISSUES.filter((i) => keys.includes(i.key)) : ISSUES;
     const start = Number(nextPageToken ?? 0);
@@ -129,6 +131,19 @@ describe('the Jira adapter against a Jira Cloud fake', () => {
       content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Estimated in planning poker: M' }] }],
     });
     expect((await adapter.fetch(conn(), ['PP-7', 'bad key'])).map((i) => i.externalId)).toEqual(['PP-7']);
+  });
+
+  it('fetches every key asked for: more than one search names, and pages Jira answers short', async () => {
+    const keys = ISSUES.map((i) => i.key).reverse();
+    expect((await adapter.fetch(conn(), keys)).map((i) => i.externalId)).toEqual(keys);
+    const searches = fake.seen.filter((r) => r.path === '/rest/api/3/search/jql');
+    expect(searches.every((r) => r.json.maxResults <= 100)).toBe(true);
+    // a page of fewer issues than asked for, with the token of the rest
+    fake.failNext((r) => r.path === '/rest/api/3/search/jql', {
+      json: { issues: ISSUES.slice(0, 2), isLast: false, nextPageToken: '2' },
+    });
+    const five = ['PP-5', 'PP-4', 'PP-3', 'PP-2', 'PP-1'];
+    expect((await adapter.fetch(conn(), five)).map((i) => i.externalId)).toEqual(five);
   });
 
   it('answers 503 provider_unavailable when Jira answers 200 with JSON of another shape or with text', async () => {

@@ -14,6 +14,8 @@ import { jsonOf } from './provider-http.ts';
 
 const PROVIDER = 'Jira';
 const PAGE = 50;
+/** Keys one search names (and so the issues it asks for at once, the most Jira answers a page of). */
+const KEYS_PER_SEARCH = 100;
 const KEY = /^[A-Z][A-Z0-9_]{0,30}-\d{1,10}$/;
 
 /** What the adapter reads of Jira's answers (see jsonOf: an issue without its key refuses the answer). */
@@ -133,9 +135,20 @@ export function jiraAdapter(deps: AdapterDeps & { cloudApiUrl: string }): IssueA
     page: (c, cursor) => search(c, text(c.settings.jql), cursor),
     async fetch(c, ids) {
       const keys = ids.filter((id) => KEY.test(id));
-      if (keys.length === 0) return [];
-      const found = await search(c, `key in (${keys.join(', ')})`, undefined, Math.min(100, keys.length));
-      const byKey = new Map(found.items.map((i) => [i.externalId, i]));
+      const unique = [...new Set(keys)];
+      const byKey = new Map<string, ExternalIssue>();
+      for (let at = 0; at < unique.length; at += KEYS_PER_SEARCH) {
+        const named = unique.slice(at, at + KEYS_PER_SEARCH);
+        // Jira may answer a page with fewer issues than asked for: its token leads to the rest
+        // (each page brings one at least, so there are no more pages than keys)
+        let token: string | undefined;
+        for (let pages = 0; pages < named.length; pages++) {
+          const found = await search(c, `key in (${named.join(', ')})`, token, named.length);
+          for (const issue of found.items) byKey.set(issue.externalId, issue);
+          token = found.next;
+          if (!token) break;
+        }
+      }
       return keys.map((k) => byKey.get(k)).filter((i): i is ExternalIssue => i !== undefined);
     },
     async writeEstimate(c, key, estimate) {
