@@ -27,7 +27,18 @@ function azure(req: SeenRequest): FakeResponse {
   if (req.method === 'POST' && req.path === `${base}/wit/workitemsbatch`) {
     const ids = req.json.ids as number[];
     if (ids.length > 200) return { status: 400, json: { message: 'too many ids' } };
-    return { json: { count: ids.length, value: items.filter((w) => ids.includes(w.id)) } };
+    // a work item that is not there (deleted, or out of reach) fails the batch, unless errorPolicy
+    // omit asks for null in its place
+    const value = ids.map((id) => items.find((w) => w.id === id) ?? null);
+    const missing = ids.find((_, i) => value[i] === null);
+    if (missing !== undefined && req.json.errorPolicy !== 'omit')
+      return {
+        status: 404,
+        json: {
+          message: `TF401232: Work item ${missing} does not exist, or you do not have permissions to read it.`,
+        },
+      };
+    return { json: { count: value.length, value } };
   }
   if (req.method === 'PATCH' && /\/wit\/workitems\/\d+$/.test(req.path)) return { json: { id: 1, rev: 2 } };
   if (req.method === 'POST' && /\/wit\/workItems\/\d+\/comments$/.test(req.path)) return { json: { id: 1 } };
@@ -76,6 +87,19 @@ describe('the Azure DevOps adapter against an Azure DevOps fake', () => {
     });
     const second = await adapter.page(conn(), first.next);
     expect([first.items.length, second.items.length, second.next]).toEqual([200, 50, undefined]);
+  });
+
+  it('fetches every id asked for, 200 a batch, leaving out those Azure DevOps does not have', async () => {
+    const ids = [...items.map((w) => String(w.id)).reverse(), '9999'];
+    expect((await adapter.fetch(conn(), ids)).map((i) => i.externalId)).toEqual(ids.slice(0, -1));
+    const batches = fake.seen.filter((r) => r.path.endsWith('/wit/workitemsbatch'));
+    expect(batches.map((r) => [r.json.ids.length, r.json.errorPolicy])).toEqual([
+      [200, 'omit'],
+      [51, 'omit'],
+    ]);
+    // a work item the WIQL named and gone before the batch: the page has the others
+    fake.failNext((r) => r.path.endsWith('/wit/wiql'), { json: { workItems: [{ id: 1 }, { id: 9999 }] } });
+    expect((await adapter.page(conn())).items.map((i) => i.externalId)).toEqual(['1']);
   });
 
   it('writes Story Points with a JSON Patch after a 429, and a comment for a card that is not a number', async () => {
