@@ -1,6 +1,6 @@
 import type { Fake } from './fakes/fake-server.ts';
 import type { githubOAuth } from './fakes/github-oauth.fake.ts';
-import type { startGithubFake } from './fakes/github.fake.ts';
+import { GITHUB_TOKEN, type startGithubFake } from './fakes/github.fake.ts';
 import { as, until, type IntegrationsHarness } from './support/integrations-harness.ts';
 import { startWithGithubOAuth } from './support/github.ts';
 import { callbackPath, startConnection } from './support/oauth-flow.ts';
@@ -160,5 +160,44 @@ describe('OAuth connections', () => {
     const before = refreshes();
     expect((await h.client.post(`/integrations/connections/${id}/test`, as('lapsed-user'))).status).toBe(200);
     expect(refreshes() - before).toBe(1);
+  });
+
+  it('takes a pasted token in place of a grant the provider refused: the connection becomes a token connection and uses it', async () => {
+    const id = await expiringConnection('pasted-user');
+    oauth.state.revoked = true;
+    try {
+      const refused = await h.client.post(`/integrations/connections/${id}/test`, as('pasted-user'));
+      expect([refused.status, refused.body.error.code]).toEqual([409, 'needs_reconnection']);
+      const patched = await h.client.patch(`/integrations/connections/${id}`, {
+        body: { credentials: { token: GITHUB_TOKEN } },
+        ...as('pasted-user'),
+      });
+      expect(patched.status).toBe(200);
+      expect(patched.body.connection).toMatchObject({
+        auth_method: 'token',
+        status: 'active',
+        credentials: { stored: ['token'] },
+      });
+      expect(patched.body.connection.credentials.expires_at).toBeUndefined();
+      const before = refreshes();
+      const tested = await h.client.post(`/integrations/connections/${id}/test`, as('pasted-user'));
+      expect(tested.status).toBe(200);
+      expect(refreshes()).toBe(before);
+      expect(github.seen.at(-1)!.headers.authorization).toBe(`Bearer ${GITHUB_TOKEN}`);
+      // the provider's whole set of credentials: there are no others to keep
+      const empty = await h.client.patch(`/integrations/connections/${id}`, {
+        body: { credentials: {} },
+        ...as('pasted-user'),
+      });
+      expect(empty.status).toBe(200);
+      const other = await expiringConnection('pasted-user');
+      const none = await h.client.patch(`/integrations/connections/${other}`, {
+        body: { credentials: {} },
+        ...as('pasted-user'),
+      });
+      expect([none.status, Object.keys(none.body.errors ?? {})]).toEqual([422, ['credentials.token']]);
+    } finally {
+      oauth.state.revoked = false;
+    }
   });
 });

@@ -130,6 +130,10 @@ export const integrationsApi = {
   },
   'PATCH /integrations/connections/{connection}': {
     summary: 'Update a connection (owner)',
+    description:
+      'Fields given replace the stored ones. New `credentials` make a connection that needs reconnecting ' +
+      '`active` again; an OAuth connection given credentials becomes a token connection (`auth_method: token`, ' +
+      "its OAuth tokens dropped), so they are the provider's whole set (a 422 names any missing).",
     params: connectionParams,
     body: updateConnectionBody,
     responses: {

@@ -145,7 +145,10 @@ export async function updateConnection(
   em: EntityManager,
   id: string,
   change: Partial<
-    Pick<ConnectionRow, 'name' | 'settings' | 'credentials' | 'status' | 'account' | 'tokenExpiresAt'>
+    Pick<
+      ConnectionRow,
+      'name' | 'settings' | 'credentials' | 'status' | 'account' | 'authMethod' | 'tokenExpiresAt'
+    >
   >,
   now: Date,
 ): Promise<void> {
@@ -157,6 +160,7 @@ export async function updateConnection(
     credentials: 'credentials',
     status: 'status',
     account: 'account',
+    authMethod: 'auth_method',
     tokenExpiresAt: 'token_expires_at',
   } as const;
   for (const [key, value] of Object.entries(change) as Array<[keyof typeof column, unknown]>) {

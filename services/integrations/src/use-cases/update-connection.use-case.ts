@@ -19,7 +19,9 @@ export interface UpdateConnectionInput {
 /**
  * Each field given replaces the stored one (`null` in settings removes an optional one); credentials
  * given are re-encrypted with the current key. New credentials make a connection that needed
- * reconnecting active again.
+ * reconnecting active again. An OAuth connection given credentials becomes a token connection: its
+ * tokens go (the adapters would keep calling with the access token, and refreshing it, before a
+ * pasted one), so what is given is the provider's whole set of credentials.
  */
 export async function updateConnection(
   ctx: IntegrationsContext,
@@ -37,15 +39,16 @@ export async function updateConnection(
   const merged = { ...row.settings, ...changed };
   for (const key of removed) delete merged[key];
   const settings = checkedFields(spec, 'settings', merged);
+  const toToken = input.credentials !== undefined && row.authMethod === 'oauth';
   const fresh = input.credentials
-    ? checkedFields(spec, 'credentials', input.credentials, { partial: true })
+    ? checkedFields(spec, 'credentials', input.credentials, { partial: !toToken })
     : undefined;
   await checkConnectionUrls(ctx, spec, {
     settings: input.settings ? settings : undefined,
     credentials: fresh,
   });
   const credentials = fresh
-    ? encryptCredentials(ctx, row, { ...decryptCredentials(ctx, row), ...fresh })
+    ? encryptCredentials(ctx, row, toToken ? fresh : { ...decryptCredentials(ctx, row), ...fresh })
     : undefined;
   await save(
     ctx.em,
@@ -55,6 +58,7 @@ export async function updateConnection(
       settings: input.settings ? settings : undefined,
       credentials,
       status: credentials ? 'active' : undefined,
+      ...(toToken ? { authMethod: 'token' as const, tokenExpiresAt: null } : {}),
     },
     ctx.now(),
   );
