@@ -1,5 +1,6 @@
 import { startFake, type Fake, type FakeResponse, type SeenRequest } from './fakes/fake-server.ts';
 import { adapters, connection, failure, oddAnswerOutcomes } from './support/adapters.ts';
+import { as, startIntegrations } from './support/integrations-harness.ts';
 
 const BOARD = 'b'.repeat(24);
 const cards = Array.from({ length: 5 }, (_, i) => ({
@@ -64,6 +65,12 @@ function notion(req: SeenRequest): FakeResponse {
         next_cursor: more ? String(start + size) : null,
       },
     };
+  }
+  // a page by its id, written with dashes or without, in either case (the id it answers has dashes)
+  if (req.method === 'GET' && req.path.startsWith('/v1/pages/')) {
+    const asked = req.path.slice('/v1/pages/'.length).replaceAll('-', '').toLowerCase();
+    const page = pages.find((p) => p.id.replaceAll('-', '') === asked);
+    if (page) return { json: { object: 'page', ...page } };
   }
   if (req.method === 'PATCH' && req.path.startsWith('/v1/pages/'))
     return { json: { object: 'page', id: req.path.slice('/v1/pages/'.length), properties: {} } };
@@ -239,5 +246,45 @@ describe('the Trello and Notion adapters against their fakes', () => {
       pages[2],
     ]);
     expect((await all.notion.page(database())).items.map((i) => i.title)).toEqual(['Page 2']);
+  });
+});
+
+describe('an import of Notion pages by id', () => {
+  it('takes a page id as Notion links show it (no dashes) or in capitals, as the page it names', async () => {
+    const fake = await startFake(notion);
+    const h = await startIntegrations({ NOTION_API_URL: `${fake.url}/v1` });
+    try {
+      const s = await h.session();
+      const created = await h.client.post('/integrations/connections', {
+        body: {
+          provider: 'notion',
+          credentials: { token: 'secret_notion' },
+          settings: { data_source_id: DATA_SOURCE, title_property: 'Name' },
+        },
+        ...as(s.owner),
+      });
+      expect(created.status).toBe(201);
+      const importIds = (issues: string[]) =>
+        h.client.post(`/sessions/${s.code}/integrations/import-confirm`, {
+          body: { connection_id: created.body.connection.id, issues },
+          ...as(s.owner),
+        });
+      const first = await importIds([pages[3]!.id.replaceAll('-', ''), pages[4]!.id.toUpperCase()]);
+      expect(first.status).toBe(201);
+      expect(first.body.stories.map((st: { external_id: string }) => st.external_id)).toEqual([
+        pages[3]!.id,
+        pages[4]!.id,
+      ]);
+      // the same pages, named as a preview shows them: the stories they became
+      const again = await importIds([pages[3]!.id, pages[4]!.id]);
+      expect(again.body.stories.map((st: { id: string; already_imported: boolean }) => st)).toEqual(
+        first.body.stories.map((st: { id: string }) =>
+          expect.objectContaining({ id: st.id, already_imported: true }),
+        ),
+      );
+    } finally {
+      await h.stop();
+      await fake.stop();
+    }
   });
 });

@@ -39,14 +39,19 @@ async function issuesOf(ctx: IntegrationsContext, ownerId: string, input: Confir
   if ('provider' in input)
     return { issues: csvImport(input), source: 'csv', provider: 'csv', connectionId: null };
   const tracker = await trackerSource(ctx, ownerId, input.connection_id);
+  // an id as the user wrote it, in the form the tracker's issues carry (and so the import's key)
+  const idOf = (id: string) => tracker.adapter.idOf(id);
   const ids = input.issues.filter((i): i is string => typeof i === 'string');
   const fetched = new Map(
-    (ids.length ? await tracker.adapter.fetch(tracker.connection, ids) : []).map((i) => [i.externalId, i]),
+    (ids.length ? await tracker.adapter.fetch(tracker.connection, ids.map(idOf)) : []).map((i) => [
+      i.externalId,
+      i,
+    ]),
   );
-  const missing = ids.filter((id) => !fetched.has(id));
+  const missing = ids.filter((id) => !fetched.has(idOf(id)));
   if (missing.length > 0)
     throw fieldError('issues', `not found in the tracker: ${missing.slice(0, 10).join(', ')}`);
-  const issues = input.issues.map((i) => (typeof i === 'string' ? fetched.get(i)! : issueOf(i)));
+  const issues = input.issues.map((i) => (typeof i === 'string' ? fetched.get(idOf(i))! : issueOf(i)));
   return { issues, source: tracker.source, provider: tracker.row.provider, connectionId: tracker.row.id };
 }
 

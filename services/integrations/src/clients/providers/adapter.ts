@@ -30,6 +30,11 @@ export interface AdapterDeps {
 export interface IssueAdapter {
   /** Names the tracker instance the issues come from (with the external id, the key of an import's idempotency). */
   source(settings: Record<string, unknown>): string;
+  /**
+   * An external id as a user may write it (a Notion id without dashes, a number with leading zeros,
+   * a key in small letters) in the form the tracker's issues carry, which an import is keyed by.
+   */
+  idOf(id: string): string;
   /** The user-supplied addresses of the settings, checked against SSRF when saved: field name and URL. */
   urls(settings: Record<string, unknown>): Array<{ field: string; url: string }>;
   /** The credentials work and the configured project can be reached; who they belong to. */

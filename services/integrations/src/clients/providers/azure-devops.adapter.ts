@@ -97,6 +97,7 @@ export function azureDevopsAdapter(deps: AdapterDeps): IssueAdapter {
 
   return {
     source: (s) => `azure_devops:${project(s)}`.toLowerCase(),
+    idOf: (id) => (ID.test(id) ? String(Number(id)) : id),
     urls: (s) => (s.organization_url ? [{ field: 'organization_url', url: String(s.organization_url) }] : []),
     async test(c) {
       jsonOf(

@@ -90,6 +90,7 @@ export function githubAdapter(deps: AdapterDeps): IssueAdapter {
 
   return {
     source: (s) => `github:${base(s)}/${text(s.owner)}/${text(s.repository)}`.toLowerCase(),
+    idOf: (id) => (NUMBER.test(id) ? String(Number(id)) : id),
     urls: (s) => (s.api_url ? [{ field: 'api_url', url: String(s.api_url) }] : []),
     async test(c) {
       const call = http(c);

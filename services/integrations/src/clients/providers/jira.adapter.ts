@@ -123,6 +123,8 @@ export function jiraAdapter(deps: AdapterDeps & { cloudApiUrl: string }): IssueA
 
   return {
     source: (s) => `jira:${root(s.site_url)}`.toLowerCase(),
+    // a key is the same in any case (JQL takes it so); Jira answers it in capitals
+    idOf: (id) => id.toUpperCase(),
     urls: (s) => (s.site_url ? [{ field: 'site_url', url: String(s.site_url) }] : []),
     async test(c) {
       const me = jsonOf(PROVIDER, await http(c)({ url: `${await base(c)}/rest/api/3/myself` }), jiraMyself);

@@ -126,6 +126,7 @@ export function linearAdapter(deps: AdapterDeps): IssueAdapter {
   });
   return {
     source: () => 'linear',
+    idOf: (id) => id,
     urls: () => [],
     async test(c) {
       const data = await gql(c, VIEWER_QUERY, {}, viewerData);

@@ -91,6 +91,13 @@ export function notionAdapter(deps: AdapterDeps): IssueAdapter {
   };
   return {
     source: (s) => `notion:${text(s.data_source_id)}`.toLowerCase(),
+    idOf: (id) => {
+      if (!ID.test(id)) return id;
+      const hex = id.replaceAll('-', '').toLowerCase();
+      return [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20), hex.slice(20)].join(
+        '-',
+      );
+    },
     urls: () => [],
     async test(c) {
       const me = jsonOf(PROVIDER, await http(c)({ url: `${api}/users/me` }), notionUser);

@@ -51,6 +51,7 @@ export function trelloAdapter(deps: AdapterDeps): IssueAdapter {
   const board = (c: ProviderConnection) => `${api}/boards/${encodeURIComponent(text(c.settings.board_id))}`;
   return {
     source: () => 'trello',
+    idOf: (id) => (ID.test(id) ? id.toLowerCase() : id),
     urls: () => [],
     async test(c) {
       const me = jsonOf(
