@@ -53,7 +53,10 @@ export function createCredentialsCipher(current: string, previous: string[] = []
       const found = keys.get(kid);
       if (!found) throw new CredentialsDecryptionError(`no key ${kid} configured`);
       try {
-        const decipher = createDecipheriv('aes-256-gcm', found.bytes, Buffer.from(iv, 'base64url'));
+        // The whole 16-byte tag: GCM would check a shorter one against as many bytes only.
+        const decipher = createDecipheriv('aes-256-gcm', found.bytes, Buffer.from(iv, 'base64url'), {
+          authTagLength: 16,
+        });
         decipher.setAAD(Buffer.from(binding, 'utf8'));
         decipher.setAuthTag(Buffer.from(tag, 'base64url'));
         return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString(

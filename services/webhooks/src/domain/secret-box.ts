@@ -34,7 +34,8 @@ export function secretBox(masterKey: string): SecretBox {
       if (known !== undefined) return known;
       const [version, iv, tag, data] = sealed.split('.');
       if (version !== VERSION || !iv || !tag || data === undefined) throw new Error('unknown secret format');
-      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64'))
+      // The whole 16-byte tag: GCM would check a shorter one against as many bytes only.
+      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64'), { authTagLength: 16 })
         .setAAD(Buffer.from(owner))
         .setAuthTag(Buffer.from(tag, 'base64'));
       const plain = Buffer.concat([decipher.update(Buffer.from(data, 'base64')), decipher.final()]).toString(

@@ -28,4 +28,15 @@ describe('the secrets box', () => {
     expect(() => secretBox('another-master-key-of-32-characters!!').open(sealed, 'webhook-1')).toThrow();
     expect(box.seal('whsec_abc', 'webhook-1')).not.toBe(sealed);
   });
+
+  it('refuses a sealed secret whose tag was cut short (GCM checks only the bytes it is given)', () => {
+    const [version, iv, tag, data] = box.seal('whsec_abc', 'webhook-3').split('.');
+    const short = Buffer.from(tag!, 'base64').subarray(0, 4).toString('base64');
+    expect(() =>
+      secretBox('a-master-key-of-at-least-32-characters!').open(
+        [version, iv, short, data].join('.'),
+        'webhook-3',
+      ),
+    ).toThrow();
+  });
 });
