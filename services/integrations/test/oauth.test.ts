@@ -162,6 +162,26 @@ describe('OAuth connections', () => {
     expect(refreshes() - before).toBe(1);
   });
 
+  it('uses a refreshed token whose answer names no lifetime for a while, rather than refreshing at every call', async () => {
+    const id = await expiringConnection('lifetime-user');
+    oauth.state.refreshLifetime = null;
+    try {
+      const before = refreshes();
+      for (let i = 0; i < 3; i++)
+        expect(
+          (await h.client.post(`/integrations/connections/${id}/test`, as('lifetime-user'))).status,
+        ).toBe(200);
+      expect(refreshes() - before).toBe(1);
+      const [row] = await h.sql(
+        `select token_expires_at > now() + interval '50 minutes' as later from connections where id = ?`,
+        [id],
+      );
+      expect(row).toEqual({ later: true });
+    } finally {
+      oauth.state.refreshLifetime = 3600;
+    }
+  });
+
   it('takes a pasted token in place of a grant the provider refused: the connection becomes a token connection and uses it', async () => {
     const id = await expiringConnection('pasted-user');
     oauth.state.revoked = true;

@@ -8,7 +8,15 @@ import type { startGithubFake } from './github.fake.ts';
  * The tokens it issues are the ones the GitHub fake then accepts.
  */
 export function githubOAuth(github: Awaited<ReturnType<typeof startGithubFake>>) {
-  const state = { challenge: '', issued: 0, live: new Set<string>(), revoked: false, refreshDelayMs: 0 };
+  const state = {
+    challenge: '',
+    issued: 0,
+    live: new Set<string>(),
+    revoked: false,
+    refreshDelayMs: 0,
+    /** The lifetime a refresh answer names (expires_in); null: it names none, as RFC 6749 allows. */
+    refreshLifetime: 3600 as number | null,
+  };
   const route = async (req: SeenRequest) => {
     if (req.method !== 'POST' || req.path !== '/login/oauth/access_token') return { status: 404, json: {} };
     const form = new URLSearchParams(req.text);
@@ -35,7 +43,11 @@ export function githubOAuth(github: Awaited<ReturnType<typeof startGithubFake>>)
       json: {
         access_token: `gho-${n}`,
         refresh_token: `refresh-${n}`,
-        expires_in: form.get('grant_type') === 'refresh_token' ? 3600 : 30,
+        ...(form.get('grant_type') !== 'refresh_token'
+          ? { expires_in: 30 }
+          : state.refreshLifetime === null
+            ? {}
+            : { expires_in: state.refreshLifetime }),
         token_type: 'bearer',
       },
     };

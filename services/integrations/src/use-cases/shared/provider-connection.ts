@@ -24,6 +24,8 @@ const REFRESH_MARGIN_MS = 60_000;
 const LEASE_MS = 30_000;
 /** How often a caller waiting for another's refresh looks whether it is done. */
 const WAIT_STEP_MS = 100;
+/** How long a refreshed token is taken to last when the provider's answer does not say (seconds). */
+const ASSUMED_LIFETIME_S = 3600;
 
 /**
  * A fresh access token for an OAuth connection, one refresh at a time per connection: in this process
@@ -81,7 +83,10 @@ async function refreshUnderLease(
     access_token: tokens.access_token,
     refresh_token: tokens.refresh_token ?? stored.refresh_token,
   };
-  const expires = tokens.expires_in ? new Date(ctx.now().getTime() + tokens.expires_in * 1000) : null;
+  // A refreshed token whose answer names no lifetime (expires_in is only recommended) is taken to last
+  // an hour: kept, it would be the old, expired time, and every call would refresh it again.
+  const lifetime = tokens.expires_in ?? ASSUMED_LIFETIME_S;
+  const expires = new Date(ctx.now().getTime() + lifetime * 1000);
   // Stored unless the owner replaced the credentials or deleted the connection meanwhile; either way
   // the token is good for this use.
   await endRefreshLease(
