@@ -1,6 +1,6 @@
 import axios, { type AxiosInstance } from 'axios';
 import { createGuardedAgents } from './agents.ts';
-import { parseOutboundUrl, type OutboundPolicy } from './url-guard.ts';
+import { OutboundRefusedError, parseOutboundUrl, type OutboundPolicy } from './url-guard.ts';
 
 export interface OutboundClientOptions extends OutboundPolicy {
   /** Longest a whole call may take, headers and body (default 15 s). */
@@ -39,5 +39,14 @@ export function createOutboundClient(options: OutboundClientOptions): AxiosInsta
     const given = config.signal as AbortSignal | undefined;
     return { ...config, signal: given ? AbortSignal.any([given, deadline]) : deadline };
   });
+  // An address refused at connection time (a name that resolves elsewhere now) comes back as the
+  // refusal itself, as one refused before connecting does, not as axios's network error around it.
+  instance.interceptors.response.use(undefined, (err: unknown) => Promise.reject(refusalIn(err) ?? err));
   return instance;
+}
+
+function refusalIn(err: unknown): OutboundRefusedError | undefined {
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++)
+    if (e instanceof OutboundRefusedError) return e;
+  return undefined;
 }

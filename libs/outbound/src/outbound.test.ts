@@ -184,23 +184,24 @@ describe('the outbound client', () => {
     const policy = { allowPrivate: false, resolve: rebinding };
     await checkOutboundUrl('https://rebind.example.com/', policy);
     const client = createOutboundClient(policy);
-    expect(await failure(client.get(`https://rebind.example.com:${port}/`))).toBe('EOUTBOUND_REFUSED');
+    // The refusal itself, with its reason, as one made before connecting.
+    expect(await failure(client.get(`https://rebind.example.com:${port}/`))).toBe('address');
     expect(hits).toEqual([]);
   });
 
   it('refuses plain http, loopback literals and metadata addresses before connecting', async () => {
     const off = createOutboundClient({ allowPrivate: false });
     expect(await failure(off.get(`http://127.0.0.1:${port}/`))).toBe('scheme');
-    expect(await failure(off.get(`https://127.0.0.1:${port}/`))).toBe('EOUTBOUND_REFUSED');
-    expect(await failure(off.get(`https://[::ffff:127.0.0.1]:${port}/`))).toBe('EOUTBOUND_REFUSED');
+    expect(await failure(off.get(`https://127.0.0.1:${port}/`))).toBe('address');
+    expect(await failure(off.get(`https://[::ffff:127.0.0.1]:${port}/`))).toBe('address');
     const on = createOutboundClient({
       allowPrivate: true,
       resolve: table({ 'meta.test': '169.254.169.254', 'alibaba.test': '100.100.100.200' }),
     });
-    expect(await failure(on.get('http://169.254.169.254/latest/meta-data'))).toBe('EOUTBOUND_REFUSED');
-    expect(await failure(on.get('http://meta.test/'))).toBe('EOUTBOUND_REFUSED');
-    expect(await failure(on.get('http://100.100.100.200/latest/meta-data'))).toBe('EOUTBOUND_REFUSED');
-    expect(await failure(on.get('http://alibaba.test/'))).toBe('EOUTBOUND_REFUSED');
+    expect(await failure(on.get('http://169.254.169.254/latest/meta-data'))).toBe('address');
+    expect(await failure(on.get('http://meta.test/'))).toBe('address');
+    expect(await failure(on.get('http://100.100.100.200/latest/meta-data'))).toBe('address');
+    expect(await failure(on.get('http://alibaba.test/'))).toBe('address');
     expect(hits).toEqual([]);
   });
 

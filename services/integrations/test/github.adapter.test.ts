@@ -27,6 +27,24 @@ describe('the GitHub adapter against a GitHub fake', () => {
     });
   });
 
+  it('answers an address refused at connection time as refused settings (422), never as the tracker down', async () => {
+    // A name that resolved to a public address when the connection was made, and to this machine now.
+    const rebound = adapters(
+      {},
+      { allowPrivate: false, resolve: async () => [{ address: '127.0.0.1', family: 4 }] },
+    );
+    const target = connection(
+      { api_url: 'https://github.rebind.test/api/v3', owner: 'o', repository: 'r' },
+      {
+        token: GITHUB_TOKEN,
+      },
+    );
+    // More than the breaker's volume: refusals do not open it (a 503 would say the tracker is down).
+    for (let i = 0; i < 12; i++)
+      expect(await failure(rebound.github.test(target))).toBe('422 validation_failed');
+    expect(fake.seen).toEqual([]);
+  });
+
   it('pages through the open issues 100 at a time by the Link header, leaving pull requests out', async () => {
     const first = await github.page(conn({ labels: ['backend'] }));
     expect(fake.seen[0]!.query.get('labels')).toBe('backend');

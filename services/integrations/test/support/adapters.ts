@@ -1,5 +1,5 @@
 import { createLogger } from '@pp/logger';
-import { createOutboundClient } from '@pp/outbound';
+import { createOutboundClient, type OutboundPolicy } from '@pp/outbound';
 import type { ProviderConnection } from '../../src/clients/providers/adapter.ts';
 import { createAdapters } from '../../src/clients/providers/index.ts';
 import { createProviderKit } from '../../src/clients/providers/provider-http.ts';
@@ -10,9 +10,15 @@ import { ODD_ANSWERS } from '../fakes/odd-answers.ts';
 
 const logger = createLogger({ name: 'adapters-test', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 
-/** Every adapter on the guarded client (loopback allowed, as for local fakes), with the hosted APIs at `urls`. */
-export function adapters(urls: Partial<Record<'linear' | 'trello' | 'notion' | 'jiraCloud', string>> = {}) {
-  const outbound = createOutboundClient({ allowPrivate: true, timeoutMs: 5_000 });
+/**
+ * Every adapter on the guarded client (loopback allowed, as for local fakes, unless `policy` says
+ * otherwise), with the hosted APIs at `urls`.
+ */
+export function adapters(
+  urls: Partial<Record<'linear' | 'trello' | 'notion' | 'jiraCloud', string>> = {},
+  policy: OutboundPolicy = { allowPrivate: true },
+) {
+  const outbound = createOutboundClient({ ...policy, timeoutMs: 5_000 });
   const kit = createProviderKit({ outbound, logger, maxRetryWaitMs: 2_000 });
   return createAdapters(kit, {
     LINEAR_API_URL: urls.linear ?? 'http://127.0.0.1:9',
