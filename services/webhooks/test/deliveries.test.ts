@@ -31,6 +31,13 @@ describe('webhook deliveries', () => {
     await p?.stop();
   });
 
+  /** The webhook's deliveries, newest first, once the newest has succeeded. */
+  const onceSucceeded = (hookId: string) =>
+    p.until(async () => {
+      const list = await r.deliveries(hookId);
+      return list[0]?.status === 'succeeded' && list;
+    });
+
   it('a reveal reaches a generic endpoint, signed so that the Standard Webhooks verifier accepts it', async () => {
     const rx = await receiver();
     const hook = await r.webhook({ url: rx.url, events: ['story.revealed'] });
@@ -113,10 +120,7 @@ describe('webhook deliveries', () => {
     const hook = await r.webhook({ url: binary.url, events: ['story.created'] });
     const session = await r.session();
     await r.story(session.code, 'Binary answer');
-    const [delivery] = await p.until(async () => {
-      const list = await r.deliveries(hook.id);
-      return list[0]?.status === 'succeeded' && list;
-    });
+    const [delivery] = await onceSucceeded(hook.id);
     expect(delivery!.attempts).toEqual([
       expect.objectContaining({ number: 1, status_code: 200, response_excerpt: 'ok\ufffd\u0001' }),
     ]);
@@ -141,10 +145,7 @@ describe('webhook deliveries', () => {
 
     const other = await r.webhook({ url: rx.url, events: ['story.created'] });
     await r.story(session.code, 'After the deletion');
-    const [log] = await p.until(async () => {
-      const list = await r.deliveries(other.id);
-      return list[0]?.status === 'succeeded' && list;
-    });
+    const [log] = await onceSucceeded(other.id);
     expect(log!.attempts).toEqual([expect.objectContaining({ number: 1, status_code: 200 })]);
     expect(rx.received).toHaveLength(1);
   });
@@ -174,10 +175,7 @@ describe('webhook deliveries', () => {
       // Attempts made after it are recorded, whatever batch they are written in.
       const other = await r.webhook({ url: rx.url, events: ['story.created'] });
       await r.story(session.code, 'Recorded');
-      const [log] = await p.until(async () => {
-        const list = await r.deliveries(other.id);
-        return list[0]?.status === 'succeeded' && list;
-      });
+      const [log] = await onceSucceeded(other.id);
       expect(log!.attempts).toEqual([expect.objectContaining({ number: 1, status_code: 200 })]);
       expect((await r.deliveries(hook.id)).every((d) => d.attempts.length === 0)).toBe(true);
     } finally {
