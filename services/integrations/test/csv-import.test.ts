@@ -125,6 +125,29 @@ describe('CSV imports', () => {
     );
   });
 
+  it('adds an imported story deleted since when it is imported again, and does not list it as already imported', async () => {
+    const s = await h.session();
+    const issues = (await preview(s.owner, CSV)).body.issues;
+    const confirm = () =>
+      h.client.post(`/sessions/${s.code}/integrations/import-confirm`, {
+        body: { provider: 'csv', issues },
+        ...as(s.owner),
+      });
+    const first = await confirm();
+    const deleted = first.body.stories[1].id as string;
+    expect((await h.storiesApi.delete(`/stories/${deleted}`, as(s.owner))).status).toBe(200);
+    const again = await confirm();
+    expect(again.status).toBe(201);
+    expect(
+      again.body.stories.map((x: { id: string; already_imported: boolean }) => [x.id, x.already_imported]),
+    ).toEqual([
+      [first.body.stories[0].id, true],
+      [deleted, false],
+    ]);
+    const listed = await h.storiesApi.get(`/sessions/${s.code}/stories`);
+    expect(listed.body.stories.map((x: { id: string }) => x.id)).toEqual([first.body.stories[0].id, deleted]);
+  });
+
   it('imports only into a session of the caller (403), a session that exists (404), with valid items (422)', async () => {
     const s = await h.session();
     const body = { provider: 'csv', issues: [{ external_id: 'x', title: 'X' }] };

@@ -195,7 +195,7 @@ export const integrationsApi = {
     description:
       'Each issue becomes a story at the end of the queue (the first one current when none is). Importing the same ' +
       'issue (same source and external id) into the same session again does not add it twice: it is listed with ' +
-      '`already_imported`. Announced by `import.completed`.',
+      '`already_imported`; one whose story was deleted since is added again (not listed so). Announced by `import.completed`.',
     params: codeParams,
     body: confirmBody,
     responses: {

@@ -203,7 +203,9 @@ export const importedStory = z
     position: z.number().int(),
     external_id: z.string(),
     url: z.string().nullable(),
-    already_imported: z.boolean().meta({ description: 'Imported into this session before: not added again' }),
+    already_imported: z
+      .boolean()
+      .meta({ description: 'Imported into this session before and still there: not added again' }),
   })
   .meta({ id: 'ImportedStory' });
 

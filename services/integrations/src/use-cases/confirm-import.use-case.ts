@@ -1,6 +1,6 @@
 import { enqueue } from '@pp/events';
 import type { AddedStory } from '../clients/units.client.ts';
-import { importedInSession, recordImported } from '../db/import.repository.ts';
+import { recordImported } from '../db/import.repository.ts';
 import { fitToStory, type ExternalIssue } from '../domain/issues.ts';
 import { batches, importedStoryId } from '../domain/story-ids.ts';
 import { fieldError } from '../errors.ts';
@@ -70,9 +70,9 @@ export async function confirmImport(
   const session = await ownedSession(ctx, ownerId, code);
   const { issues, source, provider, connectionId } = await issuesOf(ctx, ownerId, input);
   const unique = [...new Map(issues.map((i) => [i.externalId, fitToStory(i)])).values()];
-  const before = new Set(
-    (await importedInSession(ctx.em, session.id)).filter((m) => m.source === source).map((m) => m.externalId),
-  );
+  // The stories the session has now: an issue imported before whose story was deleted since is added
+  // again, and so not listed as already imported.
+  const had = new Set((await ctx.units.stories(session.code)).map((s) => s.id.toLowerCase()));
   const planned = unique.map((issue: ExternalIssue) => ({
     issue,
     id: importedStoryId(session.id, source, issue.externalId),
@@ -121,6 +121,6 @@ export async function confirmImport(
     ...story,
     external_id: planned[i]!.issue.externalId,
     url: planned[i]!.issue.url,
-    already_imported: before.has(planned[i]!.issue.externalId),
+    already_imported: had.has(planned[i]!.id.toLowerCase()),
   }));
 }
