@@ -89,6 +89,16 @@ describe('the Jira adapter against a Jira Cloud fake', () => {
     );
   });
 
+  it('uses the story points field found for a while, and looks for it again when the connection is tested', async () => {
+    const c = conn();
+    await adapter.page(c);
+    await adapter.page(c);
+    const fieldReads = () => fake.seen.filter((r) => r.path === '/rest/api/3/field').length;
+    expect(fieldReads()).toBe(1);
+    await adapter.test(c);
+    expect(fieldReads()).toBe(2);
+  });
+
   it('pages the JQL through /search/jql by nextPageToken, asking for the fields, with descriptions as markdown', async () => {
     const first = await adapter.page(conn());
     expect(fake.seen.at(-1)!.json).toEqual({

@@ -13,6 +13,10 @@ import {
 import { jsonOf } from './provider-http.ts';
 
 const PROVIDER = 'Jira';
+/** How long the story points field found on a site is used before it is looked for again. */
+const FIELD_TTL_MS = 10 * 60_000;
+/** Connections whose points field is kept at most (the oldest goes first). */
+const FIELDS_KEPT = 5_000;
 const PAGE = 50;
 /** Keys one search names (and so the issues it asks for at once, the most Jira answers a page of). */
 const KEYS_PER_SEARCH = 100;
@@ -72,20 +76,22 @@ export function jiraAdapter(deps: AdapterDeps & { cloudApiUrl: string }): IssueA
       },
     });
 
-  /** The story points field: the setting, else the field named like it on this site (ids vary per site). */
-  const pointsFields = new Map<string, string | null>();
-  async function pointsField(c: ProviderConnection): Promise<string | null> {
+  /**
+   * The story points field: the setting, else the field named like it on this site (ids vary per site).
+   * What was found is used for a while (FIELD_TTL_MS); a connection's test looks again (`fresh`), so a
+   * field a site admin added or renamed since is found.
+   */
+  const pointsFields = new Map<string, { id: string | null; until: number }>();
+  async function pointsField(c: ProviderConnection, { fresh = false } = {}): Promise<string | null> {
     if (typeof c.settings.story_points_field === 'string') return c.settings.story_points_field;
-    if (!pointsFields.has(c.id)) {
-      const fields = jsonOf(
-        PROVIDER,
-        await http(c)({ url: `${await base(c)}/rest/api/3/field` }),
-        jiraFields,
-      );
-      const found = fields.find((f) => /^story point(s| estimate)$/i.test(f.name));
-      pointsFields.set(c.id, found?.id ?? null);
-    }
-    return pointsFields.get(c.id) ?? null;
+    const known = pointsFields.get(c.id);
+    if (!fresh && known && known.until > Date.now()) return known.id;
+    const fields = jsonOf(PROVIDER, await http(c)({ url: `${await base(c)}/rest/api/3/field` }), jiraFields);
+    const found = fields.find((f) => /^story point(s| estimate)$/i.test(f.name))?.id ?? null;
+    pointsFields.delete(c.id);
+    if (pointsFields.size >= FIELDS_KEPT) pointsFields.delete(pointsFields.keys().next().value!);
+    pointsFields.set(c.id, { id: found, until: Date.now() + FIELD_TTL_MS });
+    return found;
   }
 
   function toIssue(c: ProviderConnection, i: JiraIssue, field: string | null): ExternalIssue {
@@ -128,10 +134,10 @@ export function jiraAdapter(deps: AdapterDeps & { cloudApiUrl: string }): IssueA
     urls: (s) => (s.site_url ? [{ field: 'site_url', url: String(s.site_url) }] : []),
     async test(c) {
       const me = jsonOf(PROVIDER, await http(c)({ url: `${await base(c)}/rest/api/3/myself` }), jiraMyself);
+      // The site's fields looked at again (the search below uses what is found).
+      const points = await pointsField(c, { fresh: true });
       await search(c, text(c.settings.jql), undefined, 1);
-      const warnings = (await pointsField(c))
-        ? []
-        : ['no story points field: estimates will be written as comments'];
+      const warnings = points ? [] : ['no story points field: estimates will be written as comments'];
       return { account: me.emailAddress ?? me.displayName ?? 'unknown', warnings };
     },
     page: (c, cursor) => search(c, text(c.settings.jql), cursor),
