@@ -2,13 +2,11 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { EXIT_BAD_CONFIG } from '@pp/config';
 import { createSystem } from '../src/launcher/system.ts';
 import { nodeBinary, repoRoot, units } from '../src/launcher/units.ts';
 import { capturedLog } from './support/captured-log.ts';
-
-const standIn = fileURLToPath(new URL('./fixtures/stand-in-unit.ts', import.meta.url));
+import { standInFor, standInSystem } from './support/stand-in-system.ts';
 
 /** A unit's main.ts run as `npm start`, compose and Kubernetes run it: its exit status and what it wrote. */
 function run(entry: string, env: Record<string, string>) {
@@ -54,14 +52,11 @@ describe('a bad setting', () => {
   it('stops npm start at once, naming the unit and the variable, with no restart', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'pp-bad-settings-'));
     const { lines, log } = capturedLog();
-    const system = createSystem({
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, RATE_LIMIT_PER_MINUTE: 'abc' },
-      dataDir,
-      log,
+    const system = standInSystem(dataDir, log, {
+      env: { RATE_LIMIT_PER_MINUTE: 'abc' },
       readyTimeoutMs: 40_000,
-      stopGraceMs: 3_000,
       // The real gateway, which reads RATE_LIMIT_PER_MINUTE; stand-ins for the services, on free ports.
-      units: units.map((u) => (u.name === 'gateway' ? u : { ...u, entry: standIn, preferredPort: 0 })),
+      units: units.map((u) => (u.name === 'gateway' ? u : standInFor(u))),
     });
     const began = Date.now();
     try {

@@ -1,27 +1,16 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { isAlive, readPidFile } from '../src/launcher/stale.ts';
-import { createSystem } from '../src/launcher/system.ts';
 import { units } from '../src/launcher/units.ts';
 import { capturedLog } from './support/captured-log.ts';
-
-const standIn = fileURLToPath(new URL('./fixtures/stand-in-unit.ts', import.meta.url));
+import { standInSystem } from './support/stand-in-system.ts';
 
 /** `npm start` in a second terminal while the first still runs, on the same data folder. */
 describe('a second launch on the data folder of a running one', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'pp-second-launch-'));
   const { lines, log } = capturedLog();
-  const launch = () =>
-    createSystem({
-      env: { PATH: process.env.PATH, HOME: process.env.HOME },
-      dataDir,
-      log,
-      readyTimeoutMs: 30_000,
-      stopGraceMs: 3_000,
-      units: units.map((u) => ({ ...u, entry: standIn, preferredPort: 0 })),
-    });
+  const launch = () => standInSystem(dataDir, log);
   const first = launch();
   afterAll(async () => {
     await first.stop();

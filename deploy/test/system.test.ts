@@ -1,13 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { isAlive, readPidFile } from '../src/launcher/stale.ts';
-import { createSystem } from '../src/launcher/system.ts';
 import { units } from '../src/launcher/units.ts';
 import { capturedLog } from './support/captured-log.ts';
+import { standInSystem } from './support/stand-in-system.ts';
 
-const standIn = fileURLToPath(new URL('./fixtures/stand-in-unit.ts', import.meta.url));
 const { lines, log } = capturedLog();
 const pidsOf = (name: string) =>
   lines.flatMap((l) => (l.startsWith(`${name}: stand-in pid `) ? [Number(l.split(' ').at(-1))] : []));
@@ -15,15 +13,7 @@ const pidsOf = (name: string) =>
 /** The launcher end to end with stand-ins for the units: its own PostgreSQL and NATS in a temp folder. */
 describe('the launcher', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'pp-launcher-'));
-  const system = createSystem({
-    env: { PATH: process.env.PATH, HOME: process.env.HOME },
-    dataDir,
-    log,
-    readyTimeoutMs: 30_000,
-    stopGraceMs: 3_000,
-    // Port 0: whatever is free, so a running `npm start` on this machine does not matter.
-    units: units.map((u) => ({ ...u, entry: standIn, preferredPort: 0 })),
-  });
+  const system = standInSystem(dataDir, log);
   afterAll(async () => {
     await system.stop();
     rmSync(dataDir, { recursive: true, force: true });
