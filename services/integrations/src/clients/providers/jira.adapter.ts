@@ -1,3 +1,4 @@
+import { BoundedMap } from '@pp/collections';
 import { z } from 'zod';
 import { estimateValue, type ExternalIssue } from '../../domain/issues.ts';
 import { adfNodeSchema, adfParagraph, adfToMarkdown, htmlToMarkdown } from '../../domain/markdown.ts';
@@ -81,15 +82,13 @@ export function jiraAdapter(deps: AdapterDeps & { cloudApiUrl: string }): IssueA
    * What was found is used for a while (FIELD_TTL_MS); a connection's test looks again (`fresh`), so a
    * field a site admin added or renamed since is found.
    */
-  const pointsFields = new Map<string, { id: string | null; until: number }>();
+  const pointsFields = new BoundedMap<string, { id: string | null; until: number }>(FIELDS_KEPT);
   async function pointsField(c: ProviderConnection, { fresh = false } = {}): Promise<string | null> {
     if (typeof c.settings.story_points_field === 'string') return c.settings.story_points_field;
     const known = pointsFields.get(c.id);
     if (!fresh && known && known.until > Date.now()) return known.id;
     const fields = jsonOf(PROVIDER, await http(c)({ url: `${await base(c)}/rest/api/3/field` }), jiraFields);
     const found = fields.find((f) => /^story point(s| estimate)$/i.test(f.name))?.id ?? null;
-    pointsFields.delete(c.id);
-    if (pointsFields.size >= FIELDS_KEPT) pointsFields.delete(pointsFields.keys().next().value!);
     pointsFields.set(c.id, { id: found, until: Date.now() + FIELD_TTL_MS });
     return found;
   }
