@@ -7,6 +7,7 @@ import {
   sessionCodeOf,
   cardNumber,
   cutText,
+  storableText,
   characters,
   characterCount,
 } from './index.ts';
@@ -31,6 +32,12 @@ describe('contracts', () => {
       expect(cardNumber(card)).toBe(n);
     for (const label of ['0x10', '1e3', '1e308', 'Infinity', '', '?', 'XL', '1,5', '½'])
       expect(cardNumber(label)).toBeUndefined();
+  });
+
+  it('keeps a text from outside as a column can: no NUL, no lone surrogate', () => {
+    expect(storableText('a\u0000b\ud800c')).toBe('ab\ufffdc');
+    expect(storableText('a\u0000b', '\ufffd')).toBe('a\ufffdb');
+    expect(storableText('😀 é')).toBe('😀 é');
   });
 
   it('cuts a text between characters, with a mark for what is left out', () => {

@@ -7,6 +7,13 @@ import { z } from 'zod';
 export const headOf = (text: string, n: number) =>
   text.slice(0, /[\ud800-\udbff]/.test(text[n - 1] ?? '') ? n - 1 : n);
 
+/**
+ * A text from outside (a tracker's issue, a receiver's answer) as a PostgreSQL text column and JSON can
+ * keep it: each NUL character becomes `nul` (dropped by default), each lone surrogate U+FFFD. A row
+ * holding either is refused by the database, and with it the whole statement it is written in.
+ */
+export const storableText = (text: string, nul = '') => text.replaceAll('\u0000', nul).toWellFormed();
+
 /** A text of at most `max` UTF-16 units: cut between characters, with … for what is left out. */
 export const cutText = (text: string, max: number) =>
   text.length <= max ? text : `${headOf(text, max - 1)}…`;

@@ -1,4 +1,4 @@
-import { cardNumber, cutText, headOf } from '@pp/contracts';
+import { cardNumber, cutText, headOf, storableText } from '@pp/contracts';
 /** An issue of a tracker (or a CSV row) as a story-to-be: text already in markdown. */
 export interface ExternalIssue {
   /** Stable within its source: the key of the import's idempotency. */
@@ -34,12 +34,6 @@ function cutAtWord(text: string, max: number) {
 }
 
 /**
- * A tracker's text as a column can store it: no NUL character (a tracker's JSON may carry one), no
- * lone surrogate (each becomes U+FFFD).
- */
-const storable = (text: string) => text.replaceAll('\u0000', '').toWellFormed();
-
-/**
  * The issue as a story can hold it: a title of 1..200 characters, texts of at most 10,000. Labels
  * longer than 100 characters are cut at a word boundary and those beyond the first 50 left out (a
  * label names, it does not hold text); an estimate longer than 32 characters (a Notion select or
@@ -49,14 +43,14 @@ const storable = (text: string) => text.replaceAll('\u0000', '').toWellFormed();
  * unit, and a request sending the item back, refuse them.
  */
 export function fitToStory(issue: ExternalIssue): ExternalIssue {
-  const estimate = issue.estimate === null ? null : storable(issue.estimate);
-  const url = issue.url === null ? null : storable(issue.url);
+  const estimate = issue.estimate === null ? null : storableText(issue.estimate);
+  const url = issue.url === null ? null : storableText(issue.url);
   return {
     ...issue,
-    title: cutText(storable(issue.title).trim() || `Untitled ${issue.externalId}`, TITLE_MAX),
-    description: cutText(storable(issue.description), TEXT_MAX),
-    acceptanceCriteria: cutText(storable(issue.acceptanceCriteria), TEXT_MAX),
-    labels: issue.labels.slice(0, LABELS_MAX).map((l) => cutAtWord(storable(l), LABEL_MAX)),
+    title: cutText(storableText(issue.title).trim() || `Untitled ${issue.externalId}`, TITLE_MAX),
+    description: cutText(storableText(issue.description), TEXT_MAX),
+    acceptanceCriteria: cutText(storableText(issue.acceptanceCriteria), TEXT_MAX),
+    labels: issue.labels.slice(0, LABELS_MAX).map((l) => cutAtWord(storableText(l), LABEL_MAX)),
     estimate: estimate !== null && estimate.length > ESTIMATE_MAX ? null : estimate,
     url: url !== null && url.length > URL_MAX ? null : url,
   };

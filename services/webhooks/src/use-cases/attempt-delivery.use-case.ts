@@ -1,3 +1,4 @@
+import { storableText } from '@pp/contracts';
 import type { EndpointAnswer } from '../clients/endpoint.client.ts';
 import type { ClaimedDelivery, SettledAttempt } from '../db/dispatch.repository.ts';
 import { outcomeOf, THROTTLING } from '../domain/attempt-outcome.ts';
@@ -33,11 +34,8 @@ function bodyRetryAfter(excerpt: string | undefined): string | undefined {
   }
 }
 
-/**
- * What the receiver sent, as the log can keep it: PostgreSQL text holds no NUL character (nor JSON a
- * lone surrogate), and one attempt the log refused would hold back the record of every attempt beside it.
- */
-const storable = (text: string) => text.toWellFormed().replaceAll('\u0000', '\ufffd');
+/** What the receiver sent, as the log can keep it: a NUL shows as U+FFFD (something was there). */
+const storable = (text: string) => storableText(text, '\ufffd');
 
 function errorOf(answer: EndpointAnswer): string | null {
   if (answer.error) return storable(answer.error);
