@@ -1,1 +1,2 @@
 export * from './bounded-map.ts';
+export * from './chunks.ts';

@@ -1,3 +1,4 @@
+import { chunksOf } from '@pp/collections';
 import { z } from 'zod';
 import { estimateValue, type ExternalIssue } from '../../domain/issues.ts';
 import { htmlToMarkdown } from '../../domain/markdown.ts';
@@ -123,8 +124,8 @@ export function azureDevopsAdapter(deps: AdapterDeps): IssueAdapter {
     async fetch(c, ids) {
       const numbers = [...new Set(ids.filter((id) => ID.test(id)).map(Number))];
       const found = new Map<string, ExternalIssue>();
-      for (let at = 0; at < numbers.length; at += BATCH)
-        for (const issue of await batch(c, numbers.slice(at, at + BATCH))) found.set(issue.externalId, issue);
+      for (const chunk of chunksOf(numbers, BATCH))
+        for (const issue of await batch(c, chunk)) found.set(issue.externalId, issue);
       return ids.map((id) => found.get(id)).filter((i): i is ExternalIssue => i !== undefined);
     },
     async writeEstimate(c, id, estimate) {

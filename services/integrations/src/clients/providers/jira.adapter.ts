@@ -1,4 +1,4 @@
-import { BoundedMap } from '@pp/collections';
+import { BoundedMap, chunksOf } from '@pp/collections';
 import { z } from 'zod';
 import { estimateValue, type ExternalIssue } from '../../domain/issues.ts';
 import { adfNodeSchema, adfParagraph, adfToMarkdown, htmlToMarkdown } from '../../domain/markdown.ts';
@@ -144,8 +144,7 @@ export function jiraAdapter(deps: AdapterDeps & { cloudApiUrl: string }): IssueA
       const keys = ids.filter((id) => KEY.test(id));
       const unique = [...new Set(keys)];
       const byKey = new Map<string, ExternalIssue>();
-      for (let at = 0; at < unique.length; at += KEYS_PER_SEARCH) {
-        const named = unique.slice(at, at + KEYS_PER_SEARCH);
+      for (const named of chunksOf(unique, KEYS_PER_SEARCH)) {
         // Jira may answer a page with fewer issues than asked for: its token leads to the rest
         // (each page brings one at least, so there are no more pages than keys)
         let token: string | undefined;
