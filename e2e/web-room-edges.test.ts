@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import {
   eventually,
+  joinAs,
   openRoom,
   roomWithAStory,
   STEP,
@@ -62,8 +63,7 @@ describe('the web room, off the main path', () => {
   it('says an archived session is read-only where the round offered to change the vote', async () => {
     const { token, code } = await room('Archived');
     const page = await open(code);
-    await page.getByLabel('Your name').fill('Bob');
-    await page.getByRole('button', { name: 'Join' }).click();
+    await joinAs(page, 'Bob');
     await page.getByRole('radio', { name: '5', exact: true }).click();
     await page.getByText('You can change it until the reveal.').waitFor({ timeout: STEP });
 
@@ -112,8 +112,7 @@ describe('the web room, off the main path', () => {
   it('reads the first reveal out: the results are told by a live region that was on the page before', async () => {
     const { token, code } = await room('Read out');
     const page = await open(code);
-    await page.getByLabel('Your name').fill('Bob');
-    await page.getByRole('button', { name: 'Join' }).click();
+    await joinAs(page, 'Bob');
     await page.getByRole('radio', { name: '5', exact: true }).click();
     await page.getByTestId('my-vote').waitFor({ timeout: STEP });
     // A live region is read out when what it holds changes; one added with its text is not.
@@ -138,8 +137,7 @@ describe('the web room, off the main path', () => {
       body: { title: 'Search' },
     });
     const page = await open(code);
-    await page.getByLabel('Your name').fill('Bob');
-    await page.getByRole('button', { name: 'Join' }).click();
+    await joinAs(page, 'Bob');
     await page.getByRole('heading', { name: 'Login page', level: 2 }).waitFor({ timeout: STEP });
     // The vote leaves for "Login page"; the moderator opens "Search" before the server takes it.
     await page.route(`**/sessions/${code}/vote`, async (route) => {
@@ -173,8 +171,7 @@ describe('the web room, off the main path', () => {
     const width = (page: Page) => page.evaluate<number>('document.documentElement.scrollWidth');
     await guest.getByRole('heading', { name: 'Join the room' }).waitFor({ timeout: STEP });
     expect(await width(guest)).toBeLessThanOrEqual(320);
-    await guest.getByLabel('Your name').fill(word('M', 64));
-    await guest.getByRole('button', { name: 'Join' }).click();
+    await joinAs(guest, word('M', 64));
     await guest.getByRole('radio', { name: '5', exact: true }).click();
     await guest.getByTestId('my-vote').waitFor({ timeout: STEP });
     await platform.client.post(`/stories/${story.body.story.id}/reveal`, { token });
@@ -211,8 +208,7 @@ describe('the web room, off the main path', () => {
   it('tells a participant the moderator removed why they are back at the join screen, live and after a reload', async () => {
     const { token, code } = await room('Removing');
     const page = await open(code);
-    await page.getByLabel('Your name').fill('Bob');
-    await page.getByRole('button', { name: 'Join' }).click();
+    await joinAs(page, 'Bob');
     await page.getByRole('radiogroup', { name: 'Your estimate' }).waitFor({ timeout: STEP });
     const seat = await page.evaluate<{ id: number }>(`JSON.parse(localStorage.getItem('pp.seat.${code}'))`);
 
@@ -220,8 +216,7 @@ describe('the web room, off the main path', () => {
     await page.getByRole('heading', { name: 'Join the room' }).waitFor({ timeout: STEP });
     const told = page.getByText('The moderator removed you from the room');
     await told.waitFor({ timeout: STEP });
-    await page.getByLabel('Your name').fill('Bob');
-    await page.getByRole('button', { name: 'Join' }).click();
+    await joinAs(page, 'Bob');
     await page.getByRole('radiogroup', { name: 'Your estimate' }).waitFor({ timeout: STEP });
     expect(await told.count()).toBe(0);
 

@@ -6,6 +6,7 @@ import {
   artifactsDir,
   attributeOf,
   eventually,
+  joinAs,
   STEP,
   textOf,
   webDist,
@@ -76,8 +77,7 @@ describe('the web room in a browser', () => {
       const page = await watched(await context.newPage());
       await page.goto(`${platform.url}/room/${code}`);
       await page.getByRole('heading', { name: 'Join the room' }).waitFor({ timeout: STEP });
-      await page.getByLabel('Your name').fill(name);
-      await page.getByRole('button', { name: 'Join' }).click();
+      await joinAs(page, name);
       await page.getByRole('radiogroup', { name: 'Your estimate' }).waitFor({ timeout: STEP });
       people.push({ name, context, page });
     }
@@ -287,8 +287,7 @@ describe('the web room in a browser', () => {
     const rendered = await page.evaluate(() => performance.getEntriesByName('room-rendered')[0]?.startTime);
     expect(rendered).toEqual(expect.any(Number));
 
-    await page.getByLabel('Your name').fill('Eve');
-    await page.getByRole('button', { name: 'Join' }).click();
+    await joinAs(page, 'Eve');
     const card = page.getByRole('radio', { name: '5', exact: true });
     await card.waitFor({ timeout: STEP });
     // (Page code as strings: this file is type-checked without the DOM's types.)

@@ -102,6 +102,12 @@ export async function openRoom(
   return page;
 }
 
+/** Joins the room open in `page` from its join screen, as a guest of that name. */
+export async function joinAs(page: Page, name: string) {
+  await page.getByLabel('Your name').fill(name);
+  await page.getByRole('button', { name: 'Join' }).click();
+}
+
 /**
  * The real platform and a Chromium for a browser test file: the web room built first, both started
  * before its tests (then handed to `ready`) and stopped after them.
