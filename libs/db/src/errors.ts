@@ -1,5 +1,4 @@
 import {
-  DeadlockException,
   ForeignKeyConstraintViolationException,
   UniqueConstraintViolationException,
   ConnectionException,
@@ -42,7 +41,8 @@ export function isDatabaseUnavailable(err: unknown): boolean {
  * is written, and comes back every time it is.
  */
 export function isRetryableDatabaseError(err: unknown): boolean {
-  if (isDatabaseUnavailable(err) || err instanceof DeadlockException) return true;
+  if (isDatabaseUnavailable(err)) return true;
+  // 40001 serialization_failure, 40P01 deadlock_detected (MikroORM's exceptions keep the driver's code)
   const code = err instanceof Error ? (err as { code?: unknown }).code : undefined;
   return typeof code === 'string' && code.startsWith('40');
 }
