@@ -104,6 +104,18 @@ describe('checking a URL before it is stored', () => {
       expect(await refusal(`https://${host}.example.com/`, { allowPrivate: false, resolve })).toBe('address');
   });
 
+  it('names the host given, never the address it resolved to (kept on the error for the logs)', async () => {
+    const resolve = table({ 'db.corp.example.com': '10.20.30.40' });
+    const err = (await checkOutboundUrl('https://db.corp.example.com/', {
+      allowPrivate: false,
+      resolve,
+    }).catch((e: unknown) => e)) as OutboundRefusedError;
+    expect(err).toBeInstanceOf(OutboundRefusedError);
+    expect(err.message).toContain('db.corp.example.com');
+    expect(err.message).not.toContain('10.20.30.40');
+    expect(err.address).toBe('10.20.30.40');
+  });
+
   it('with private targets allowed, takes http and loopback but never link-local or metadata addresses', async () => {
     const resolve = table({
       'loop.test': '127.0.0.1',

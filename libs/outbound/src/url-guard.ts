@@ -20,24 +20,39 @@ export interface OutboundPolicy {
 
 export type RefusalReason = 'invalid_url' | 'scheme' | 'address' | 'unresolvable';
 
-/** A user-supplied URL the platform will not call, and why (safe to show to that user). */
+/**
+ * A user-supplied URL the platform will not call, and why. The message is safe to show to that user:
+ * it names the host they wrote, never the address a name resolved to (that would map the internal
+ * DNS to whoever registers names); `address` keeps it for the logs.
+ */
 export class OutboundRefusedError extends Error {
   readonly reason: RefusalReason;
   readonly code = 'EOUTBOUND_REFUSED';
-  constructor(reason: RefusalReason, message: string) {
+  /** The address refused (for logs only): the one a host name resolved to. */
+  readonly address: string | undefined;
+  constructor(reason: RefusalReason, message: string, address?: string) {
     super(message);
     this.name = 'OutboundRefusedError';
     this.reason = reason;
+    this.address = address;
   }
 }
 
-/** Refuses an address the policy does not allow; names the host the user wrote, and what it resolved to. */
+/**
+ * Refuses an address the policy does not allow. An IP the user wrote is named with its kind; a name
+ * is named alone, without what it resolved to or what kind of address that is.
+ */
 export function checkAddress(address: string, host: string, allowPrivate: boolean): void {
   const found = classifyAddress(address);
   if (found === 'public' || (found === 'private' && allowPrivate)) return;
+  if (address !== host)
+    throw new OutboundRefusedError(
+      'address',
+      `${host} resolves to an address the platform does not call (private, loopback, link-local or reserved)`,
+      address,
+    );
   const what = found === 'private' ? 'a private or loopback' : 'a link-local, metadata or reserved';
-  const shown = address === host ? address : `${host} (${address})`;
-  throw new OutboundRefusedError('address', `${shown} is ${what} address`);
+  throw new OutboundRefusedError('address', `${address} is ${what} address`, address);
 }
 
 /** The URL parsed, if its scheme is allowed: https, or http too when private targets are. */

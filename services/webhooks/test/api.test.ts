@@ -58,6 +58,17 @@ describe('the webhooks API', () => {
     });
   });
 
+  it.each([
+    ['internal.test', '127.0.0.1'],
+    ['ten.test', '10.1.2.3'],
+    ['metadata.test', '169.254.169.254'],
+  ])('refuses %s naming the host given, never the address it resolved to', async (host, address) => {
+    const res = await register(ann, { url: `https://${host}/in`, events: ['*'] });
+    expect(res.status).toBe(422);
+    expect(res.body.errors.url[0]).toContain(host);
+    expect(res.text).not.toContain(address);
+  });
+
   it('registers an https endpoint resolving to a public address, and shows the secret only then', async () => {
     const res = await register(ann, {
       url: 'https://hooks.example.com/in',
@@ -103,7 +114,7 @@ describe('the webhooks API', () => {
     });
     expect(delivery.attempts[0]).toMatchObject({
       status_code: null,
-      error: expect.stringMatching(/private or loopback/),
+      error: expect.stringMatching(/rebind\.test resolves to an address the platform does not call/),
     });
     expect(delivery.status).toBe('failed');
     expect(receiver.received).toHaveLength(0);

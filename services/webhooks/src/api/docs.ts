@@ -22,7 +22,7 @@ const INVALID = {
   422: {
     description:
       'Invalid fields (`validation_failed`): a URL the outbound guard refuses names `url` (plain http, a host ' +
-      'resolving to a private, loopback, link-local or metadata address); `session_code` not one of your sessions',
+      'resolving to a private, loopback, link-local or metadata address: the message names the host given, never the address it resolved to); `session_code` not one of your sessions',
   },
 };
 const SESSIONS_DOWN = {
