@@ -20,6 +20,7 @@ const logger = createLogger({ name: `bench-${kind}`, level: 'silent' });
 function service() {
   return createServiceApp({
     logger,
+    unit: 'sessions',
     identityKey: key,
     readiness: {},
     routes: (app) => {

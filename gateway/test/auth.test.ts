@@ -94,6 +94,40 @@ describe('gateway: authentication', () => {
     expect(units.stubs.sessions!.seen.at(-1)!.headers.authorization).toBeUndefined();
   });
 
+  it('lets no MCP or API token make or list tokens: 403, and only the access token of a sign-in can', async () => {
+    const reg = await register('mint@example.com');
+    const created = await client.post('/auth/tokens', {
+      body: { name: 'Claude', kind: 'mcp' },
+      token: reg.token,
+      headers: from(10),
+    });
+    const mcp = created.body.token.token as string;
+    const minted = await client.post('/auth/tokens', {
+      body: { name: 'Forever', kind: 'api' },
+      token: mcp,
+      headers: from(10),
+    });
+    expect([minted.status, minted.body.error.code]).toEqual([403, 'access_token_required']);
+    const listed = await client.get('/auth/tokens', { token: mcp, headers: from(10) });
+    expect([listed.status, listed.body.error.code]).toEqual([403, 'access_token_required']);
+  });
+
+  it('refuses a token once its lifetime is over (401 invalid_token), also where it was cached', async () => {
+    const reg = await register('short@example.com');
+    const created = await client.post('/auth/tokens', {
+      body: { name: 'Short', kind: 'api', expires_at: new Date(Date.now() + 1_500).toISOString() },
+      token: reg.token,
+      headers: from(10),
+    });
+    expect(created.status).toBe(201);
+    const secret = created.body.token.token as string;
+    expect((await client.get('/auth/me', { token: secret, headers: from(10) })).status).toBe(200);
+    expect(gateway.tokenCache.size).toBeGreaterThan(0);
+    await new Promise((r) => setTimeout(r, 1_600));
+    const after = await client.get('/auth/me', { token: secret, headers: from(10) });
+    expect([after.status, after.body.error.code]).toEqual([401, 'invalid_token']);
+  });
+
   it('tells apart the tokens sent one after another on one kept-alive connection, and a revoked one on it', async () => {
     const ann = await register('conn-ann@example.com');
     const bob = await register('conn-bob@example.com');
@@ -144,7 +178,12 @@ describe('gateway: authentication', () => {
   });
 
   it('drops an identity header sent by a client: a public endpoint sees an anonymous caller', async () => {
-    const forged = signIdentity(INTERNAL_KEY, { sub: 'someone-else', kind: 'user' });
+    const forged = signIdentity(INTERNAL_KEY, {
+      sub: 'someone-else',
+      kind: 'user',
+      iss: 'gateway',
+      aud: 'sessions',
+    });
     const res = await client.get('/sessions/ABCDEF', { headers: { ...from(4), 'x-pp-identity': forged } });
     expect(res.status).toBe(200);
     expect(res.body.identity).toBeNull();
@@ -169,7 +208,12 @@ describe('gateway: authentication', () => {
   });
 
   it('refuses a forged identity header sent straight to a service', async () => {
-    const forged = signIdentity('not-the-platform-key-000000000000000000', { sub: 'u1', kind: 'user' });
+    const forged = signIdentity('not-the-platform-key-000000000000000000', {
+      sub: 'u1',
+      kind: 'user',
+      iss: 'gateway',
+      aud: 'sessions',
+    });
     const res = await api(units.stubs.sessions!.url).get('/sessions', {
       headers: { 'x-pp-identity': forged },
     });

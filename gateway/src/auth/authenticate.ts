@@ -22,14 +22,22 @@ export function authenticate(options: {
   signingKey: string;
   logger: Logger;
 }): RequestHandler {
-  // A signed header lives 60 s; one signed less than 30 s ago is reused rather than signed again per request.
-  const signed = new BoundedMap<string, { value: string; until: number }>(10_000);
-  const headerFor = (identity: CachedIdentity): string => {
+  // A signed header lives 60 s; one signed less than 30 s ago is reused rather than signed again per
+  // request. Each is signed for the unit of the route (a header taken from one unit opens no other),
+  // so they are kept per unit: a map per unit rather than a key built per request.
+  const signedByUnit = new Map<string, BoundedMap<string, { value: string; until: number }>>();
+  const signedFor = (unit: string) => {
+    let signed = signedByUnit.get(unit);
+    if (!signed) signedByUnit.set(unit, (signed = new BoundedMap(10_000)));
+    return signed;
+  };
+  const headerFor = (identity: CachedIdentity, unit: string): string => {
+    const signed = signedFor(unit);
     const key = identity.token_id ?? identity.sub;
     const now = Date.now();
     const hit = signed.get(key);
     if (hit && hit.until > now) return hit.value;
-    const value = signIdentity(options.signingKey, identity, 60);
+    const value = signIdentity(options.signingKey, { ...identity, iss: 'gateway', aud: unit }, 60);
     signed.set(key, { value, until: now + 30_000 });
     return value;
   };
@@ -47,7 +55,7 @@ export function authenticate(options: {
         : new UnauthorizedError('The bearer token is invalid, expired or revoked', 'invalid_token');
     }
     if (identity) {
-      req.headers[IDENTITY_HEADER] = headerFor(identity);
+      req.headers[IDENTITY_HEADER] = headerFor(identity, route.unit);
       res.locals.identity = identity;
     }
     next();

@@ -1,6 +1,7 @@
 import type { Identity } from '@pp/http';
 
-export type CachedIdentity = Omit<Identity, 'iat' | 'exp'>;
+/** What a bearer token proves; signed anew per unit (with `iss` and `aud`) for each request. */
+export type CachedIdentity = Omit<Identity, 'iat' | 'exp' | 'iss' | 'aud'>;
 type Entry =
   { identity: CachedIdentity; tokenId: string; until: number } | { identity: undefined; until: number };
 

@@ -51,6 +51,7 @@ export async function startStubUnit(name: string, port = 0, docs: UnitDocs = {})
   const seen: StubUnit['seen'] = [];
   const app: Express = createServiceApp({
     logger: createLogger({ name: `stub-${name}`, level: 'silent' }),
+    unit: name,
     identityKey: process.env.STUB_IDENTITY_KEY ?? 'internal-signing-key-for-tests-0123456789',
     readiness: {},
     routes: (a) => {

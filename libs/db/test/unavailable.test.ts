@@ -23,6 +23,7 @@ describe('database outage', () => {
     db = await createDatabase({ url: viaProxy.toString(), entities: [], migrations: [], logger });
     const app = createServiceApp({
       logger,
+      unit: 'sessions',
       identityKey: 'identity-key-for-db-tests-0123456789abcdef',
       readiness: {},
       errorMappers: [databaseErrorMapper],

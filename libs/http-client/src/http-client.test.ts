@@ -23,6 +23,7 @@ describe('service client', () => {
   beforeAll(async () => {
     const app = createServiceApp({
       logger,
+      unit: 'sessions',
       identityKey: KEY,
       readiness: {},
       routes: (a) => {
@@ -30,6 +31,7 @@ describe('service client', () => {
           seen.push(req.get('x-request-id') ?? '');
           send(res, 200, { who: req.identity });
         });
+        a.get('/internal/who-user', (req, res) => send(res, 200, { who: req.identity }));
         a.get('/internal/header', requireService, (req, res) => {
           send(res, 200, { header: req.get('x-pp-identity') });
         });
@@ -58,7 +60,7 @@ describe('service client', () => {
     const data = await runWithContext({ requestId: 'req-42' }, () =>
       client.callOk<{ who: { sub: string; kind: string } }>({ url: '/internal/who' }),
     );
-    expect(data.who).toMatchObject({ sub: 'stories', kind: 'service' });
+    expect(data.who).toMatchObject({ sub: 'stories', kind: 'service', iss: 'stories', aud: 'sessions' });
     expect(seen).toContain('req-42');
   });
 
@@ -70,6 +72,23 @@ describe('service client', () => {
       headers.push(data.header);
     }
     expect(new Set(headers).size).toBe(1);
+  });
+
+  it('signs for its target alone: a client of another unit pointed here is refused', async () => {
+    const misdirected = createServiceClient({
+      target: 'stories',
+      baseURL: server.url,
+      caller: 'ai',
+      signingKey: KEY,
+      logger,
+    });
+    const res = await misdirected.call<{ error: { code: string } }>({ url: '/internal/who' });
+    expect([res.status, res.data.error.code]).toEqual([401, 'invalid_identity']);
+    const acting = await sessionsClient().callOk<{ who: Record<string, unknown> }>({
+      url: '/internal/who-user',
+      actAs: { sub: 'u1', kind: 'user', token_kind: 'api' },
+    });
+    expect(acting.who).toMatchObject({ sub: 'u1', kind: 'user', iss: 'stories', aud: 'sessions' });
   });
 
   it('is refused when it signs with the wrong key', async () => {

@@ -24,8 +24,11 @@ export interface ServiceClientOptions {
 }
 
 export interface ServiceCallOptions extends InternalRequest {
-  /** Act for this user (the identity is re-signed); by default the call is made as the calling service. */
-  actAs?: Identity;
+  /**
+   * Act for this user (the identity is re-signed, by the calling unit for the target); by default the
+   * call is made as the calling service.
+   */
+  actAs?: Pick<Identity, 'sub' | 'kind' | 'name' | 'email' | 'token_kind'>;
   idempotent?: boolean;
 }
 
@@ -54,6 +57,8 @@ export function createServiceClient(options: ServiceClientOptions) {
     failureLogLevel: options.failureLogLevel,
   });
 
+  // Every identity sent names this unit as its signer and the target as the one unit it is for.
+  const addressed = { iss: options.caller, aud: options.target };
   // The service's own identity is the same on every call: signed once a while, not per call (the
   // receiving unit then finds the same header text among those it verified lately).
   let own = { header: '', until: 0 };
@@ -62,7 +67,7 @@ export function createServiceClient(options: ServiceClientOptions) {
     if (own.until <= now) {
       const header = signIdentity(
         options.signingKey,
-        { sub: options.caller, kind: 'service' },
+        { sub: options.caller, kind: 'service', ...addressed },
         SIGNED_TTL_SECONDS,
         now,
       );
@@ -70,7 +75,7 @@ export function createServiceClient(options: ServiceClientOptions) {
     }
     return own.header;
   };
-  const identityOf = (actAs: Identity | undefined) =>
+  const identityOf = (actAs: ServiceCallOptions['actAs']) =>
     actAs
       ? signIdentity(options.signingKey, {
           sub: actAs.sub,
@@ -78,6 +83,7 @@ export function createServiceClient(options: ServiceClientOptions) {
           name: actAs.name,
           email: actAs.email,
           token_kind: actAs.token_kind,
+          ...addressed,
         })
       : ownIdentity();
 

@@ -11,6 +11,8 @@ import { AppError } from './errors.ts';
 
 export interface ServiceAppOptions {
   logger: Logger;
+  /** This unit's name: the audience a signed identity header must name to be taken. */
+  unit: string;
   /** Key that verifies the signed identity header. */
   identityKey: string;
   readiness: Record<string, ReadinessCheck>;
@@ -73,7 +75,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
     }),
   );
   app.use(checkBodyLimits(options.maxBodyEntries));
-  app.use(identityMiddleware(options.identityKey));
+  app.use(identityMiddleware(options.identityKey, options.unit));
   options.routes(app);
   app.use(notFoundHandler);
   app.use(errorHandler(options.logger, options.errorMappers));

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { connect } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { z } from 'zod';
@@ -16,12 +17,15 @@ import {
 } from './index.ts';
 
 const KEY = 'k'.repeat(40);
+/** What the gateway signs for this unit (named `sessions` here). */
+const FOR_HERE = { iss: 'gateway', aud: 'sessions' };
 let server: RunningServer;
 let ready = true;
 
 beforeAll(async () => {
   const app = createServiceApp({
     logger: createLogger({ name: 'http-test', level: 'silent' }),
+    unit: 'sessions',
     identityKey: KEY,
     bodyLimit: '64kb',
     readiness: {
@@ -327,26 +331,43 @@ describe('service app', () => {
   });
 
   it('refuses a forged identity header and accepts a signed one', async () => {
-    const forged = signIdentity('x'.repeat(40), { sub: 'u1', kind: 'user' });
+    const forged = signIdentity('x'.repeat(40), { sub: 'u1', kind: 'user', ...FOR_HERE });
     const refused = await fetch(server.url + '/me', { headers: { 'x-pp-identity': forged } });
     expect(refused.status).toBe(401);
     const anonymous = await fetch(server.url + '/me');
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get('www-authenticate')).toBe('Bearer');
     const ok = await fetch(server.url + '/me', {
-      headers: { 'x-pp-identity': signIdentity(KEY, { sub: 'u1', kind: 'user' }) },
+      headers: { 'x-pp-identity': signIdentity(KEY, { sub: 'u1', kind: 'user', ...FOR_HERE }) },
     });
     expect((await ok.json()) as any).toMatchObject({ user: { id: 'u1' } });
   });
 
+  it('refuses an identity signed for another unit, or for none, with the platform key', async () => {
+    const me = (header: string) => fetch(server.url + '/me', { headers: { 'x-pp-identity': header } });
+    const forStories = signIdentity(KEY, { sub: 'u1', kind: 'user', iss: 'gateway', aud: 'stories' });
+    // Twice: a refused header is not kept among those verified.
+    for (let i = 0; i < 2; i++) {
+      const refused = await me(forStories);
+      expect([refused.status, ((await refused.json()) as any).error.code]).toEqual([401, 'invalid_identity']);
+    }
+    // Signed as before audiences existed: the platform's key, no `iss` nor `aud`.
+    const iat = Math.floor(Date.now() / 1000);
+    const body = Buffer.from(JSON.stringify({ sub: 'u1', kind: 'user', iat, exp: iat + 60 })).toString(
+      'base64url',
+    );
+    const unaddressed = `${body}.${createHmac('sha256', KEY).update(body).digest('base64url')}`;
+    expect((await me(unaddressed)).status).toBe(401);
+  });
+
   it('refuses an expired identity', async () => {
-    const old = signIdentity(KEY, { sub: 'u1', kind: 'user' }, 60, Date.now() - 120_000);
+    const old = signIdentity(KEY, { sub: 'u1', kind: 'user', ...FOR_HERE }, 60, Date.now() - 120_000);
     expect((await fetch(server.url + '/me', { headers: { 'x-pp-identity': old } })).status).toBe(401);
   });
 
   it('refuses a header it accepted before once that header has expired', async () => {
     // Signed to expire in the next second: accepted now, and refused (not served from what was verified) after.
-    const header = signIdentity(KEY, { sub: 'u1', kind: 'user' }, 1);
+    const header = signIdentity(KEY, { sub: 'u1', kind: 'user', ...FOR_HERE }, 1);
     const me = () => fetch(server.url + '/me', { headers: { 'x-pp-identity': header } });
     expect((await me()).status).toBe(200);
     expect((await me()).status).toBe(200);

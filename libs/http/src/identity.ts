@@ -16,6 +16,10 @@ export const identitySchema = z.object({
   /** how the user authenticated: an access token, an API token or an MCP token. */
   token_kind: z.enum(['access', 'api', 'mcp']).optional(),
   token_id: z.string().optional(),
+  /** The unit that signed it: `gateway` for a client's request, else the calling unit (`stories`...). */
+  iss: z.string(),
+  /** The one unit it is for: any other refuses it, so a header taken from one unit opens no other. */
+  aud: z.string(),
   iat: z.number(),
   exp: z.number(),
 });
@@ -24,7 +28,10 @@ export type Identity = z.infer<typeof identitySchema>;
 const b64 = (s: string | Buffer) => Buffer.from(s).toString('base64url');
 const mac = (key: string, body: string) => createHmac('sha256', key).update(body).digest();
 
-/** Signs an identity for a short time (it travels one hop and is never stored). */
+/**
+ * Signs an identity for a short time (it travels one hop and is never stored), naming who signs it
+ * (`iss`) and the one unit it is for (`aud`).
+ */
 export function signIdentity(
   key: string,
   identity: Omit<Identity, 'iat' | 'exp'>,
@@ -65,17 +72,20 @@ declare module 'express-serve-static-core' {
  */
 const VERIFIED_KEPT = 10_000;
 
-/** Reads the signed identity header: absent means anonymous, present but not valid is refused. */
-export function identityMiddleware(key: string): RequestHandler {
+/**
+ * Reads the signed identity header: absent means anonymous, present but not valid is refused, and so
+ * is one signed for another unit than `unit` (this one's name) or for none. Only headers for this unit
+ * are kept among those verified lately, so a repeat costs no more than before.
+ */
+export function identityMiddleware(key: string, unit: string): RequestHandler {
   const verified = new BoundedMap<string, Identity>(VERIFIED_KEPT);
   const verify = (header: string) => {
     const now = Date.now();
     const known = verified.get(header);
     if (known) return known.exp >= Math.floor(now / 1000) ? known : undefined;
     const identity = verifyIdentity(key, header, now);
-    if (identity) {
-      verified.set(header, Object.freeze(identity));
-    }
+    if (identity?.aud !== unit) return undefined;
+    verified.set(header, Object.freeze(identity));
     return identity;
   };
   return (req, _res, next) => {

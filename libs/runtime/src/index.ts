@@ -178,6 +178,7 @@ export function createRuntimeApp(
 ): Express {
   return createServiceApp({
     logger: runtime.logger,
+    unit: runtime.name,
     bodyLimit: options.bodyLimit,
     maxBodyEntries: options.maxBodyEntries,
     identityKey,

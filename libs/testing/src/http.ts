@@ -1,5 +1,5 @@
 import type { Express } from 'express';
-import { listen, type RunningServer } from '@pp/http';
+import { IDENTITY_HEADER, listen, signIdentity, verifyIdentity, type RunningServer } from '@pp/http';
 
 /** The app in process on a free port of the loopback interface. */
 export const startApp = (app: Express): Promise<RunningServer> => listen(app, 0, '127.0.0.1');
@@ -18,10 +18,29 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
+export interface ApiOptions {
+  /**
+   * The unit this client calls and the platform key: a signed identity header given is signed again
+   * for that unit (as the gateway signs one per unit), so one test helper's header serves every unit
+   * of a test. A header that does not verify is sent as it is.
+   */
+  identityFor?: { unit: string; key: string };
+}
+
+function readdressed(header: string, to: { unit: string; key: string }): string {
+  const identity = verifyIdentity(to.key, header);
+  if (!identity) return header;
+  const { iat, exp, ...rest } = identity;
+  return signIdentity(to.key, { ...rest, aud: to.unit }, exp - iat);
+}
+
 /** A small JSON client for tests: `api(url).post('/sessions', { body, token })`. */
-export function api(baseUrl: string | (() => string)) {
+export function api(baseUrl: string | (() => string), apiOptions: ApiOptions = {}) {
   const call = async (method: string, path: string, options: CallOptions = {}): Promise<TestResponse> => {
     const headers: Record<string, string> = { ...options.headers };
+    const given = headers[IDENTITY_HEADER];
+    if (given && apiOptions.identityFor)
+      headers[IDENTITY_HEADER] = readdressed(given, apiOptions.identityFor);
     if (options.body !== undefined) headers['content-type'] ??= 'application/json';
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     const base = typeof baseUrl === 'function' ? baseUrl() : baseUrl;

@@ -1,4 +1,4 @@
-import { AppError, ConflictError, NotFoundError, UnauthorizedError } from '@pp/http';
+import { AppError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '@pp/http';
 
 export class InvalidCredentialsError extends UnauthorizedError {
   constructor() {
@@ -44,6 +44,19 @@ export class UnverifiedEmailError extends ConflictError {
     super(
       'An account with this email exists; sign in with your password to link this provider',
       'email_unverified',
+    );
+  }
+}
+
+/**
+ * Tokens are made and listed with an access token from signing in only: an API or MCP token that
+ * could make others would outlive its own revocation through them (a leaked one minting a new one).
+ */
+export class AccessTokenRequiredError extends ForbiddenError {
+  constructor() {
+    super(
+      'Only an access token from signing in (POST /auth/login or social sign-on) may create or list tokens',
+      'access_token_required',
     );
   }
 }

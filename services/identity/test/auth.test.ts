@@ -4,9 +4,22 @@ import { INTERNAL_KEY, startIdentity, type IdentityHarness } from './support/ide
 
 let identity: IdentityHarness;
 const client = api(() => identity.url);
-const asUser = (sub: string) => ({ 'x-pp-identity': signIdentity(INTERNAL_KEY, { sub, kind: 'user' }) });
+const asUser = (sub: string) => ({
+  'x-pp-identity': signIdentity(INTERNAL_KEY, {
+    sub,
+    kind: 'user',
+    token_kind: 'access',
+    iss: 'gateway',
+    aud: 'identity',
+  }),
+});
 const asService = () => ({
-  'x-pp-identity': signIdentity(INTERNAL_KEY, { sub: 'gateway', kind: 'service' }),
+  'x-pp-identity': signIdentity(INTERNAL_KEY, {
+    sub: 'gateway',
+    kind: 'service',
+    iss: 'gateway',
+    aud: 'identity',
+  }),
 });
 
 beforeAll(async () => {
@@ -97,7 +110,14 @@ describe('identity: accounts', () => {
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get('www-authenticate')).toBe('Bearer');
     const forged = await client.get('/auth/me', {
-      headers: { 'x-pp-identity': signIdentity('x'.repeat(40), { sub: reg.body.user.id, kind: 'user' }) },
+      headers: {
+        'x-pp-identity': signIdentity('x'.repeat(40), {
+          sub: reg.body.user.id,
+          kind: 'user',
+          iss: 'gateway',
+          aud: 'identity',
+        }),
+      },
     });
     expect(forged.status).toBe(401);
   });

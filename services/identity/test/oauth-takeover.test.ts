@@ -9,8 +9,23 @@ import { followSignOn } from './support/oauth-flow.ts';
 let provider: FakeOAuthProvider;
 let identity: IdentityHarness;
 const client = api(() => identity.url);
-const asUser = (sub: string) => ({ 'x-pp-identity': signIdentity(INTERNAL_KEY, { sub, kind: 'user' }) });
-const asService = { 'x-pp-identity': signIdentity(INTERNAL_KEY, { sub: 'gateway', kind: 'service' }) };
+const asUser = (sub: string) => ({
+  'x-pp-identity': signIdentity(INTERNAL_KEY, {
+    sub,
+    kind: 'user',
+    token_kind: 'access',
+    iss: 'gateway',
+    aud: 'identity',
+  }),
+});
+const asService = {
+  'x-pp-identity': signIdentity(INTERNAL_KEY, {
+    sub: 'gateway',
+    kind: 'service',
+    iss: 'gateway',
+    aud: 'identity',
+  }),
+};
 const active = async (token: string) =>
   (await client.post('/internal/tokens/introspect', { body: { token }, headers: asService })).body.active;
 const signOn = async (name: 'github' | 'google') => {

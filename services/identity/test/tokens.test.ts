@@ -5,9 +5,23 @@ import { INTERNAL_KEY, startIdentity, type IdentityHarness } from './support/ide
 
 let identity: IdentityHarness;
 const client = api(() => identity.url);
-const asUser = (sub: string) => ({ 'x-pp-identity': signIdentity(INTERNAL_KEY, { sub, kind: 'user' }) });
+/** A user signed in with a token of this kind, as the gateway forwards it. */
+const asUser = (sub: string, token_kind: 'access' | 'api' | 'mcp' = 'access') => ({
+  'x-pp-identity': signIdentity(INTERNAL_KEY, {
+    sub,
+    kind: 'user',
+    token_kind,
+    iss: 'gateway',
+    aud: 'identity',
+  }),
+});
 const asService = () => ({
-  'x-pp-identity': signIdentity(INTERNAL_KEY, { sub: 'gateway', kind: 'service' }),
+  'x-pp-identity': signIdentity(INTERNAL_KEY, {
+    sub: 'gateway',
+    kind: 'service',
+    iss: 'gateway',
+    aud: 'identity',
+  }),
 });
 const introspect = (token: string) =>
   client.post('/internal/tokens/introspect', { body: { token }, headers: asService() });
@@ -165,6 +179,50 @@ describe('identity: API and MCP tokens', () => {
     expect(
       (await client.post('/auth/tokens', { body: { name: 'x', kind: 'api' }, headers: asUser(bob) })).status,
     ).toBe(201);
+  });
+
+  it('makes and lists tokens only for an access token from signing in: an API or MCP token gets 403', async () => {
+    for (const kind of ['api', 'mcp'] as const) {
+      const made = await client.post('/auth/tokens', {
+        body: { name: 'minted', kind: 'api' },
+        headers: asUser(ann, kind),
+      });
+      expect([made.status, made.body.error.code]).toEqual([403, 'access_token_required']);
+      const listed = await client.get('/auth/tokens', { headers: asUser(ann, kind) });
+      expect([listed.status, listed.body.error.code]).toEqual([403, 'access_token_required']);
+    }
+    const mine = (await client.get('/auth/tokens', { headers: asUser(ann) })).body.tokens;
+    expect(mine.map((t: { name: string }) => t.name)).not.toContain('minted');
+    // Revoking stays open to every kind: a token can still sign itself out.
+    const created = await client.post('/auth/tokens', {
+      body: { name: 'Self', kind: 'mcp' },
+      headers: asUser(ann),
+    });
+    const revoked = await client.delete(`/auth/tokens/${created.body.token.id}`, {
+      headers: asUser(ann, 'mcp'),
+    });
+    expect(revoked.status).toBe(200);
+  });
+
+  it('gives a token the lifetime asked for: listed with its expires_at, and inactive once past it', async () => {
+    const expiresAt = new Date(Date.now() + 1_500).toISOString();
+    const created = await client.post('/auth/tokens', {
+      body: { name: 'Short', kind: 'api', expires_at: expiresAt },
+      headers: asUser(bob),
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.token.expires_at).toBe(expiresAt);
+    const listed = (await client.get('/auth/tokens', { headers: asUser(bob) })).body.tokens;
+    expect(listed.find((t: { id: string }) => t.id === created.body.token.id).expires_at).toBe(expiresAt);
+    expect(listed.find((t: { name: string }) => t.name === 'Bob CI').expires_at).toBeNull();
+    expect((await introspect(created.body.token.token)).body).toMatchObject({
+      active: true,
+      expires_at: expiresAt,
+    });
+    await new Promise((r) => setTimeout(r, 1_600));
+    expect((await introspect(created.body.token.token)).body.active).toBe(false);
+    const after = (await client.get('/auth/tokens', { headers: asUser(bob) })).body.tokens;
+    expect(after.map((t: { id: string }) => t.id)).not.toContain(created.body.token.id);
   });
 
   it('needs a signed-in user for every token endpoint', async () => {

@@ -30,6 +30,7 @@ export function createApp(
   };
   return createServiceApp({
     logger: unit.logger,
+    unit: unit.name,
     identityKey: config.INTERNAL_SIGNING_KEY,
     readiness: {},
     bodyLimit: BODY_LIMIT,

@@ -1,6 +1,14 @@
+import { createHmac } from 'node:crypto';
+import { signIdentity } from '@pp/http';
 import { until } from '@pp/testing';
 import { rooms } from './support/room.ts';
-import { asService, asUser, startSessions, type SessionsHarness } from './support/sessions-harness.ts';
+import {
+  asService,
+  asUser,
+  INTERNAL_KEY,
+  startSessions,
+  type SessionsHarness,
+} from './support/sessions-harness.ts';
 
 let h: SessionsHarness;
 let r: ReturnType<typeof rooms>;
@@ -135,6 +143,37 @@ describe('sessions: create and look up', () => {
       deck: ['XS', 'S', 'M', 'L', 'XL', 'XXL', '?', 'coffee'],
       auto_reveal: true,
     });
+  });
+});
+
+describe('sessions: who may call', () => {
+  const mine = () =>
+    h.client.get('/sessions', { headers: { 'x-pp-identity': header('sessions') } }).then((res) => res.status);
+  const header = (aud: string) =>
+    signIdentity(INTERNAL_KEY, { sub: 'ann', kind: 'user', iss: 'gateway', aud });
+
+  it('refuses (401 invalid_identity) an identity signed for another unit, and one that names no unit', async () => {
+    expect(await mine()).toBe(200);
+    const forStories = await h.client.get('/sessions', { headers: { 'x-pp-identity': header('stories') } });
+    expect([forStories.status, forStories.body.error.code]).toEqual([401, 'invalid_identity']);
+    const iat = Math.floor(Date.now() / 1000);
+    const body = Buffer.from(JSON.stringify({ sub: 'ann', kind: 'user', iat, exp: iat + 60 })).toString(
+      'base64url',
+    );
+    const unaddressed = `${body}.${createHmac('sha256', INTERNAL_KEY).update(body).digest('base64url')}`;
+    const refused = await h.client.get('/sessions', { headers: { 'x-pp-identity': unaddressed } });
+    expect([refused.status, refused.body.error.code]).toEqual([401, 'invalid_identity']);
+    const service = await h.client.get('/internal/sessions/ABCDEF', {
+      headers: {
+        'x-pp-identity': signIdentity(INTERNAL_KEY, {
+          sub: 'ai',
+          kind: 'service',
+          iss: 'ai',
+          aud: 'stories',
+        }),
+      },
+    });
+    expect(service.status).toBe(401);
   });
 });
 

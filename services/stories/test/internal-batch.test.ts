@@ -3,7 +3,14 @@ import { IDENTITY_HEADER, signIdentity } from '@pp/http';
 import { as, KEY, startStories, type StoriesHarness } from './support/stories-harness.ts';
 
 const asService = {
-  headers: { [IDENTITY_HEADER]: signIdentity(KEY, { sub: 'integrations', kind: 'service' }) },
+  headers: {
+    [IDENTITY_HEADER]: signIdentity(KEY, {
+      sub: 'integrations',
+      kind: 'service',
+      iss: 'integrations',
+      aud: 'stories',
+    }),
+  },
 };
 
 describe('adding a batch of stories for another unit', () => {

@@ -5,7 +5,9 @@ import { forgetOldStoryHistory } from '../src/use-cases/forget-story-history.use
 import { as, KEY, startStories, type StoriesHarness } from './support/stories-harness.ts';
 
 const asService = {
-  headers: { [IDENTITY_HEADER]: signIdentity(KEY, { sub: 'ai', kind: 'service' }) },
+  headers: {
+    [IDENTITY_HEADER]: signIdentity(KEY, { sub: 'ai', kind: 'service', iss: 'ai', aud: 'stories' }),
+  },
 };
 
 describe("reading a session's stories for another unit", () => {

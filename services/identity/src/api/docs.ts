@@ -42,17 +42,30 @@ export const identityApi = {
   'POST /auth/tokens': {
     summary: 'Create an API or MCP token (the secret is shown once)',
     description:
+      'Only an access token from signing in (register, login or social sign-on) may create tokens: an API or MCP token ' +
+      'is refused (403 `access_token_required`), so that a token cannot make others that would outlive its revocation. ' +
+      'An API or MCP token lives until revoked, or until `expires_at` when one is given (a moment in the future): from then on ' +
+      'every request with it answers 401 `invalid_token`, on every gateway replica, even one that had it cached. ' +
       'An account has at most 100 API and MCP tokens that still work (revoked and expired ones do not count).',
     body: createTokenBody,
     responses: {
       201: { description: 'The token with its secret', payload: z.object({ token: createdToken }) },
+      403: {
+        description: 'Asked with an API or MCP token rather than an access token (`access_token_required`)',
+      },
       409: { description: 'The account has 100 working tokens already (`too_many_tokens`)' },
     },
   },
   'GET /auth/tokens': {
     summary: "The caller's API and MCP tokens (never the secrets)",
+    description:
+      'The tokens that still work, each with its `expires_at` (null for a token that lives until revoked). ' +
+      'Only an access token from signing in may list them (an API or MCP token: 403 `access_token_required`).',
     responses: {
       200: { description: 'Tokens, newest first', payload: z.object({ tokens: z.array(personalToken) }) },
+      403: {
+        description: 'Asked with an API or MCP token rather than an access token (`access_token_required`)',
+      },
     },
   },
   'DELETE /auth/tokens/{id}': {

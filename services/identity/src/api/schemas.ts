@@ -23,9 +23,10 @@ export const createTokenBody = z
   .strictObject({
     name: characters(100, { trim: true, min: 1 }),
     kind: z.enum(['api', 'mcp']),
-    expires_at: isoDate
-      .optional()
-      .meta({ description: 'Optional expiry; API and MCP tokens do not expire by default' }),
+    expires_at: isoDate.optional().meta({
+      description:
+        'Optional end of life (a moment in the future, with its offset, e.g. `2026-12-31T00:00:00Z`); without it the token lives until revoked',
+    }),
   })
   .meta({ id: 'CreateTokenRequest' });
 
@@ -58,7 +59,9 @@ export const personalToken = z
     kind: z.enum(['access', 'api', 'mcp']),
     prefix: z.string().meta({ description: 'The first characters of the secret, to tell tokens apart' }),
     created_at: isoDate,
-    expires_at: isoDate.nullable(),
+    expires_at: isoDate
+      .nullable()
+      .meta({ description: 'When the token stops working; null: it works until revoked' }),
     last_used_at: isoDate.nullable(),
   })
   .meta({ id: 'Token' });

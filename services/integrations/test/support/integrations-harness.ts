@@ -24,7 +24,15 @@ const logger = createLogger({ name: 'integrations-test', level: process.env.TEST
 
 /** Headers of a signed-in user, as the gateway forwards them. */
 export const as = (userId: string) => ({
-  headers: { [IDENTITY_HEADER]: signIdentity(KEY, { sub: userId, kind: 'user', name: 'Owner' }) },
+  headers: {
+    [IDENTITY_HEADER]: signIdentity(KEY, {
+      sub: userId,
+      kind: 'user',
+      name: 'Owner',
+      iss: 'gateway',
+      aud: 'integrations',
+    }),
+  },
 });
 
 export async function startIntegrations(
@@ -63,8 +71,8 @@ export async function startIntegrations(
   const integrations: StartedService = await start(definition(config));
   const replicas: StartedService[] = [];
   const client = api(integrations.server.url);
-  const sessionsApi = api(sessions.server.url);
-  const storiesApi = api(stories.server.url);
+  const sessionsApi = api(sessions.server.url, { identityFor: { unit: 'sessions', key: KEY } });
+  const storiesApi = api(stories.server.url, { identityFor: { unit: 'stories', key: KEY } });
 
   return {
     url: integrations.server.url,

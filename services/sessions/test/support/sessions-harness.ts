@@ -12,10 +12,15 @@ import { definition } from '../../src/app.ts';
 export const INTERNAL_KEY = 'internal-signing-key-for-tests-0123456789';
 
 export const asUser = (sub: string, name = sub) => ({
-  'x-pp-identity': signIdentity(INTERNAL_KEY, { sub, kind: 'user', name }),
+  'x-pp-identity': signIdentity(INTERNAL_KEY, { sub, kind: 'user', name, iss: 'gateway', aud: 'sessions' }),
 });
 export const asService = () => ({
-  'x-pp-identity': signIdentity(INTERNAL_KEY, { sub: 'stories', kind: 'service' }),
+  'x-pp-identity': signIdentity(INTERNAL_KEY, {
+    sub: 'stories',
+    kind: 'service',
+    iss: 'stories',
+    aud: 'sessions',
+  }),
 });
 
 /**

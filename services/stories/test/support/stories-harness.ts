@@ -40,7 +40,9 @@ export const logger = createLogger({ name: 'stories-test', level: process.env.TE
 
 /** Headers of a signed-in user, as the gateway forwards them. */
 export const as = (userId: string, name = 'Owner') => ({
-  headers: { [IDENTITY_HEADER]: signIdentity(KEY, { sub: userId, kind: 'user', name }) },
+  headers: {
+    [IDENTITY_HEADER]: signIdentity(KEY, { sub: userId, kind: 'user', name, iss: 'gateway', aud: 'stories' }),
+  },
 });
 
 export interface TestSession {
@@ -91,7 +93,7 @@ export async function startStories(
       published.push(msg.json<EventEnvelope>());
     },
   });
-  const sessionsApi = api(sessions.server.url);
+  const sessionsApi = api(sessions.server.url, { identityFor: { unit: 'sessions', key: KEY } });
   const client = api(() => service.server.url);
 
   const readModel = async (sessionId: string) => {
@@ -174,7 +176,14 @@ export async function startStories(
     /** The session as the sessions service describes it to other units (what session.* events carry). */
     async snapshot(sessionId: string): Promise<SessionSnapshot> {
       const res = await sessionsApi.get(`/internal/sessions/${sessionId}`, {
-        headers: { [IDENTITY_HEADER]: signIdentity(KEY, { sub: 'stories', kind: 'service' }) },
+        headers: {
+          [IDENTITY_HEADER]: signIdentity(KEY, {
+            sub: 'stories',
+            kind: 'service',
+            iss: 'stories',
+            aud: 'sessions',
+          }),
+        },
       });
       return res.body.session;
     },
