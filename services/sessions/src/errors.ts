@@ -30,7 +30,10 @@ const refusals: Record<Exclude<VoteRefusal, 'invalid_vote'>, () => AppError> = {
   participant_not_found: () => new ParticipantNotFoundError(),
   // 403 rather than 401: a 401 would tell the client its bearer token is bad, which it is not.
   participant_token_required: () =>
-    new ForbiddenError('This session requires the X-Participant-Token header', 'participant_token_required'),
+    new ForbiddenError(
+      'This vote needs the X-Participant-Token header: the session requires it, or this participant has voted with it before',
+      'participant_token_required',
+    ),
   invalid_participant_token: () =>
     new ForbiddenError('The participant token does not match', 'invalid_participant_token'),
   observer_cannot_vote: () => new ForbiddenError('Observers do not vote', 'observer_cannot_vote'),

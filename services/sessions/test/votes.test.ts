@@ -177,13 +177,48 @@ describe('votes: state conflicts and tokens', () => {
     const wrong = await r.vote(session.code, bob.id, '5', withToken(cleo.token));
     expect(wrong.status).toBe(403);
     expect(wrong.body.error.code).toBe('invalid_participant_token');
+    expect((await r.vote(session.code, cleo.id, '5')).status).toBe(200);
     expect((await r.vote(session.code, bob.id, '5', withToken(bob.token))).status).toBe(200);
-    expect((await r.vote(session.code, bob.id, '5')).status).toBe(200);
     await patch(session.code, { require_participant_token: true });
-    const missing = await r.vote(session.code, bob.id, '5');
+    const missing = await r.vote(session.code, cleo.id, '5');
     expect(missing.status).toBe(403);
     expect(missing.body.error.code).toBe('participant_token_required');
-    expect((await r.vote(session.code, bob.id, '8', withToken(bob.token))).status).toBe(200);
+    expect((await r.vote(session.code, cleo.id, '8', withToken(cleo.token))).status).toBe(200);
+  });
+
+  it('takes a vote without the token until the participant votes with it, and refuses one after (403)', async () => {
+    const session = await r.createSession('ann');
+    const bob = await r.join(session.code, 'Bob');
+    const story = await r.openStory(session);
+    const withToken = { 'x-participant-token': bob.token };
+    // A client that sends only participant_id keeps working...
+    expect((await r.vote(session.code, bob.id, '3')).status).toBe(200);
+    expect((await r.vote(session.code, bob.id, '5')).status).toBe(200);
+    // ...until the participant votes with its token: then its id alone votes no more.
+    expect((await r.vote(session.code, bob.id, '8', withToken)).status).toBe(200);
+    const impostor = await r.vote(session.code, bob.id, '1');
+    expect([impostor.status, impostor.body.error.code]).toEqual([403, 'participant_token_required']);
+    const wrong = await r.vote(session.code, bob.id, '1', { 'x-participant-token': 'ppt_forged' });
+    expect(wrong.body.error.code).toBe('invalid_participant_token');
+    expect((await r.vote(session.code, bob.id, '13', withToken)).status).toBe(200);
+    // In a later round too, and the votes refused were not counted.
+    const sealed = await r.seal(session.id, story.id);
+    expect(sealed.body.votes.map((v: { value: string }) => v.value)).toEqual(['13']);
+    await r.openStory(session, 'Sign-up page', 2);
+    expect((await r.vote(session.code, bob.id, '2')).body.error.code).toBe('participant_token_required');
+    expect((await r.vote(session.code, bob.id, '2', withToken)).status).toBe(200);
+  });
+
+  it('marks the voter once when its first votes with the token come at once, and refuses the id alone after', async () => {
+    const session = await r.createSession('ann');
+    const bob = await r.join(session.code, 'Bob');
+    await r.openStory(session);
+    const withToken = { 'x-participant-token': bob.token };
+    const answers = await Promise.all(
+      ['1', '2', '3', '5', '8'].map((value) => r.vote(session.code, bob.id, value, withToken)),
+    );
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    expect((await r.vote(session.code, bob.id, '1')).body.error.code).toBe('participant_token_required');
   });
 
   it('stops an earlier token from working once the signed-in user joins again', async () => {

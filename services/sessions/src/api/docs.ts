@@ -114,7 +114,10 @@ export const sessionsApi = {
   'POST /sessions/{code}/vote': {
     summary: 'Cast (or replace) a vote on the current story',
     description:
-      "The X-Participant-Token header, when sent, must be the participant's token; with the session setting require_participant_token it is required (403 `participant_token_required`). The value stays secret until reveal.",
+      "The X-Participant-Token header, when sent, must be the participant's token (else 403 `invalid_participant_token`). " +
+      'A vote without it is taken, so that a client that sends only `participant_id` keeps working, until that participant has voted with its token once: ' +
+      'from then on every vote for it needs the token (403 `participant_token_required`), since participant ids are small numbers the room shows to everyone. ' +
+      'With the session setting require_participant_token the token is required from the first vote (403 `participant_token_required`). The value stays secret until reveal.',
     params: codeParams,
     body: voteBody,
     responses: {
@@ -123,7 +126,8 @@ export const sessionsApi = {
         payload: z.object({ vote, stats: voteStats }),
       },
       403: {
-        description: '`invalid_participant_token`, `participant_token_required` or `observer_cannot_vote`',
+        description:
+          '`invalid_participant_token`, `participant_token_required` (the session requires the token, or the participant has voted with it before) or `observer_cannot_vote`',
       },
       404: {
         description: '`session_not_found`, or `participant_not_found` (not a participant of this session)',

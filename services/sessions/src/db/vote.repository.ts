@@ -22,6 +22,10 @@ export interface VoteToRecord {
   storyId: string;
   participantId: number;
   value: string;
+  /** Cast with the voter's participant token (already checked): the voter is marked as voting with it. */
+  withToken: boolean;
+  /** Whether the voter had voted with its token before, as the scene says (the row version confirms it). */
+  votedWithToken: boolean;
   at: Date;
   /** The row versions (xmin) of the session and the voter the vote was checked against. */
   versions: { session: string; participant: string };
@@ -37,8 +41,8 @@ export interface VoteToRecord {
  * holds that row share-locked. So the vote statement counts the round's votes without looking up
  * their voters (the seal, which hands the votes over, still checks each voter).
  */
-const RECORD_VOTE: PreparedStatement = {
-  name: 'sessions.record-vote',
+const recordVoteStatement = (name: string, voterLock: string): PreparedStatement => ({
+  name,
   text: `with open_round as (
        select id from rounds
         where id = $1::uuid and session_id = $2::uuid and status = 'voting' and sealed = false
@@ -47,12 +51,17 @@ const RECORD_VOTE: PreparedStatement = {
        select p.id from participants p join sessions s on s.id = p.session_id
         where p.id = $3::int and p.session_id = $2::uuid and ${COUNTED}
           and p.xmin = $4::text::xid and s.xmin = $5::text::xid
-        for share of p),
+          and ($12::boolean or not p.voted_with_token)
+        for ${voterLock} of p),
      saved as (
        insert into votes (story_id, participant_id, value, created_at, updated_at)
        select open_round.id, voter.id, $6::text, $7::timestamptz, $7::timestamptz from open_round, voter
        on conflict (story_id, participant_id) do update set value = excluded.value, updated_at = excluded.updated_at
        returning id, participant_id, story_id, value, updated_at),
+     marked as (
+       update participants set voted_with_token = true
+        where $12::boolean and id = $3::int and not voted_with_token and exists (select from saved)
+       returning xmin::text as version),
      counts as (
        select (select count(*)::int from votes v
                 where v.story_id = $1::uuid and v.participant_id <> $3::int) + 1 as votes_cast,
@@ -66,20 +75,32 @@ const RECORD_VOTE: PreparedStatement = {
        insert into room_events (event_id, session_id, type, payload, occurred_at)
        select $8::uuid, $2::uuid, 'vote.cast', jsonb_set($11::jsonb, '{stats}', stats.stats), $10::timestamptz
          from stats)
-     select saved.*, counts.votes_cast, counts.total from saved, counts`,
-};
+     select saved.*, counts.votes_cast, counts.total, (select version from marked) as participant_version
+       from saved, counts`,
+});
+const RECORD_VOTE = recordVoteStatement('sessions.record-vote', 'share');
+/**
+ * A voter's first vote with its token marks the voter's row: the row is locked for that update from
+ * the start (two such votes at once would each hold a share lock and wait for the other's). The
+ * second finds the row changed and is read afresh.
+ */
+const FIRST_VOTE_WITH_TOKEN = recordVoteStatement('sessions.record-first-vote-with-token', 'no key update');
 
 /**
  * The whole write of a vote in one autocommit statement (one round trip, its own transaction,
  * prepared once per connection): with the round share-locked and still open, and the session and the
- * voter as the vote was checked against (same row versions, the voter's row share-locked), upserts
- * the vote, counts the round's votes (this one's included) and its participants, writes vote.cast
- * with those counts to the outbox and records what the live room shows of it. A seal holds the round
+ * voter as the vote was checked against (same row versions, the voter's row share-locked), and a vote
+ * without the token only for a voter that never voted with it, upserts the vote, marks the voter as
+ * voting with its token when it did (the first time), counts the round's votes (this one's included)
+ * and its participants, writes vote.cast with those counts to the outbox and records what the live
+ * room shows of it. A seal holds the round
  * lock exclusively, so a vote commits before the seal reads the votes, or waits and then finds the
  * round sealed: then nothing is written and nothing comes back.
  */
 export async function recordVote(em: EntityManager, v: VoteToRecord) {
-  const [result] = await preparedRows<StoredVote & { votes_cast: number; total: number }>(em, RECORD_VOTE, [
+  const [result] = await preparedRows<
+    StoredVote & { votes_cast: number; total: number; participant_version: string | null }
+  >(em, v.withToken && !v.votedWithToken ? FIRST_VOTE_WITH_TOKEN : RECORD_VOTE, [
     v.storyId,
     v.sessionId,
     v.participantId,
@@ -91,13 +112,16 @@ export async function recordVote(em: EntityManager, v: VoteToRecord) {
     v.event.payload,
     v.event.createdAt,
     v.roomData,
+    v.withToken,
   ]);
   if (!result) return undefined;
-  const { votes_cast, total, ...vote } = result;
+  const { votes_cast, total, participant_version, ...vote } = result;
   return {
     vote: { ...vote, updated_at: asDate(vote.updated_at) },
     votesCast: votes_cast,
     totalParticipants: total,
+    /** The voter's new row version when this vote marked it as voting with its token; else null. */
+    participantVersion: participant_version,
   };
 }
 

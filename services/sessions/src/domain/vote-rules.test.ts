@@ -16,7 +16,7 @@ const open = (over: Partial<VoteScene['session']> = {}, scene: Partial<VoteScene
     requireParticipantToken: false,
     ...over,
   },
-  participant: { role: 'participant', tokenHash: hash },
+  participant: { role: 'participant', tokenHash: hash, votedWithToken: false },
   round: { sealed: false },
   ...scene,
 });
@@ -60,7 +60,10 @@ describe('vote rules', () => {
       'participant_not_found',
     );
     expect(voteRefusal(closed, { value: 'x', token: 'ppt_forged' }, NOW)).toBe('invalid_participant_token');
-    const observer = { ...closed, participant: { role: 'observer' as const, tokenHash: hash } };
+    const observer = {
+      ...closed,
+      participant: { role: 'observer' as const, tokenHash: hash, votedWithToken: false },
+    };
     expect(voteRefusal(observer, { value: 'x', token }, NOW)).toBe('observer_cannot_vote');
   });
 
@@ -68,6 +71,13 @@ describe('vote rules', () => {
     const strict = open({ requireParticipantToken: true });
     expect(voteRefusal(strict, { value: '5', token: undefined }, NOW)).toBe('participant_token_required');
     expect(voteRefusal(strict, { value: '5', token }, NOW)).toBeNull();
+  });
+
+  it('needs the token once the participant has voted with it, and takes it then', () => {
+    const proven = open({}, { participant: { role: 'participant', tokenHash: hash, votedWithToken: true } });
+    expect(voteRefusal(proven, { value: '5', token: undefined }, NOW)).toBe('participant_token_required');
+    expect(voteRefusal(proven, { value: '5', token: 'ppt_forged' }, NOW)).toBe('invalid_participant_token');
+    expect(voteRefusal(proven, { value: '5', token }, NOW)).toBeNull();
   });
 
   it('refuses when no story is open, or its round is sealed', () => {

@@ -12,7 +12,8 @@ export interface VoteScene {
     voteByAt: Date | null;
     requireParticipantToken: boolean;
   };
-  participant: { role: ParticipantRole; tokenHash: string } | null;
+  /** `votedWithToken`: it has voted with its participant token before, so every vote of it needs it. */
+  participant: { role: ParticipantRole; tokenHash: string; votedWithToken: boolean } | null;
   /** The current story's round; null when no story is open. */
   round: { sealed: boolean } | null;
 }
@@ -33,7 +34,10 @@ export const isVotingClosed = (s: Pick<VoteScene['session'], 'votebyEnabled' | '
 
 /**
  * Why this vote cannot be taken, or null. Order: who is voting (404, 403), then the session's state
- * (409), the card (422), and last the round (409).
+ * (409), the card (422), and last the round (409). A vote without the participant token is taken
+ * (clients that know only `participant_id` keep working) unless the session requires the token, or
+ * the participant has voted with it before: participant ids are small numbers the room shows, so
+ * once the participant has shown it holds its token, nobody else votes for it without that token.
  */
 export function voteRefusal(
   scene: VoteScene,
@@ -42,7 +46,8 @@ export function voteRefusal(
 ): VoteRefusal | null {
   const { session, participant, round } = scene;
   if (!participant) return 'participant_not_found';
-  if (vote.token === undefined && session.requireParticipantToken) return 'participant_token_required';
+  if (vote.token === undefined && (session.requireParticipantToken || participant.votedWithToken))
+    return 'participant_token_required';
   if (vote.token !== undefined && !participantTokenMatches(vote.token, participant.tokenHash)) {
     return 'invalid_participant_token';
   }

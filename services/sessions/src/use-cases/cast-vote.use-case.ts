@@ -25,7 +25,13 @@ const sceneOf = (r: VoteSceneRow, deck: string[]): VoteScene => ({
     requireParticipantToken: r.require_participant_token,
   },
   participant:
-    r.participant_id === null ? null : { role: r.role as ParticipantRole, tokenHash: r.token_hash! },
+    r.participant_id === null
+      ? null
+      : {
+          role: r.role as ParticipantRole,
+          tokenHash: r.token_hash!,
+          votedWithToken: r.voted_with_token === true,
+        },
   round: r.story_id === null ? null : { sealed: r.sealed === true },
 });
 
@@ -71,6 +77,9 @@ function write(ctx: SessionsContext, scene: VoteSceneRow, input: CastVoteInput, 
     storyId: scene.story_id!,
     participantId: input.participantId,
     value: input.value,
+    // Checked against the scene already (refusalIn): a token sent here is the voter's.
+    withToken: input.token !== undefined,
+    votedWithToken: scene.voted_with_token === true,
     at: now,
     versions: { session: scene.session_version, participant: scene.participant_version! },
     event: { id: event.id, payload: JSON.stringify(event), createdAt: new Date(event.occurred_at) },
@@ -97,6 +106,14 @@ export async function castVote(ctx: SessionsContext, rawCode: string, input: Cas
     saved = await write(ctx, scene, input, now);
   }
   if (!saved) throw voteRefusalError('story_already_revealed', []);
+  // The first vote with the token changed the voter's row: the scene kept follows it, so that the
+  // voter's next vote is still one statement.
+  if (saved.participantVersion)
+    ctx.voteScenes.set(code, input.participantId, {
+      ...scene!,
+      voted_with_token: true,
+      participant_version: saved.participantVersion,
+    });
   ctx.publish();
   // Votes of one story commit side by side, so the count taken in the statement may miss one that
   // committed at the same moment; counted again after the commit, the last voter always sees everyone.

@@ -7,6 +7,7 @@ import { OneCurrentRoundMigration } from './0004-one-current-round.migration.ts'
 import { RoomOrderMigration } from './0005-room-order.migration.ts';
 import { NfcCardsMigration } from './0006-nfc-cards.migration.ts';
 import { NameKeysMigration } from './0007-name-keys.migration.ts';
+import { VotedWithTokenMigration } from './0008-voted-with-token.migration.ts';
 
 export const migrations = [
   ...eventsMigrations,
@@ -18,4 +19,5 @@ export const migrations = [
   { name: '0005-room-order', class: RoomOrderMigration },
   { name: '0006-nfc-cards', class: NfcCardsMigration },
   { name: '0007-name-keys', class: NameKeysMigration },
+  { name: '0008-voted-with-token', class: VotedWithTokenMigration },
 ];
