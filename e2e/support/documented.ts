@@ -12,6 +12,13 @@ type Content = Record<string, { schema?: object }>;
 const local = (schema: object) =>
   JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', '"#/$defs/')) as object;
 
+/** A response of the document, itself or the shared one it refers to (`#/components/responses/...`). */
+export function responseOf(doc: OpenApiJson, response: unknown): Record<string, unknown> | undefined {
+  const ref = (response as { $ref?: string } | undefined)?.$ref;
+  if (!ref) return response as Record<string, unknown> | undefined;
+  return doc.components?.responses?.[ref.split('/').pop()!] as Record<string, unknown> | undefined;
+}
+
 /**
  * How an answer of `METHOD path` (a path of the document, e.g. `/sessions/{code}`) differs from what
  * the document says of it: nothing when its body matches the schema documented for its status and
@@ -24,7 +31,10 @@ export function differencesFromDocument(
   res: TestResponse,
 ): string[] {
   const key = `${method} ${path} ${res.status}`;
-  const response = doc.paths?.[path]?.[method.toLowerCase()]?.responses?.[String(res.status)];
+  const response = responseOf(
+    doc,
+    doc.paths?.[path]?.[method.toLowerCase()]?.responses?.[String(res.status)],
+  );
   if (!response) return [`${key}: status not documented`];
   const mediaType = (res.headers.get('content-type') ?? '').split(';')[0]!.trim();
   const schema = (response.content as Content | undefined)?.[mediaType]?.schema;

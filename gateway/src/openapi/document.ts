@@ -35,6 +35,18 @@ const error = (description: string, headers = rateLimitHeaders) => ({
 });
 const WITH_BODY = new Set(['POST', 'PATCH', 'PUT']);
 
+/** What each tag (the unit that serves its paths) is about. */
+const TAGS: Record<string, string> = {
+  identity: 'Accounts, sign-in (password or social), and API and MCP tokens',
+  sessions: 'Sessions (rooms), participants, votes and the live room; folders, workspace and templates',
+  mcp: 'The Model Context Protocol server, for AI assistants',
+  stories: 'Stories of a session, revealing votes, analytics and export',
+  ai: 'AI suggestions on the stories of a session',
+  integrations: 'Issue trackers and chat tools: connections, import, estimates written back',
+  webhooks: 'Webhooks: events of your sessions sent to your endpoints, with their deliveries',
+  gateway: 'What the gateway answers itself: where to start, health, readiness and this document',
+};
+
 /** What the gateway says of every route: its success, and the answers it or any unit may give. */
 function responsesOf(route: RouteEntry): ZodOpenApiResponsesObject {
   const success = String(route.success ?? 200) as `${1 | 2 | 3 | 4 | 5}${string}`;
@@ -92,8 +104,18 @@ export function routeTableDocument(table: readonly RouteEntry[], version = '1.0.
   }
   return createDocument({
     openapi: '3.1.0',
-    info: { title: 'Planning Poker API', version, description: API_DESCRIPTION },
-    tags: [...new Set(table.map((r) => r.unit))].map((name) => ({ name })),
+    info: {
+      title: 'Planning Poker API',
+      version,
+      description: API_DESCRIPTION,
+      license: { name: 'Proprietary: all rights reserved', identifier: 'LicenseRef-Proprietary' },
+    },
+    // Relative: the gateway that serves this document, whatever address it is reached at.
+    servers: [{ url: '/', description: 'The gateway that serves this document' }],
+    tags: [
+      ...[...new Set(table.map((r) => r.unit))].map((name) => ({ name, description: TAGS[name] })),
+      { name: 'gateway', description: TAGS.gateway },
+    ],
     paths,
     components: {
       securitySchemes: {

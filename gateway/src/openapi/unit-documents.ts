@@ -3,6 +3,7 @@ import { listenToUnitDescriptions } from '@pp/http-client';
 import type { Logger } from '@pp/logger';
 import type { RouteEntry } from '../routes.ts';
 import { mergeUnitDocuments, routeTableDocument, type OpenApiJson } from './document.ts';
+import { shareGatewayAnswers } from './shared-answers.ts';
 
 export interface UnitDocuments {
   /** The API's document as JSON text: the route table with every unit's description heard so far. */
@@ -40,7 +41,8 @@ export function unitDocuments(options: {
     text() {
       if (built?.version !== descriptions.version()) {
         const merged = mergeUnitDocuments(base, [...descriptions.current().values()] as OpenApiJson[]);
-        built = { version: descriptions.version(), text: JSON.stringify(merged) };
+        const text = JSON.stringify(shareGatewayAnswers(merged, base));
+        built = { version: descriptions.version(), text };
       }
       return built.text;
     },
