@@ -42,6 +42,7 @@ const integrations = route('integrations');
 const webhooks = route('webhooks');
 const mcp = route('mcp');
 const CREATED = { success: 201 };
+const ACCEPTED = { success: 202 };
 
 const aiEndpoints: Array<[string, string]> = [
   ['summary', 'Session summary'],
@@ -57,6 +58,8 @@ const aiEndpoints: Array<[string, string]> = [
 /**
  * THE route table: every public path of the API, the unit
  * that serves it and whether it needs a token. Nothing outside it is proxied; `/internal/*` never is.
+ * Each path is also described by its unit (`src/api/docs.ts`: `public`, its success status):
+ * `e2e/route-table.test.ts` fails on any difference, so a path is declared here and there alike.
  */
 export const routeTable: readonly RouteEntry[] = [
   // identity
@@ -130,7 +133,13 @@ export const routeTable: readonly RouteEntry[] = [
   integrations('GET', '/integrations/oauth/{provider}/start', 'token', 'Begin an OAuth connection', {
     success: 302,
   }),
-  integrations('GET', '/integrations/oauth/{provider}/callback', 'public', 'OAuth callback of a connection'),
+  integrations(
+    'GET',
+    '/integrations/oauth/{provider}/callback',
+    'public',
+    'OAuth callback of a connection',
+    CREATED,
+  ),
   integrations('GET', '/integrations/connections', 'token', 'Connections'),
   integrations('POST', '/integrations/connections', 'token', 'Create a connection', CREATED),
   integrations('PATCH', '/integrations/connections/{connection}', 'token', 'Update a connection'),
@@ -159,6 +168,6 @@ export const routeTable: readonly RouteEntry[] = [
   webhooks('PATCH', '/webhooks/{id}', 'token', 'Update or re-enable a webhook'),
   webhooks('DELETE', '/webhooks/{id}', 'token', 'Delete a webhook'),
   webhooks('GET', '/webhooks/{id}/deliveries', 'token', 'Delivery attempts'),
-  webhooks('POST', '/webhooks/{id}/test', 'token', 'Send a test delivery'),
-  webhooks('POST', '/webhooks/{id}/deliveries/{delivery}/redeliver', 'token', 'Deliver again'),
+  webhooks('POST', '/webhooks/{id}/test', 'token', 'Send a test delivery', ACCEPTED),
+  webhooks('POST', '/webhooks/{id}/deliveries/{delivery}/redeliver', 'token', 'Deliver again', ACCEPTED),
 ];

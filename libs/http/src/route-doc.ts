@@ -7,6 +7,12 @@ import type { z } from 'zod';
  * these keyed "METHOD /path"; the gateway plugs it into its route table's OpenAPI document.
  */
 export interface RouteDoc {
+  /**
+   * Answered without a token too (a valid one is still read: the request is then the user's). Without
+   * it the path needs a token, and the gateway refuses a request without one (401) before it reaches
+   * the unit. The gateway's route table says the same of each path (a test compares them).
+   */
+  public?: boolean;
   summary?: string;
   description?: string;
   params?: z.ZodObject;

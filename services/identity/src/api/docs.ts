@@ -18,6 +18,7 @@ import {
 /** The documentation of each public identity endpoint, keyed like the gateway's route table ("METHOD /path"). */
 export const identityApi = {
   'POST /auth/register': {
+    public: true,
     summary: 'Create an account with email and password',
     description:
       'The email is not verified: if a sign-on provider later verifies it (GET /auth/oauth/{provider}/callback), the account is taken back, its password and tokens stop working.',
@@ -28,6 +29,7 @@ export const identityApi = {
     },
   },
   'POST /auth/login': {
+    public: true,
     summary: 'Sign in with email and password',
     body: loginBody,
     responses: {
@@ -79,10 +81,12 @@ export const identityApi = {
     },
   },
   'GET /auth/oauth/providers': {
+    public: true,
     summary: 'Social sign-on providers that are configured',
     responses: { 200: { description: 'Providers', payload: z.object({ providers: z.array(provider) }) } },
   },
   'GET /auth/oauth/{provider}/start': {
+    public: true,
     summary: 'Begin social sign-on (OAuth 2.0 / OIDC with PKCE S256)',
     description:
       'Redirects (302) to the provider with a signed, single-use `state`; the body carries `authorization_url` too. ' +
@@ -107,6 +111,7 @@ export const identityApi = {
     },
   },
   'GET /auth/oauth/{provider}/callback': {
+    public: true,
     summary: 'Finish social sign-on',
     description:
       'Exchanges the code, finds or creates the account (linking by verified email) and answers with an access token; when a return URL is configured it redirects there with the token in the URL fragment. ' +

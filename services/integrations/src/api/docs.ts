@@ -83,6 +83,7 @@ export const integrationsApi = {
     },
   },
   'GET /integrations/oauth/{provider}/callback': {
+    public: true,
     summary: 'OAuth callback: stores the connection',
     description:
       'The provider sends the browser back here with `code` and `state`. The connection must be started and finished ' +

@@ -60,6 +60,7 @@ export const sessionsApi = {
     },
   },
   'GET /sessions/{code}': {
+    public: true,
     summary: 'Look a session up by code',
     description: 'Everyone gets the public fields; the owner gets the full record.',
     params: codeParams,
@@ -95,6 +96,7 @@ export const sessionsApi = {
     },
   },
   'POST /sessions/{code}/join': {
+    public: true,
     summary: 'Join a session',
     description:
       'With a bearer token: the profile name, the owner as moderator, the same participant when joining again (with a fresh token). Without: `name` is required.',
@@ -112,6 +114,7 @@ export const sessionsApi = {
     },
   },
   'POST /sessions/{code}/vote': {
+    public: true,
     summary: 'Cast (or replace) a vote on the current story',
     description:
       "The X-Participant-Token header, when sent, must be the participant's token (else 403 `invalid_participant_token`). " +
@@ -139,6 +142,7 @@ export const sessionsApi = {
     },
   },
   'GET /sessions/{code}/participants': {
+    public: true,
     summary: 'Participants of a session',
     params: codeParams,
     responses: {
@@ -150,6 +154,7 @@ export const sessionsApi = {
     },
   },
   'GET /sessions/{code}/events': {
+    public: true,
     summary: 'Live room: a Server-Sent Events stream of the session',
     description:
       'Events (SSE `event:` = type, `id:` = event id, `data:` = JSON): participant.joined, participant.left (removed by the owner), participant.updated (role changed, with previous_role: a hand-over of the moderator role gives one for each, the new moderator and the one it was taken from), vote.cast (who voted and the new stats, never the value), story.created, story.updated, story.activated, story.reset, story.revealed (with votes and final_estimate), story.deleted, session.updated. A client that reconnects with Last-Event-ID gets what it missed (up to a day back, at most 1,000 events), in the order a stream open all along got them, then the live events, none twice; comments every 15 s keep an idle stream open. A HEAD is answered at once with the status and headers a GET would get, and opens no stream.',

@@ -46,6 +46,7 @@ export const storiesApi = {
     },
   },
   'GET /sessions/{code}/stories': {
+    public: true,
     summary: "The room's view of the stories (public)",
     params: codeParams,
     responses: {
