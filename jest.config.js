@@ -23,8 +23,8 @@ export default {
   testMatch: ['**/*.test.ts'],
   moduleNameMapper: { '^@pp/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts' },
   setupFiles: ['<rootDir>/libs/testing/src/jest-setup.ts'],
-  globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
-  globalTeardown: '<rootDir>/libs/testing/src/global-teardown.ts',
+  globalSetup: '<rootDir>/deploy/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/deploy/test/support/global-teardown.ts',
   testTimeout: 30000,
   slowTestThreshold: 10,
 };

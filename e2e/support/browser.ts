@@ -1,14 +1,18 @@
 /**
  * The web room for browser tests: the build (made when its sources changed, as `npm start` does),
- * a headless Chromium (Debian's package, driven by playwright-core: nothing is downloaded), and a
+ * a headless Chromium (Debian's package, installed when missing as `npm start` installs nats-server,
+ * driven by playwright-core: nothing is downloaded from elsewhere), and a
  * room to open in it.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { ensureDebianExecutable, findExecutable } from '../../deploy/src/launcher/executables.ts';
+import type { LauncherLog } from '../../deploy/src/launcher/log.ts';
 import { startPlatform, type Platform } from './platform.ts';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -29,15 +33,49 @@ export async function buildWebRoom(): Promise<string> {
   return stdout.trim();
 }
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** Says on stderr what finding Chromium does (an install takes a while). */
+const log: LauncherLog = {
+  info: (m) => process.stderr.write(`[chromium] ${m}\n`),
+  warn: (m) => process.stderr.write(`[chromium] warning: ${m}\n`),
+  error: (m) => process.stderr.write(`[chromium] error: ${m}\n`),
+  line: () => undefined,
+};
+
+const NAMES = ['chromium', 'chromium-browser', 'google-chrome'];
+const found = () => NAMES.map((name) => findExecutable(name)).find(Boolean);
+
+/**
+ * CHROMIUM_PATH, else a Chromium on PATH, else Debian's package installed as `npm start` installs
+ * nats-server (apt-get, when run as root), else an error naming what to install. Test files run side
+ * by side: one that finds another installing it waits for that install.
+ */
+async function chromiumPath(): Promise<string> {
+  const given = process.env.CHROMIUM_PATH;
+  if (given) {
+    if (!existsSync(given)) throw new Error(`CHROMIUM_PATH names no file: ${given}`);
+    return given;
+  }
+  const hint = 'or set CHROMIUM_PATH to a Chromium or Chrome executable';
+  try {
+    return found() ?? (await ensureDebianExecutable('chromium', 'chromium', log, hint));
+  } catch (err) {
+    // Not root: nothing was tried, nobody else installs it. Root: apt-get may have found another file's install under way.
+    const deadline = process.getuid?.() === 0 ? Date.now() + 300_000 : 0;
+    while (Date.now() < deadline) {
+      await sleep(2_000);
+      const installed = found();
+      if (installed) return installed;
+    }
+    throw err;
+  }
+}
 
 /** Headless Chromium; the machine has no internet, so nothing in the background may try to reach it. */
 export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (CI's .ci/run installs it)`);
+  const executablePath = await chromiumPath();
   mkdirSync(artifactsDir, { recursive: true });
   return chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath,
     headless: true,
     args: [
       '--no-sandbox',

@@ -4,7 +4,7 @@ import { ensureDatabase, dropDatabase, withDatabaseName } from '@pp/db';
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 export const DEFAULT_NATS_URL = 'nats://127.0.0.1:4222';
 
-/** PostgreSQL of the tests: DATABASE_URL, else the container of the global setup, else the local default. */
+/** PostgreSQL of the tests: DATABASE_URL (the global setup sets it to the server it found or started). */
 export const testServerUrl = () => process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
 export const testNatsUrl = () => process.env.NATS_URL || DEFAULT_NATS_URL;
 
