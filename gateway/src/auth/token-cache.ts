@@ -1,3 +1,4 @@
+import { BoundedMap } from '@pp/collections';
 import type { Identity } from '@pp/http';
 
 /** What a bearer token proves; signed anew per unit (with `iss` and `aud`) for each request. */
@@ -18,13 +19,15 @@ export interface TokenCacheOptions {
  * and keeps it from being cached again by an introspection that was already under way.
  */
 export class TokenCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: BoundedMap<string, Entry>;
   private readonly keysByTokenId = new Map<string, Set<string>>();
   private readonly revoked = new Map<string, number>();
   private readonly options: Required<TokenCacheOptions>;
 
   constructor(options: TokenCacheOptions) {
     this.options = { maxEntries: 50_000, now: Date.now, ...options };
+    // Oldest first out; a valid token's entry leaves its index with it.
+    this.entries = new BoundedMap(this.options.maxEntries, (key, entry) => this.unindex(key, entry));
   }
 
   /** `undefined`: unknown; `{ identity: undefined }`: known to be invalid. */
@@ -73,18 +76,16 @@ export class TokenCache {
   }
 
   private put(key: string, entry: Entry): void {
-    this.entries.delete(key);
     this.entries.set(key, entry);
-    // Oldest first out: Map iteration follows insertion order.
-    while (this.entries.size > this.options.maxEntries) {
-      const oldest = this.entries.keys().next().value as string;
-      this.delete(oldest);
-    }
   }
 
   private delete(key: string): void {
     const entry = this.entries.get(key);
     this.entries.delete(key);
-    if (entry?.identity) this.keysByTokenId.get(entry.tokenId)?.delete(key);
+    if (entry) this.unindex(key, entry);
+  }
+
+  private unindex(key: string, entry: Entry): void {
+    if (entry.identity) this.keysByTokenId.get(entry.tokenId)?.delete(key);
   }
 }

@@ -39,4 +39,14 @@ describe('BoundedMap', () => {
     expect(() => new BoundedMap(0)).toThrow(RangeError);
     expect(() => new BoundedMap(1.5)).toThrow(RangeError);
   });
+
+  it('tells onEvict of each entry forgotten for room, not of those deleted or replaced', () => {
+    const evicted: Array<[string, number]> = [];
+    const m = new BoundedMap<string, number>(2, (key, value) => evicted.push([key, value]));
+    m.set('a', 1).set('b', 2).set('a', 3);
+    m.delete('b');
+    m.set('c', 4).set('d', 5);
+    expect(evicted).toEqual([['a', 3]]);
+    expect([...m.keys()]).toEqual(['c', 'd']);
+  });
 });

@@ -1,6 +1,7 @@
-import CircuitBreaker from 'opossum';
+import type CircuitBreaker from 'opossum';
 import { currentContext, type Logger } from '@pp/logger';
 import { ServiceUnavailableError, counter } from '@pp/http';
+import { circuitBreaker } from './breakers.ts';
 
 export interface ResilienceOptions {
   /** Names the target in logs, metrics and the breaker. */
@@ -63,14 +64,8 @@ export function createResilience(options: ResilienceOptions): Resilience {
     if (RETRYABLE_STATUS.has(response.status)) throw new UpstreamError(response);
     return response;
   };
-  const breaker = new CircuitBreaker(attempt, {
-    name: options.name,
-    timeout: false, // the transport enforces the timeout
-    errorThresholdPercentage: options.breaker?.errorThresholdPercentage ?? 50,
-    resetTimeout: options.breaker?.resetTimeoutMs ?? 5_000,
-    volumeThreshold: options.breaker?.volumeThreshold ?? 10,
-    rollingCountTimeout: 10_000,
-  });
+  // The transport enforces the timeout.
+  const breaker: CircuitBreaker = circuitBreaker(attempt, { name: options.name, ...options.breaker });
   const failureLog = options.failureLogLevel ?? 'warn';
   breaker.on('open', () => options.logger[failureLog]({ target: options.name }, 'circuit opened'));
   breaker.on('close', () => options.logger.info({ target: options.name }, 'circuit closed'));

@@ -1,6 +1,7 @@
 import { sessionSnapshot, type SessionSnapshot } from '@pp/contracts';
 import { AppError } from '@pp/http';
-import type { ServiceClient } from './service-client.ts';
+import type { Logger } from '@pp/logger';
+import { createServiceClient, type ServiceClient } from './service-client.ts';
 
 /**
  * The session by code or id as the sessions unit has it now (its internal lookup), for any unit that
@@ -23,4 +24,21 @@ export async function lookupSession(
       response.data?.message ?? `sessions answered ${response.status}`,
     );
   return sessionSnapshot.parse(response.data.session);
+}
+
+export interface SessionsClient {
+  /** The session by code or id as the sessions unit has it now, or null when it knows none. */
+  lookup(codeOrId: string): Promise<SessionSnapshot | null>;
+}
+
+/** The sessions unit's internal lookup alone, called as `caller` (a signed service identity). */
+export function createSessionsClient(options: {
+  caller: string;
+  baseURL: string;
+  signingKey: string;
+  logger: Logger;
+  timeoutMs?: number;
+}): SessionsClient {
+  const client = createServiceClient({ target: 'sessions', ...options });
+  return { lookup: (codeOrId) => lookupSession(client, codeOrId) };
 }

@@ -18,3 +18,4 @@ export * from './openapi.ts';
 export * from './openapi-envelope.ts';
 export * from './keep-alive-agents.ts';
 export * from './browser-binding.ts';
+export * from './oauth.ts';

@@ -1,9 +1,9 @@
 import type { Express } from 'express';
+import { createSessionsClient } from '@pp/http-client';
 import { createRuntimeApp, type ServiceDefinition, type ServiceRuntime } from '@pp/runtime';
 import { aiApi } from './api/docs.ts';
 import { consumers, tasks } from './background/index.ts';
 import { createModelClient, type ModelClient } from './clients/model.client.ts';
-import { createSessionsClient } from './clients/sessions.client.ts';
 import { createStoriesClient } from './clients/stories.client.ts';
 import type { Config } from './config.ts';
 import { entities } from './db/entities/index.ts';
@@ -30,6 +30,7 @@ export function definition(config: Config): ServiceDefinition {
     (em) => {
       clients ??= {
         sessions: createSessionsClient({
+          caller: 'ai',
           baseURL: config.SESSIONS_URL,
           signingKey: config.INTERNAL_SIGNING_KEY,
           logger: runtime.logger,

@@ -1,4 +1,5 @@
 import type { Express } from 'express';
+import { oauthStateSigner } from '@pp/http';
 import { createOutboundClient } from '@pp/outbound';
 import { createRuntimeApp, type ServiceDefinition, type ServiceRuntime } from '@pp/runtime';
 import { integrationsApi } from './api/docs.ts';
@@ -11,7 +12,7 @@ import type { Config } from './config.ts';
 import { entities } from './db/entities/index.ts';
 import { migrations } from './db/migrations/index.ts';
 import { createCredentialsCipher } from './domain/credentials-cipher.ts';
-import { oauthApps, stateSigner } from './domain/oauth.ts';
+import { oauthApps } from './domain/oauth.ts';
 import { connectionsRoutes } from './routes/connections.routes.ts';
 import { importsRoutes } from './routes/imports.routes.ts';
 import { oauthRoutes } from './routes/oauth.routes.ts';
@@ -65,7 +66,7 @@ function contextFactory(config: Config, runtime: ServiceRuntime, now: () => Date
     oauth: createOAuthClient(client),
     refreshes: new Map(),
     oauthApps: oauthApps(config),
-    states: stateSigner(config.CREDENTIALS_ENCRYPTION_KEY),
+    states: oauthStateSigner(config.CREDENTIALS_ENCRYPTION_KEY, 'pp-integrations'),
     publicBaseUrl: config.PUBLIC_BASE_URL,
     stateTtlSeconds: config.OAUTH_STATE_TTL_SECONDS,
     jiraCloudApiUrl: config.JIRA_CLOUD_API_URL,

@@ -1,12 +1,12 @@
 import type { Express } from 'express';
 import type { EntityManager } from '@pp/db';
 import type { Resolver } from '@pp/outbound';
+import { createSessionsClient } from '@pp/http-client';
 import { createRuntimeApp, type ServiceDefinition, type ServiceRuntime } from '@pp/runtime';
 import { webhooksApi } from './api/docs.ts';
 import { consumers, tasks } from './background/index.ts';
 import { createDispatcher, type Dispatcher } from './background/dispatcher.ts';
 import { createEndpointClient } from './clients/endpoint.client.ts';
-import { createSessionsClient } from './clients/sessions.client.ts';
 import type { Config } from './config.ts';
 import { entities } from './db/entities/index.ts';
 import { migrations } from './db/migrations/index.ts';
@@ -50,6 +50,7 @@ export function definition(config: Config, options: AppOptions = {}): ServiceDef
     let found = units.get(runtime);
     if (found) return found;
     const sessions = createSessionsClient({
+      caller: 'webhooks',
       baseURL: config.SESSIONS_URL,
       signingKey: config.INTERNAL_SIGNING_KEY,
       logger: runtime.logger,

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@pp/db';
 import type { OutboundPolicy } from '@pp/outbound';
-import type { SessionsClient } from '../src/clients/sessions.client.ts';
+import type { SessionsClient } from '@pp/http-client';
 import type { ClaimedDelivery } from '../src/db/dispatch.repository.ts';
 import { secretBox } from '../src/domain/secret-box.ts';
 import { attemptDelivery, type Send } from '../src/use-cases/attempt-delivery.use-case.ts';

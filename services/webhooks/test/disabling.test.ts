@@ -3,7 +3,7 @@ import { createDatabase, type Database } from '@pp/db';
 import { createLogger } from '@pp/logger';
 import type { OutboundPolicy } from '@pp/outbound';
 import { createTestDatabase, type TestDatabase } from '@pp/testing';
-import type { SessionsClient } from '../src/clients/sessions.client.ts';
+import type { SessionsClient } from '@pp/http-client';
 import { entities } from '../src/db/entities/index.ts';
 import { migrations } from '../src/db/migrations/index.ts';
 import {

@@ -1,9 +1,9 @@
 import type { AxiosInstance } from 'axios';
 import OpenAI from 'openai';
 import { zodResponseFormat } from 'openai/helpers/zod';
-import CircuitBreaker from 'opossum';
 import type { z } from 'zod';
 import { counter } from '@pp/http';
+import { circuitBreaker } from '@pp/http-client';
 import type { Logger } from '@pp/logger';
 import { createOutboundClient } from '@pp/outbound';
 
@@ -102,14 +102,13 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
     return task.schema.parse(message.parsed);
   };
 
-  const breaker = new CircuitBreaker(call, {
+  // The call carries its own time limit.
+  const breaker = circuitBreaker(call, {
     name: 'model',
-    timeout: false, // the call carries its own time limit
     capacity: options.maxConcurrency,
-    errorThresholdPercentage: 50,
     volumeThreshold: 5,
-    resetTimeout: 30_000,
-    rollingCountTimeout: 60_000,
+    resetTimeoutMs: 30_000,
+    rollingCountTimeoutMs: 60_000,
   });
   breaker.on('open', () => options.logger.warn({ target: 'model' }, 'circuit opened'));
   breaker.on('close', () => options.logger.info({ target: 'model' }, 'circuit closed'));

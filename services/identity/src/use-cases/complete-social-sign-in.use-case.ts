@@ -1,12 +1,11 @@
 import { browserHashOf } from '@pp/http';
-import { verifyState } from '../domain/pkce.ts';
 import { consumeOAuthState } from '../db/oauth-state.repository.ts';
 import type { OAuthProviderClient } from '../clients/oauth-provider.client.ts';
 import { InvalidOAuthStateError, OAuthFailedError, ProviderNotFoundError } from '../errors.ts';
 import type { IdentityContext } from './shared/context.ts';
 import { commitSignOn, findOrCreateSocialUser } from './shared/find-or-create-social-user.ts';
 import { issueAccessToken } from './shared/issue-access-token.ts';
-import { redirectUriFor } from './start-social-sign-in.use-case.ts';
+import { oauthStates, redirectUriFor } from './start-social-sign-in.use-case.ts';
 
 export interface CallbackInput {
   code?: string;
@@ -30,7 +29,9 @@ export async function completeSocialSignIn(
 ) {
   const client = clients.get(providerId);
   if (!client) throw new ProviderNotFoundError(providerId);
-  const stateId = input.state ? verifyState(ctx.config.TOKEN_SIGNING_KEY, input.state) : undefined;
+  const stateId = input.state
+    ? oauthStates(ctx.config.TOKEN_SIGNING_KEY).verify(input.state, providerId)
+    : undefined;
   if (!stateId || !input.browserNonce) throw new InvalidOAuthStateError();
   // Consumed before anything else, so a state works once even when the rest fails.
   const codeVerifier = await consumeOAuthState(

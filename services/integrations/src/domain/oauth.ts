@@ -1,4 +1,3 @@
-import { createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ImportProviderId } from './providers.ts';
 
 /** A provider's OAuth app, as configuration sets it up. */
@@ -90,33 +89,3 @@ export function oauthApps(env: OAuthSettings): OAuthApps {
   }
   return apps;
 }
-
-/** A PKCE pair: the verifier kept, the S256 challenge sent. */
-export function pkcePair() {
-  const verifier = randomBytes(32).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
-}
-
-/** The `state` of a start: a random id, signed together with the caller and the provider it was made for. */
-export function stateSigner(secret: string) {
-  const key = Buffer.from(hkdfSync('sha256', secret, 'pp-integrations', 'oauth-state', 32));
-  const mac = (id: string, owner: string, provider: string) =>
-    createHmac('sha256', key).update(`${id}\n${owner}\n${provider}`).digest('base64url');
-  return {
-    newState(owner: string, provider: string) {
-      const id = randomBytes(24).toString('base64url');
-      return { id, state: `${id}.${mac(id, owner, provider)}` };
-    },
-    /** The state's id (to look up), if it is well formed. */
-    idOf: (state: string) => (/^[\w-]{32}\.[\w-]{43}$/.test(state) ? state.split('.')[0]! : undefined),
-    /** Whether the state was signed for this caller and provider. */
-    verify(state: string, owner: string, provider: string) {
-      const [id, given] = state.split('.');
-      if (!id || !given) return false;
-      const expected = Buffer.from(mac(id, owner, provider));
-      const actual = Buffer.from(given);
-      return expected.length === actual.length && timingSafeEqual(expected, actual);
-    },
-  };
-}
-export type StateSigner = ReturnType<typeof stateSigner>;

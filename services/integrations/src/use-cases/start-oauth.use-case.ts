@@ -1,6 +1,6 @@
 import { browserHashOf, createBrowserNonce } from '@pp/http';
 import { insertOAuthState } from '../db/oauth-state.repository.ts';
-import { pkcePair } from '../domain/oauth.ts';
+import { pkcePair } from '@pp/http';
 import { isImportProvider, providerSpec } from '../domain/providers.ts';
 import { OAuthNotConfiguredError, fieldError } from '../errors.ts';
 import type { IntegrationsContext } from './shared/context.ts';

@@ -24,22 +24,15 @@ export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 /** An endpoint whose attempts have all failed this long is disabled. */
 export const DISABLE_AFTER_MS = 5 * 24 * HOUR;
 
-const MAX_RETRY_AFTER_MS = 24 * HOUR;
-
-/** The delay a `Retry-After` header asks for (seconds or an HTTP date), if it says anything usable. */
-export function retryAfterMs(header: string | undefined, now: number): number | undefined {
-  if (!header) return undefined;
-  const value = header.trim();
-  const ms = /^\d+(\.\d+)?$/.test(value) ? Number(value) * SECOND : Date.parse(value) - now;
-  return Number.isFinite(ms) && ms >= 0 ? Math.min(ms, MAX_RETRY_AFTER_MS) : undefined;
-}
+/** The longest wait a receiver's `Retry-After` is granted. */
+export const MAX_RETRY_AFTER_MS = 24 * HOUR;
 
 export interface RetryInput {
   /** Attempts made so far, this one included. */
   attempts: number;
   /** Whether the delivery retries by itself (a manual redelivery is one attempt). */
   retries: boolean;
-  /** What the receiver asked for, already read. */
+  /** What the receiver asked for, already read (granted up to a day). */
   retryAfterMs?: number;
   /** Speeds the schedule up (tests); 1 in production. */
   scale: number;
@@ -51,5 +44,5 @@ export function nextRetryDelay(input: RetryInput): number | undefined {
   if (!input.retries || input.attempts >= MAX_ATTEMPTS) return undefined;
   const base = RETRY_DELAYS_MS[input.attempts - 1]! * input.scale;
   const jittered = base * (0.8 + 0.4 * (input.random ?? Math.random)());
-  return Math.round(Math.max(jittered, input.retryAfterMs ?? 0));
+  return Math.round(Math.max(jittered, Math.min(input.retryAfterMs ?? 0, MAX_RETRY_AFTER_MS)));
 }

@@ -1,9 +1,10 @@
 import { storableText } from '@pp/contracts';
+import { retryAfterMs } from '@pp/http-client';
 import type { EndpointAnswer } from '../clients/endpoint.client.ts';
 import type { ClaimedDelivery, SettledAttempt } from '../db/dispatch.repository.ts';
 import { outcomeOf, THROTTLING } from '../domain/attempt-outcome.ts';
 import { bodyFor } from '../domain/chat-formats.ts';
-import { nextRetryDelay, retryAfterMs } from '../domain/retry-policy.ts';
+import { nextRetryDelay } from '../domain/retry-policy.ts';
 import { signedHeaders } from '../domain/signature.ts';
 import type { WebhooksContext } from './shared/context.ts';
 

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@pp/db';
 import type { Logger } from '@pp/logger';
 import type { ModelClient } from '../../clients/model.client.ts';
-import type { SessionsClient } from '../../clients/sessions.client.ts';
+import type { SessionsClient } from '@pp/http-client';
 import type { StoriesClient } from '../../clients/stories.client.ts';
 
 /** What a use case works with: the database, the units it reads from, the model (when configured). */

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AxiosInstance, AxiosResponse, Method } from 'axios';
-import CircuitBreaker from 'opossum';
 import type { z } from 'zod';
 import type { AppError } from '@pp/http';
+import { keyedBreakers, retryAfterMs } from '@pp/http-client';
 import type { Logger } from '@pp/logger';
 import { OutboundRefusedError } from '@pp/outbound';
 import {
@@ -59,13 +59,8 @@ class UpstreamFailure extends Error {
 
 /** Seconds or an HTTP date (Retry-After); epoch seconds, epoch milliseconds or ISO-8601 (reset headers). */
 export function waitFromHeaders(headers: Record<string, unknown>, now = Date.now()): number | undefined {
-  const retryAfter = headers['retry-after'];
-  if (retryAfter !== undefined) {
-    const seconds = Number(retryAfter);
-    if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-    const date = Date.parse(String(retryAfter));
-    if (Number.isFinite(date)) return Math.max(0, date - now);
-  }
+  const retryAfter = retryAfterMs(headers['retry-after'], now);
+  if (retryAfter !== undefined) return retryAfter;
   const reset = headers['x-ratelimit-reset'] ?? headers['x-ratelimit-requests-reset'];
   if (reset === undefined) return undefined;
   const n = Number(reset);
@@ -82,45 +77,25 @@ const MAX_RATE_LIMIT_RETRIES = 2;
  * with Retry-After), and every failure in the API's terms.
  */
 export function createProviderKit(kit: ProviderKitOptions) {
-  const breakers = new Map<
-    string,
-    CircuitBreaker<[ProviderRequest & { headers: Record<string, string> }], AxiosResponse>
-  >();
-
-  function breakerFor(key: string) {
-    let breaker = breakers.get(key);
-    if (!breaker) {
-      if (breakers.size > 5_000) breakers.delete(breakers.keys().next().value!);
-      breaker = new CircuitBreaker(
-        async (req: ProviderRequest & { headers: Record<string, string> }) => {
-          const res = await kit.outbound.request({
-            method: req.method ?? 'GET',
-            url: req.url,
-            params: req.params,
-            data: req.data,
-            headers: req.headers,
-          });
-          if (res.status >= 500 && !res.headers['retry-after']) throw new UpstreamFailure(res.status);
-          return res;
-        },
-        {
-          name: key,
-          timeout: false, // the outbound client limits the whole call
-          errorThresholdPercentage: 50,
-          resetTimeout: 30_000,
-          volumeThreshold: 10,
-          rollingCountTimeout: 10_000,
-          errorFilter: (err) => err instanceof OutboundRefusedError,
-        },
-      );
-      breaker.on('open', () => kit.logger.warn({ breaker: key }, 'tracker circuit opened'));
-      breakers.set(key, breaker);
-    }
-    return breaker;
-  }
+  const breakers = keyedBreakers({
+    action: async (req: ProviderRequest & { headers: Record<string, string> }) => {
+      const res = await kit.outbound.request({
+        method: req.method ?? 'GET',
+        url: req.url,
+        params: req.params,
+        data: req.data,
+        headers: req.headers,
+      });
+      if (res.status >= 500 && !res.headers['retry-after']) throw new UpstreamFailure(res.status);
+      return res;
+    },
+    breaker: { resetTimeoutMs: 30_000, errorFilter: (err) => err instanceof OutboundRefusedError },
+    capacity: 5_000,
+    onOpen: (key) => kit.logger.warn({ breaker: key }, 'tracker circuit opened'),
+  });
 
   return function providerHttp(options: ProviderHttpOptions) {
-    const breaker = breakerFor(`${options.provider}:${options.connectionId}`);
+    const breakerKey = `${options.provider}:${options.connectionId}`;
     const rules = options.rateLimit ?? {};
 
     function rateLimitWait(res: AxiosResponse): number | undefined {
@@ -134,7 +109,7 @@ export function createProviderKit(kit: ProviderKitOptions) {
     async function send(req: ProviderRequest): Promise<AxiosResponse> {
       const headers = { ...(await options.auth()), ...req.headers };
       try {
-        return await breaker.fire({ ...req, headers });
+        return await breakers.fire(breakerKey, { ...req, headers });
       } catch (err) {
         if (err instanceof OutboundRefusedError)
           throw fieldError('settings', `refused address: ${err.message}`);

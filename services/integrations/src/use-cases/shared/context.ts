@@ -1,4 +1,5 @@
 import type { EntityManager } from '@pp/db';
+import type { OAuthStateSigner } from '@pp/http';
 import type { Logger } from '@pp/logger';
 import type { OutboundPolicy } from '@pp/outbound';
 import type { IssueAdapter } from '../../clients/providers/adapter.ts';
@@ -6,7 +7,7 @@ import type { OAuthClient } from '../../clients/oauth.client.ts';
 import type { UnitsClient } from '../../clients/units.client.ts';
 import type { CredentialsCipher } from '../../domain/credentials-cipher.ts';
 import type { ImportProviderId } from '../../domain/providers.ts';
-import type { OAuthApps, StateSigner } from '../../domain/oauth.ts';
+import type { OAuthApps } from '../../domain/oauth.ts';
 
 /** What a use case works with. */
 export interface IntegrationsContext {
@@ -20,7 +21,7 @@ export interface IntegrationsContext {
   /** Token refreshes in flight in this process (this instance of the unit), by connection: callers share one. */
   refreshes: Map<string, Promise<Record<string, string>>>;
   oauthApps: OAuthApps;
-  states: StateSigner;
+  states: OAuthStateSigner;
   /** The API's public URL (OAuth redirect URIs), and how long a started OAuth flow may take. */
   publicBaseUrl: string;
   stateTtlSeconds: number;

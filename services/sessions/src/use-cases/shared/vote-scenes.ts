@@ -1,3 +1,4 @@
+import { BoundedMap } from '@pp/collections';
 import type { VoteSceneRow } from '../../db/vote-scene.repository.ts';
 
 /**
@@ -12,15 +13,10 @@ export interface VoteScenes {
 }
 
 export function voteScenes(max = 10_000): VoteScenes {
-  const scenes = new Map<string, VoteSceneRow>();
+  const scenes = new BoundedMap<string, VoteSceneRow>(max);
   const key = (code: string, participantId: number) => `${code}/${participantId}`;
   return {
     get: (code, participantId) => scenes.get(key(code, participantId)),
-    set(code, participantId, scene) {
-      const k = key(code, participantId);
-      scenes.delete(k);
-      scenes.set(k, scene);
-      if (scenes.size > max) scenes.delete(scenes.keys().next().value!);
-    },
+    set: (code, participantId, scene) => void scenes.set(key(code, participantId), scene),
   };
 }

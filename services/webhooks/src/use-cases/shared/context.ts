@@ -1,6 +1,6 @@
 import type { EntityManager } from '@pp/db';
 import type { OutboundPolicy } from '@pp/outbound';
-import type { SessionsClient } from '../../clients/sessions.client.ts';
+import type { SessionsClient } from '@pp/http-client';
 import type { SecretBox } from '../../domain/secret-box.ts';
 
 /** What a use case works with: a fresh entity manager, the clock, the secrets' box, the outside world. */
