@@ -34,6 +34,9 @@ export const gatewayPaths: ZodOpenApiPathsObject = {
     get: {
       tags: ['gateway'],
       summary: 'Every service (with its database and broker) answers',
+      description:
+        'Answered from a state refreshed at most once a second (hits at the same moment share one check of ' +
+        'the services). Not rate-limited.',
       responses: { 200: plain('Ready'), 503: plain('Not ready: `down` names each unit that is not') },
     },
   },
