@@ -115,15 +115,16 @@ describe('gateway: rate-limit buckets', () => {
     const client = api(gateway.url);
     const me = ip();
     const room = code();
-    const statuses = new Set<string>();
-    for (let person = 0; person < 50; person++)
-      for (const res of await Promise.all([
+    // All at once: the room is new to the gateway, and every request is on its way before any answer.
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, person) => [
         client.get(`/sessions/${room}`, { headers: me }),
         client.get(`/sessions/${room.toLowerCase()}/participants`, { headers: me }),
         client.get(`/sessions/${room}/stories`, { headers: me }),
         client.post(`/sessions/${room}/join`, { body: { name: `P${person}` }, headers: me }),
-      ]))
-        statuses.add(`${res.status} ${policyOf(res)}`);
+      ]).flat(),
+    );
+    const statuses = new Set(answers.map((res) => `${res.status} ${policyOf(res)}`));
     expect([...statuses].sort()).toEqual(['200 "room"', '201 "room"']);
     const last = await client.get(`/sessions/${room}`, { headers: me });
     expect(last.headers.get('x-ratelimit-remaining')).toBe(String(600 - 201));
@@ -149,6 +150,20 @@ describe('gateway: rate-limit buckets', () => {
     ).toBe(429);
     // Another address opens rooms as before.
     expect((await client.get(`/sessions/${code()}`, { headers: ip() })).status).toBe(200);
+  });
+
+  it('lets no burst of codes sent at once past the address limit: 100 lookups of codes that do not exist, 60 reach the unit', async () => {
+    const me = ip();
+    const seen = () => units.stubs.sessions!.seen.filter((s) => /^\/sessions\/ZZB/.test(s.path)).length;
+    const codes = Array.from({ length: 100 }, (_, i) => `ZZB${String(i).padStart(3, '0')}`);
+    // The unit answers late: every lookup is at the gateway before the first 404 comes back.
+    const answers = await Promise.all(
+      codes.map((c) => api(gateway.url).get(`/sessions/${c}?delay_ms=300`, { headers: me })),
+    );
+    const counted = new Map<number, number>();
+    for (const res of answers) counted.set(res.status, (counted.get(res.status) ?? 0) + 1);
+    expect(Object.fromEntries(counted)).toEqual({ 404: 60, 429: 40 });
+    expect(seen()).toBe(60);
   });
 
   it('takes the room allowance from RATE_LIMIT_ROOM_ENTRY_PER_MINUTE', async () => {

@@ -16,6 +16,8 @@ export interface Bucket {
   name: BucketName;
   /** The bucket's key in the counts: never a secret (token ids, token MACs, codes, addresses). */
   key: string;
+  /** A room's code, lower-cased (room buckets). */
+  code?: string;
 }
 
 /** IPv4 clients by address; IPv6 clients by /56 network (one subscriber's whole range), as express-rate-limit counts them. */
@@ -52,8 +54,10 @@ export function bucketChooser(table: readonly RouteEntry[], signingKey: string) 
     const given = req.headers['x-participant-token'];
     const mac = typeof given === 'string' ? verifyParticipantToken(tokenKey, given, code) : undefined;
     if (mac) return { name: 'participant', key: `participant:${mac}` };
-    if (roomEntries.has(res.locals.route as RouteEntry))
-      return { name: 'room', key: `room:${code.toLowerCase()}:${addressOf(req)}` };
+    if (roomEntries.has(res.locals.route as RouteEntry)) {
+      const room = code.toLowerCase();
+      return { name: 'room', key: `room:${room}:${addressOf(req)}`, code: room };
+    }
     return ipBucket(req);
   };
 }

@@ -16,3 +16,9 @@ export interface Counts {
   peek(key: string): Count | Promise<Count>;
   shutdown?(): void;
 }
+
+/** A count now or later: local counts answer at once (no promise on the hot path), shared ones later. */
+export function settle<T>(value: T | Promise<T>, then: (v: T) => void, fail: (err: unknown) => void) {
+  if (value instanceof Promise) value.then(then, fail);
+  else then(value);
+}

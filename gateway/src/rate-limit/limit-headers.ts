@@ -54,3 +54,9 @@ export function setLimitHeaders(res: Response, text: BucketTexts, remaining: num
   res.setHeader('RateLimit-Policy', text.policy);
   return secondsLeft;
 }
+
+/** 429 with Retry-After and the bucket's refusal. */
+export function refuse(res: Response, text: BucketTexts, secondsLeft: number) {
+  res.setHeader('Retry-After', String(Math.max(1, secondsLeft)));
+  res.status(429).json(text.refusal);
+}

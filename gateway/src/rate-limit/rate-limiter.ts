@@ -2,11 +2,12 @@ import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Respon
 import type { Logger } from '@pp/logger';
 import type { RouteEntry } from '../routes.ts';
 import { bucketChooser, ipBucket, type Bucket } from './buckets.ts';
-import type { Count, Counts } from './counts.ts';
+import { settle, type Count, type Counts } from './counts.ts';
 import { FallbackCounts } from './fallback-counts.ts';
 import { LocalCounts } from './local-counts.ts';
 import { RedisCounts, type RedisClient } from './redis-counts.ts';
-import { bucketTexts, setLimitHeaders, type BucketTexts } from './limit-headers.ts';
+import { bucketTexts, refuse, setLimitHeaders, type BucketTexts } from './limit-headers.ts';
+import { roomEntry } from './room-entry.ts';
 
 export type { RedisClient };
 
@@ -35,12 +36,6 @@ export interface RateLimiter {
 }
 
 export const RATE_LIMIT_WINDOW_MS = 60_000;
-
-/** A count now or later: local counts answer at once (no promise on the hot path), shared ones later. */
-function settle<T>(value: T | Promise<T>, then: (v: T) => void, fail: (err: unknown) => void) {
-  if (value instanceof Promise) value.then(then, fail);
-  else then(value);
-}
 
 /**
  * Per bucket (see buckets.ts), per minute, headers on every counted response; 429 with Retry-After
@@ -78,26 +73,13 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
     refuse(res, text, secondsLeft);
   };
 
-  /** A room's allowance, unless the address has spent its own (codes are not tried faster than that). */
-  const enterRoom = (req: Request, res: Response, next: NextFunction, room: Bucket, hits: number) => {
-    const address = ipBucket(req);
-    const check = (ip: Count, entry: Count) => {
-      if (ip.totalHits < texts.ip.limit) return decide(res, next, room, entry, hits);
-      res.locals.bucket = address;
-      refuse(res, texts.ip, setLimitHeaders(res, texts.ip, 0, ip.resetTime));
-    };
-    const ip = counts.peek(address.key);
-    const entry = counts.add(room.key, hits);
-    if (ip instanceof Promise || entry instanceof Promise)
-      Promise.all([ip, entry]).then(([i, e]) => check(i, e), next);
-    else check(ip, entry);
-  };
+  const rooms = roomEntry({ counts, texts, decide, logger: options.logger });
 
   const limit: RequestHandler = (req, res, next) => {
     const bucket = bucketOf(req, res);
     res.locals.bucket = bucket;
     const hits = (res.locals.cost as number | undefined) ?? 1;
-    if (bucket.name === 'room') return enterRoom(req, res, next, bucket, hits);
+    if (bucket.name === 'room') return rooms.enter(req, res, next, bucket, hits);
     settle(counts.add(bucket.key, hits), (count) => decide(res, next, bucket, count, hits), next);
   };
 
@@ -113,14 +95,8 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
   };
 
   const answered = (status: number, req: Request, res: Response) => {
-    if (status === 404 && (res.locals.bucket as Bucket | undefined)?.name === 'room')
-      settle(counts.add(ipBucket(req).key, 1), () => undefined, logged);
+    if ((res.locals.bucket as Bucket | undefined)?.name === 'room') rooms.answered(status, req, res);
   };
 
   return { limit, chargeRefused, answered };
-}
-
-function refuse(res: Response, text: BucketTexts, secondsLeft: number) {
-  res.setHeader('Retry-After', String(Math.max(1, secondsLeft)));
-  res.status(429).json(text.refusal);
 }

@@ -85,11 +85,11 @@ export async function startStubUnit(name: string, port = 0, docs: UnitDocs = {})
         req.on('close', () => clearInterval(timer));
       });
       // A room whose code starts with ZZ does not exist.
-      a.use((req, res, next) =>
-        /^\/sessions\/zz/i.test(req.path)
-          ? res.status(404).json(errorEnvelope('session_not_found', 'No such session'))
-          : next(),
-      );
+      a.use(async (req, res, next) => {
+        if (!/^\/sessions\/zz/i.test(req.path)) return next();
+        await pause(req, res);
+        if (!res.destroyed) res.status(404).json(errorEnvelope('session_not_found', 'No such session'));
+      });
       a.use(async (req, res) => {
         await pause(req, res);
         if (res.destroyed) return;
