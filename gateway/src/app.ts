@@ -117,7 +117,12 @@ export function createApp(deps: GatewayDeps): Express {
   const api = compose(
     matchRoute(routeTable),
     bodyLimit(config.BODY_LIMIT),
-    authenticate({ verifier, signingKey: config.INTERNAL_SIGNING_KEY, logger }),
+    authenticate({
+      verifier,
+      signingKey: config.INTERNAL_SIGNING_KEY,
+      logger,
+      beforeIntrospection: limiter.beforeIntrospection,
+    }),
     costOfToolCalls(config.BODY_LIMIT),
     limiter.limit,
     forwardToUnits({

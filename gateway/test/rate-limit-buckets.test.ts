@@ -8,6 +8,7 @@ import {
   startStubUnits,
   type GatewayHarness,
 } from './support/gateway-harness.ts';
+import { startStubUnit } from './support/stub-unit.ts';
 
 let units: Awaited<ReturnType<typeof startStubUnits>>;
 let gateway: GatewayHarness;
@@ -164,6 +165,33 @@ describe('gateway: rate-limit buckets', () => {
     for (const res of answers) counted.set(res.status, (counted.get(res.status) ?? 0) + 1);
     expect(Object.fromEntries(counted)).toEqual({ 404: 60, 429: 40 });
     expect(seen()).toBe(60);
+  });
+
+  it('sends no token to identity from an address that has spent its allowance', async () => {
+    const identity = await startStubUnit('identity');
+    const checked = await startGateway({ env: { ...units.env, IDENTITY_URL: identity.url } });
+    try {
+      const me = ip();
+      const made = () => ({
+        ...me,
+        authorization: `Bearer pp_api_${randomBytes(32).toString('base64url').slice(0, 43)}`,
+      });
+      const asked = () => identity.seen.filter((s) => s.path === '/internal/tokens/introspect').length;
+      // A made-up token of the right shape is asked about (identity answers nonsense here: 503), and counts against the address.
+      const first = await api(checked.url).get('/sessions', { headers: made() });
+      expect([first.status, asked()]).toEqual([503, 1]);
+      expect(
+        await spend(59, () => api(checked.url).post(`/sessions/${code()}/vote`, { body: {}, headers: me })),
+      ).toEqual([201]);
+      const refused = await Promise.all(
+        Array.from({ length: 5 }, () => api(checked.url).get('/sessions', { headers: made() })),
+      );
+      expect(refused.map((r) => [r.status, policyOf(r)])).toEqual(Array(5).fill([429, '"ip"']));
+      expect(asked()).toBe(1);
+    } finally {
+      await checked.stop();
+      await identity.stop();
+    }
   });
 
   it('takes the room allowance from RATE_LIMIT_ROOM_ENTRY_PER_MINUTE', async () => {

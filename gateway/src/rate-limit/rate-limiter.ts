@@ -33,6 +33,8 @@ export interface RateLimiter {
   chargeRefused: ErrorRequestHandler;
   /** A unit's answer: a room entry answered 404 (a code that does not exist) counts against the address too. */
   answered(status: number, req: Request, res: Response): void;
+  /** Before a token the gateway does not know is sent to identity: refused when the address is spent. */
+  beforeIntrospection(req: Request, res: Response, ask: () => Promise<void>): Promise<void> | void;
 }
 
 export const RATE_LIMIT_WINDOW_MS = 60_000;
@@ -94,9 +96,25 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
     );
   };
 
+  /**
+   * A token the gateway does not know costs a call to identity before its bucket can be known: an
+   * address that has spent its allowance makes no such call (made-up tokens cannot flood identity).
+   * Only looked at, not charged: the request is charged once its bucket is known.
+   */
+  const beforeIntrospection = (req: Request, res: Response, ask: () => Promise<void>) => {
+    const address = ipBucket(req);
+    const check = (ip: Count) => {
+      if (ip.totalHits < texts.ip.limit) return ask();
+      res.locals.bucket = address;
+      refuse(res, texts.ip, setLimitHeaders(res, texts.ip, 0, ip.resetTime));
+    };
+    const ip = counts.peek(address.key);
+    return ip instanceof Promise ? ip.then(check) : check(ip);
+  };
+
   const answered = (status: number, req: Request, res: Response) => {
     if ((res.locals.bucket as Bucket | undefined)?.name === 'room') rooms.answered(status, req, res);
   };
 
-  return { limit, chargeRefused, answered };
+  return { limit, chargeRefused, answered, beforeIntrospection };
 }
