@@ -24,6 +24,15 @@ const windowEnded = (res: { headers: Headers }) =>
   );
 
 /** A code of the right shape that no room has (the room's own code is six of these letters too: a clash is one in 450,000). */
+/**
+ * Each person's step, ten people at a time (people do not all click in the same millisecond, and a
+ * machine running other tests times out beside 50 at once); what is counted is the same.
+ */
+async function everyone<T>(people: T[], step: (person: T, i: number) => Promise<unknown>) {
+  for (let from = 0; from < people.length; from += 10)
+    await Promise.all(people.slice(from, from + 10).map((person, i) => step(person, from + i)));
+}
+
 const unknownCode = () => Array.from(randomBytes(6), (b) => 'ABCDEFGHJKLMNPQRSTUVWXYZ'[b % 24]).join('');
 
 it('lets 50 people behind one address play ten rounds without a 429, and keeps the address limited outside the room', async () => {
@@ -47,15 +56,15 @@ it('lets 50 people behind one address play ten rounds without a 429, and keeps t
   const code = (await asOwner('post', '/sessions', { name: 'Office planning' })).body.session.code as string;
 
   const people = Array.from({ length: PEOPLE }, () => webRoomVisit(p.url, code));
-  await Promise.all(people.map((person) => person.openRoomPage()));
-  await Promise.all(people.map((person, i) => person.join(`Person ${i + 1}`)));
+  await everyone(people, (person) => person.openRoomPage());
+  await everyone(people, (person, i) => person.join(`Person ${i + 1}`));
   for (let round = 1; round <= ROUNDS; round++) {
     const story = (await asOwner('post', `/sessions/${code}/stories`, { title: `Story ${round}` })).body
       .story;
     await asOwner('post', `/stories/${story.id}/activate`);
-    await Promise.all(people.map((person) => person.vote('5')));
+    await everyone(people, (person) => person.vote('5'));
     await asOwner('post', `/stories/${story.id}/reveal`);
-    await Promise.all(people.map((person) => person.readAfterReveal()));
+    await everyone(people, (person) => person.readAfterReveal());
   }
   for (const person of people) person.leave();
 
