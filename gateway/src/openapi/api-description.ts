@@ -71,7 +71,8 @@ before having a token (the public \`GET\`s under \`/sessions/{code}\`, the live 
 50 people behind one office address get in within a minute); every other request counts against the client
 address (\`ip\`), an invalid bearer token, an unknown path and a vote without a participant token included. A room
 entry answered 404 (a code that does not exist) costs the address as well, and an address whose own allowance is
-spent enters no room (429): codes cannot be tried faster than the address's limit. A \`POST /mcp\` costs one per
+spent enters no room (429): codes cannot be tried faster than the address's limit, nor can a bearer token the
+gateway has not seen before be checked from it. A \`POST /mcp\` costs one per
 JSON-RPC \`tools/call\` it holds (a batch of 100 costs 100, at least 1); a request that does not fit is refused whole
 and costs nothing. The welcome at \`/\`, \`/healthz\`, \`/readyz\`, \`/openapi.json\`, \`/docs\` and the web room's pages are
 never counted or limited (nor carry the headers below); \`/readyz\` answers from a state at most a second old. Every
