@@ -182,7 +182,11 @@ describe('Kubernetes manifests', () => {
       const readiness = name === 'gateway' ? '/healthz' : '/readyz';
       expect(container!.readinessProbe.httpGet).toEqual({ path: readiness, port: 'http' });
       expect(container!.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
-      expect(container!.ports).toEqual([{ name: 'http', containerPort: 8080 }]);
+      // The gateway's metrics have a port of their own (its public API has no /metrics).
+      expect(container!.ports).toEqual([
+        { name: 'http', containerPort: 8080 },
+        ...(name === 'gateway' ? [{ name: 'metrics', containerPort: 9464 }] : []),
+      ]);
       expect(container!.resources.requests).toEqual(
         expect.objectContaining({ cpu: expect.any(String), memory: expect.any(String) }),
       );
@@ -208,6 +212,20 @@ describe('Kubernetes manifests', () => {
       expect(deployment.spec.replicas).toBeUndefined();
     },
   );
+
+  it("has the gateway's metrics scraped on their own port, the one the gateway is told to serve them on", () => {
+    const deployment = byKind('Deployment', 'gateway')!;
+    const [container] = deployment.spec.template.spec.containers as Obj[];
+    const env = Object.fromEntries((container!.env as Obj[]).map((e) => [e.name, e.value]));
+    expect(deployment.spec.template.metadata.annotations).toEqual({
+      'prometheus.io/scrape': 'true',
+      'prometheus.io/port': env.METRICS_PORT,
+      'prometheus.io/path': '/metrics',
+    });
+    expect(env.METRICS_PORT).toBe('9464');
+    // Not exposed by the Service: only the scraper reaches the pods' metrics port.
+    expect(byKind('Service', 'gateway')!.spec.ports.map((p: Obj) => p.targetPort)).toEqual(['http']);
+  });
 
   it('points every unit at the other units through the ConfigMap', () => {
     const config = byKind('ConfigMap', 'planning-poker-config')!;

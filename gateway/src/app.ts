@@ -3,7 +3,6 @@ import {
   edgeRequestContext,
   errorHandler,
   healthRouter,
-  metricsRouter,
   notFoundHandler,
   type ReadinessCheck,
 } from '@pp/http';
@@ -13,8 +12,8 @@ import { authenticate } from './auth/authenticate.ts';
 import type { TokenCache } from './auth/token-cache.ts';
 import { createTokenVerifier, type TokenVerifier } from './auth/token-verifier.ts';
 import { upstreamUrls, type Config } from './config.ts';
-import { unitReadiness } from './health/readiness.ts';
-import { compose, skipping } from './http/compose.ts';
+import { sharedReadiness, unitReadiness } from './health/readiness.ts';
+import { compose } from './http/compose.ts';
 import { readOnly } from './http/read-only.ts';
 import { requestMetrics } from './http/request-metrics.ts';
 import { apiSecurityHeaders, corsHeaders, docsSecurityHeaders } from './http/security-headers.ts';
@@ -23,6 +22,7 @@ import { docsRoutes } from './openapi/docs.routes.ts';
 import { unitDocuments, type UnitDocuments } from './openapi/unit-documents.ts';
 import { forwardToUnits } from './proxy/upstreams.ts';
 import { createRateLimiter, type RedisClient } from './rate-limit/rate-limiter.ts';
+import { costOfToolCalls } from './rate-limit/tool-calls.ts';
 import { routeTable } from './routes.ts';
 import { welcomeRouter } from './welcome.ts';
 import { webAppRouter } from './web/web-app.ts';
@@ -42,20 +42,23 @@ export interface GatewayDeps {
   documents?: UnitDocuments;
 }
 
-/** The gateway's own endpoints (the welcome at `/` included) and the web room's pages and files; every other request skips their routers. */
-const LOCAL_PATHS = /^\/($|(healthz|readyz|metrics|openapi\.json|docs)(\/|$)|room\/[^/]+$|assets\/)/;
+/**
+ * The gateway's own endpoints (the welcome at `/` included) and the web room's pages and files; every
+ * other request skips their routers. Its metrics are not among them: they have a port of their own.
+ */
+const LOCAL_PATHS = /^\/($|(healthz|readyz|openapi\.json|docs)(\/|$)|room\/[^/]+$|assets\/)/;
 
 /**
- * Reading the gateway's own endpoints (probes, metrics, the docs and their assets) is never counted or
+ * Reading the gateway's own endpoints (probes, the docs and their assets) is never counted or
  * limited: an orchestrator's probes must keep answering while one address floods the API, and polling
  * readiness or opening the docs must not spend a client's API budget. They read no body and answer
- * locally, under the server's timeouts.
+ * locally, under the server's timeouts (readiness from a state shared by all hits, see readiness.ts).
  */
 const uncounted = (req: Request) =>
   (req.method === 'GET' || req.method === 'HEAD') && LOCAL_PATHS.test(req.path);
 
 /** The gateway's own endpoints are only read: another method on one of them is 405. */
-const OWN_READ_ONLY_PATHS = ['/', '/healthz', '/readyz', '/metrics', '/openapi.json', '/docs'];
+const OWN_READ_ONLY_PATHS = ['/', '/healthz', '/readyz', '/openapi.json', '/docs'];
 
 /** The methods of the route table, HEAD with GET (answered as it): all a CORS preflight offers. */
 const ROUTED_METHODS = [
@@ -75,7 +78,7 @@ function localOr(api: RequestHandler, ...routers: RequestHandler[]): RequestHand
       : api(req, res, next);
 }
 
-/** The public entry point: ids, security headers, CORS, rate limit, routing, authentication, proxying. */
+/** The public entry point: ids, security headers, CORS, routing, authentication, rate limit, proxying. */
 export function createApp(deps: GatewayDeps): Express {
   const { config, logger } = deps;
   const urls = upstreamUrls(config);
@@ -99,11 +102,29 @@ export function createApp(deps: GatewayDeps): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
   app.set('query parser', 'simple');
-  // The API: the route table decides, the token is checked, the unit answers.
+  const limiter = createRateLimiter({
+    limitPerMinute: config.RATE_LIMIT_PER_MINUTE,
+    roomEntryPerMinute: config.RATE_LIMIT_ROOM_ENTRY_PER_MINUTE,
+    table: routeTable,
+    signingKey: config.INTERNAL_SIGNING_KEY,
+    logger,
+    redis: deps.redis,
+    redisPrefix: config.RATE_LIMIT_REDIS_PREFIX,
+    uncounted,
+  });
+  // The API: the route table decides, the token is checked, the bucket it picks is charged (a known
+  // token costs no call to identity: the cache answers), the unit answers.
   const api = compose(
     matchRoute(routeTable),
     bodyLimit(config.BODY_LIMIT),
-    authenticate({ verifier, signingKey: config.INTERNAL_SIGNING_KEY, logger }),
+    authenticate({
+      verifier,
+      signingKey: config.INTERNAL_SIGNING_KEY,
+      logger,
+      beforeIntrospection: limiter.beforeIntrospection,
+    }),
+    costOfToolCalls(config.BODY_LIMIT),
+    limiter.limit,
     forwardToUnits({
       urls,
       timeoutMs: config.UPSTREAM_TIMEOUT_MS,
@@ -111,6 +132,7 @@ export function createApp(deps: GatewayDeps): Express {
       tokenCache: deps.tokenCache,
       streamsPerAddress: config.LIVE_STREAMS_PER_ADDRESS,
       maxBodyBytes: config.BODY_LIMIT,
+      onAnswer: limiter.answered,
     }),
   );
   // One express layer for every request (the router's walk through layers is a cost on the hot
@@ -122,24 +144,14 @@ export function createApp(deps: GatewayDeps): Express {
       (req, res, next) =>
         (req.path.startsWith('/docs') ? docsSecurityHeaders : apiSecurityHeaders)(req, res, next),
       corsHeaders(origins, config.CORS_CREDENTIALS, ROUTED_METHODS),
-      skipping(
-        uncounted,
-        createRateLimiter({
-          limitPerMinute: config.RATE_LIMIT_PER_MINUTE,
-          logger,
-          redis: deps.redis,
-          redisPrefix: config.RATE_LIMIT_REDIS_PREFIX,
-        }),
-      ),
       localOr(
         api,
         healthRouter(
-          { ...unitReadiness(urls, config.READINESS_TIMEOUT_MS), ...deps.readiness },
+          sharedReadiness({ ...unitReadiness(urls, config.READINESS_TIMEOUT_MS), ...deps.readiness }),
           deps.isShuttingDown,
         ),
         webAppRouter(config.WEB_DIR, logger),
         welcomeRouter(),
-        metricsRouter(),
         docsRoutes(
           deps.documents ??
             unitDocuments({ table: routeTable, urls, signingKey: config.INTERNAL_SIGNING_KEY, logger }),
@@ -149,6 +161,8 @@ export function createApp(deps: GatewayDeps): Express {
     ),
   );
   app.use(notFoundHandler);
+  // A request refused before its bucket was known (no such route, a bad token) counts against its address.
+  app.use(limiter.chargeRefused);
   app.use(errorHandler(logger));
   return app;
 }

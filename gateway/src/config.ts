@@ -39,11 +39,15 @@ const serviceUrls = Object.fromEntries(
 export const configSchema = z
   .object({
     PORT: port(8080),
+    /** The gateway's /metrics, for the operator's scraper only (0: any free port, logged at start). */
+    METRICS_PORT: port(0),
     LOG_LEVEL: logLevel,
     NATS_URL: natsUrl,
     INTERNAL_SIGNING_KEY: secret,
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+    /** A room's allowance from one address for opening and joining it (10 x RATE_LIMIT_PER_MINUTE unset). */
+    RATE_LIMIT_ROOM_ENTRY_PER_MINUTE: z.coerce.number().int().min(1).optional(),
     TRUST_PROXY: trustProxy,
     REDIS_URL: z
       .string()
@@ -72,7 +76,11 @@ export const configSchema = z
   .refine((c) => !(c.CORS_CREDENTIALS && c.CORS_ORIGINS.split(',').some((o) => o.trim() === '*')), {
     path: ['CORS_ORIGINS'],
     message: 'cannot be * when CORS_CREDENTIALS is true',
-  });
+  })
+  .transform((c) => ({
+    ...c,
+    RATE_LIMIT_ROOM_ENTRY_PER_MINUTE: c.RATE_LIMIT_ROOM_ENTRY_PER_MINUTE ?? 10 * c.RATE_LIMIT_PER_MINUTE,
+  }));
 
 export type Config = z.infer<typeof configSchema> & Record<`${Uppercase<ServiceName>}_URL`, string>;
 

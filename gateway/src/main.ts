@@ -3,6 +3,7 @@ import { configOrExit } from '@pp/config';
 import { installGracefulShutdown, listen } from '@pp/http';
 import { createLogger } from '@pp/logger';
 import { createApp } from './app.ts';
+import { metricsApp } from './health/metrics-app.ts';
 import { connectNats } from '@pp/events';
 import { listenForRevocations } from './auth/revocation-listener.ts';
 import { TokenCache } from './auth/token-cache.ts';
@@ -45,6 +46,11 @@ const app = createApp({
 });
 const running = await listen(app, config.PORT);
 logger.info({ port: running.port, url: `http://127.0.0.1:${running.port}` }, 'gateway listening');
+const metrics = await listen(metricsApp(logger), config.METRICS_PORT);
+logger.info(
+  { port: metrics.port, url: `http://127.0.0.1:${metrics.port}/metrics` },
+  'gateway metrics listening',
+);
 
 installGracefulShutdown(running, {
   logger,
@@ -61,5 +67,6 @@ installGracefulShutdown(running, {
     ['revocations', async () => revocations.stop()],
     ['nats', () => nc.drain()],
     ['redis', async () => void (await redis?.quit())],
+    ['metrics', () => metrics.close()],
   ],
 });

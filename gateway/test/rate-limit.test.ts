@@ -10,6 +10,9 @@ beforeAll(async () => {
 afterAll(() => units.stop());
 
 const ip = (n: number) => ({ 'x-forwarded-for': `10.2.${randomBytes(1)[0]}.${n}` });
+/** A request outside a room's entry, without a token: a vote without a participant token counts against the address. */
+const anonymousVote = (url: string, headers: Record<string, string>) =>
+  api(url).post('/sessions/ABCDEF/vote', { body: { vote: '5' }, headers });
 
 describe('gateway: rate limit', () => {
   let gateway: GatewayHarness;
@@ -19,47 +22,49 @@ describe('gateway: rate limit', () => {
   afterAll(() => gateway.stop());
 
   it('lets 60 requests a minute through with the limit headers, refuses the 61st with 429 and Retry-After, and not another IP', async () => {
-    const client = api(gateway.url);
     const me = ip(1);
     for (let i = 1; i <= 60; i++) {
-      const res = await client.get('/sessions/ABCDEF', { headers: me });
-      expect(res.status).toBe(200);
+      const res = await anonymousVote(gateway.url, me);
+      expect(res.status).toBe(201);
       expect(res.headers.get('x-ratelimit-limit')).toBe('60');
       expect(res.headers.get('x-ratelimit-remaining')).toBe(String(60 - i));
     }
     const before = Math.floor(Date.now() / 1000);
-    const reset = Number(
-      (await client.get('/sessions/ABCDEF', { headers: ip(2) })).headers.get('x-ratelimit-reset'),
-    );
+    const reset = Number((await anonymousVote(gateway.url, ip(2))).headers.get('x-ratelimit-reset'));
     expect(reset).toBeGreaterThanOrEqual(before + 59);
     expect(reset).toBeLessThanOrEqual(before + 61);
 
-    const refused = await client.get('/sessions/ABCDEF', { headers: me });
+    const refused = await anonymousVote(gateway.url, me);
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
-    expect(refused.body).toMatchObject({ success: false, error: { code: 'rate_limited' } });
+    expect(refused.body).toMatchObject({
+      success: false,
+      message: 'Too many requests: at most 60 per minute from one address',
+      error: { code: 'rate_limited' },
+    });
     expect(refused.headers.get('ratelimit-policy')).toMatch(/^"ip"; q=60; w=60/);
     expect(refused.headers.get('ratelimit')).toMatch(/^"ip"; r=0; t=\d+/);
 
-    expect((await client.get('/sessions/ABCDEF', { headers: ip(3) })).status).toBe(200);
+    expect((await anonymousVote(gateway.url, ip(3))).status).toBe(201);
   });
 
-  it('counts a live stream once, when it opens, however long it runs', async () => {
+  it('counts a live stream once, when it opens, however long it runs (an anonymous one as entering the room)', async () => {
     const me = ip(4);
     const controller = new AbortController();
     const stream = await fetch(`${gateway.url}/sessions/ABCDEF/events`, {
       headers: me,
       signal: controller.signal,
     });
-    expect(stream.headers.get('x-ratelimit-remaining')).toBe('59');
+    expect(stream.headers.get('x-ratelimit-remaining')).toBe('599');
+    expect(stream.headers.get('ratelimit-policy')).toMatch(/^"room"; q=600; w=60/);
     const reader = stream.body!.getReader();
     for (let events = 0; events < 3;) {
       const { value } = await reader.read();
       events += (new TextDecoder().decode(value).match(/event: tick/g) ?? []).length;
     }
     const next = await api(gateway.url).get('/sessions/ABCDEF', { headers: me });
-    expect(next.headers.get('x-ratelimit-remaining')).toBe('58');
+    expect(next.headers.get('x-ratelimit-remaining')).toBe('598');
     controller.abort();
   });
 
@@ -138,12 +143,12 @@ describe('gateway: rate limit', () => {
     }
   });
 
-  it('never counts or limits the probes, metrics and docs: a flood of /healthz leaves the API budget untouched', async () => {
+  it('never counts or limits the probes and docs: a flood of /healthz leaves the API budget untouched', async () => {
     const limited = await startGateway({ env: { ...units.env, RATE_LIMIT_PER_MINUTE: '5' } });
     try {
       const client = api(limited.url);
       const me = ip(40);
-      const own = ['/healthz', '/readyz', '/metrics', '/openapi.json', '/docs/', '/docs/swagger-ui.css'];
+      const own = ['/healthz', '/readyz', '/openapi.json', '/docs/', '/docs/swagger-ui.css'];
       // /readyz answers 503 here (identity is not among the stubs): what matters is that nothing is a 429.
       const seen = new Set<string>();
       for (let round = 0; round < 10; round++) {
@@ -156,11 +161,11 @@ describe('gateway: rate limit', () => {
           seen.add(`${new URL(res.url).pathname} ${res.status === 429 ? 429 : 'answered'}`);
       }
       expect([...seen].sort()).toEqual(own.map((path) => `${path} answered`).sort());
-      const first = await client.get('/sessions/ABCDEF', { headers: me });
-      expect(first.status).toBe(200);
+      const first = await anonymousVote(limited.url, me);
+      expect(first.status).toBe(201);
       expect(first.headers.get('x-ratelimit-remaining')).toBe('4');
-      for (let i = 0; i < 4; i++) await client.get('/sessions/ABCDEF', { headers: me });
-      expect((await client.get('/sessions/ABCDEF', { headers: me })).status).toBe(429);
+      for (let i = 0; i < 4; i++) await anonymousVote(limited.url, me);
+      expect((await anonymousVote(limited.url, me)).status).toBe(429);
       // Spent on the API, the address still gets its probes answered.
       expect((await client.get('/healthz', { headers: me })).status).toBe(200);
       expect((await client.get('/openapi.json', { headers: me })).status).toBe(200);
@@ -174,10 +179,8 @@ describe('gateway: rate limit', () => {
       env: { ...units.env, RATE_LIMIT_PER_MINUTE: '3', TRUST_PROXY: 'false' },
     });
     try {
-      const client = api(strict.url);
-      for (let i = 0; i < 3; i++)
-        expect((await client.get('/sessions/ABCDEF', { headers: ip(10 + i) })).status).toBe(200);
-      expect((await client.get('/sessions/ABCDEF', { headers: ip(20) })).status).toBe(429);
+      for (let i = 0; i < 3; i++) expect((await anonymousVote(strict.url, ip(10 + i))).status).toBe(201);
+      expect((await anonymousVote(strict.url, ip(20))).status).toBe(429);
     } finally {
       await strict.stop();
     }
@@ -205,13 +208,10 @@ describe('gateway: rate limit shared through Redis', () => {
 
   it('refuses the 61st request of one IP across two gateway replicas', async () => {
     const me = ip(30);
-    for (let i = 0; i < 60; i++) {
-      const res = await api(i % 2 ? a.url : b.url).get('/sessions/ABCDEF', { headers: me });
-      expect(res.status).toBe(200);
-    }
-    const onA = await api(a.url).get('/sessions/ABCDEF', { headers: me });
-    const onB = await api(b.url).get('/sessions/ABCDEF', { headers: me });
+    for (let i = 0; i < 60; i++) expect((await anonymousVote(i % 2 ? a.url : b.url, me)).status).toBe(201);
+    const onA = await anonymousVote(a.url, me);
+    const onB = await anonymousVote(b.url, me);
     expect([onA.status, onB.status]).toEqual([429, 429]);
-    expect((await api(b.url).get('/sessions/ABCDEF', { headers: ip(31) })).status).toBe(200);
+    expect((await anonymousVote(b.url, ip(31))).status).toBe(201);
   });
 });

@@ -1,6 +1,8 @@
 import http from 'node:http';
 import net from 'node:net';
-import { api } from '@pp/testing';
+import { createLogger } from '@pp/logger';
+import { api, startApp, until } from '@pp/testing';
+import { metricsApp } from '../src/health/metrics-app.ts';
 import { startGateway, startStubUnits, type GatewayHarness } from './support/gateway-harness.ts';
 
 let units: Awaited<ReturnType<typeof startStubUnits>>;
@@ -45,15 +47,16 @@ describe('gateway: upstream failures', () => {
     expect(down.status).toBe(503);
     expect(down.body).toMatchObject({ success: false, error: { code: 'service_unavailable' } });
     expect(down.text).not.toMatch(/127\.0\.0\.1|ECONNREFUSED/);
-    const ready = await client.get('/readyz', { headers: from });
-    expect(ready.status).toBe(503);
+    // /readyz answers from a state at most a second old.
+    let ready = await client.get('/readyz', { headers: from });
+    await until(async () => (ready = await client.get('/readyz', { headers: from })).status === 503);
     expect(ready.body.down).toEqual(['stories']);
     expect(ready.body.message).toMatch(/stories/);
     // Other units keep working meanwhile.
     expect((await client.get('/sessions/ABCDEF', { headers: from })).status).toBe(200);
 
     await units.stubs.stories!.start();
-    expect((await client.get('/readyz', { headers: from })).status).toBe(200);
+    await until(async () => (await client.get('/readyz', { headers: from })).status === 200);
     expect((await client.get('/sessions/ABCDEF/stories', { headers: from })).status).toBe(200);
   });
 
@@ -257,9 +260,10 @@ describe('gateway: request hygiene', () => {
     expect(seen()['x-correlation-id']).toBe(res.headers.get('x-request-id'));
   });
 
-  it('counts each request in the duration histogram by method, route pattern and status', async () => {
+  it('counts each request in the duration histogram by method, route pattern and status, on the metrics port alone', async () => {
+    const metrics = await startApp(metricsApp(createLogger({ name: 'metrics-test', level: 'silent' })));
     const count = async () => {
-      const text = await (await fetch(`${gateway.url}/metrics`)).text();
+      const text = await (await fetch(`${metrics.url}/metrics`)).text();
       const line = text
         .split('\n')
         .find((l) =>
@@ -272,6 +276,12 @@ describe('gateway: request hygiene', () => {
     const before = await count();
     for (const code of ['AAAAAA', 'BBBBBB']) await client.get(`/sessions/${code}`, { headers: from });
     expect(await count()).toBe(before + 2);
+    // The public API has no /metrics: it is an unknown path there, counted like one.
+    const publicMetrics = await client.get('/metrics', { headers: from });
+    expect([publicMetrics.status, publicMetrics.body.error.code]).toEqual([404, 'route_not_found']);
+    expect(publicMetrics.headers.get('ratelimit-policy')).toMatch(/^"ip"/);
+    expect((await fetch(`${metrics.url}/sessions/AAAAAA`)).status).toBe(404);
+    await metrics.close();
   });
 
   it('answers CORS preflights for any origin without credentials by default', async () => {

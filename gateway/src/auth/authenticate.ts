@@ -21,6 +21,11 @@ export function authenticate(options: {
   verifier: TokenVerifier;
   signingKey: string;
   logger: Logger;
+  /**
+   * Before a token this gateway does not know is sent to identity: calls `ask` when the request may
+   * cost that call (the rate limiter refuses it when its address has spent its allowance).
+   */
+  beforeIntrospection?: (req: Request, res: Response, ask: () => Promise<void>) => Promise<void> | void;
 }): RequestHandler {
   // A signed header lives 60 s; one signed less than 30 s ago is reused rather than signed again per
   // request. Each is signed for the unit of the route (a header taken from one unit opens no other),
@@ -71,18 +76,20 @@ export function authenticate(options: {
     // A token known here answers at once; only a new one waits for the identity unit.
     const known = options.verifier.known?.(token, req.socket);
     if (known) return signIn(req, res, next, known.identity);
-    return options.verifier.verify(token).then(
-      (identity) => signIn(req, res, next, identity),
-      (err: unknown) => {
-        if (route.access === 'token')
-          throw new ServiceUnavailableError(
-            'Sign-in cannot be checked right now, try again shortly',
-            'identity_unavailable',
-            err,
-          );
-        options.logger.warn({ err }, 'token not checked, request goes on anonymously');
-        signIn(req, res, next, undefined);
-      },
-    );
+    const ask = () =>
+      options.verifier.verify(token).then(
+        (identity) => signIn(req, res, next, identity),
+        (err: unknown) => {
+          if (route.access === 'token')
+            throw new ServiceUnavailableError(
+              'Sign-in cannot be checked right now, try again shortly',
+              'identity_unavailable',
+              err,
+            );
+          options.logger.warn({ err }, 'token not checked, request goes on anonymously');
+          signIn(req, res, next, undefined);
+        },
+      );
+    return options.beforeIntrospection ? options.beforeIntrospection(req, res, ask) : ask();
   };
 }

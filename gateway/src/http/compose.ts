@@ -18,8 +18,3 @@ export function compose(...handlers: RequestHandler[]): RequestHandler {
     next();
   };
 }
-
-/** The handler, except for the requests `skip` picks, which go straight on. */
-export function skipping(skip: (req: Request) => boolean, handler: RequestHandler): RequestHandler {
-  return (req, res, next) => (skip(req) ? next() : handler(req, res, next));
-}

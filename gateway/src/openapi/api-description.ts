@@ -2,7 +2,8 @@ import { z } from 'zod';
 
 export const rateLimitHeaders = z.object({
   'X-RateLimit-Limit': z.int().meta({
-    description: 'Requests allowed per minute from this address (60 by default)',
+    description:
+      'Requests allowed per minute in the bucket that counted this request (60 by default; 600 for a room entry)',
     header: { id: 'X-RateLimit-Limit' },
   }),
   'X-RateLimit-Remaining': z
@@ -13,12 +14,13 @@ export const rateLimitHeaders = z.object({
     header: { id: 'X-RateLimit-Reset' },
   }),
   RateLimit: z.string().meta({
-    description: 'IETF draft: `"ip"; r=<remaining>; t=<seconds to reset>`',
+    description:
+      'IETF draft: `"<bucket>"; r=<remaining>; t=<seconds to reset>`, the bucket being `token`, `participant`, `room` or `ip`',
     header: { id: 'RateLimit' },
   }),
   'RateLimit-Policy': z
     .string()
-    .meta({ description: 'IETF draft: `"ip"; q=<limit>; w=60`', header: { id: 'RateLimit-Policy' } }),
+    .meta({ description: 'IETF draft: `"<bucket>"; q=<limit>; w=60`', header: { id: 'RateLimit-Policy' } }),
   'X-Request-Id': z
     .string()
     .meta({ description: 'Id of this request, set by the gateway', header: { id: 'X-Request-Id' } }),
@@ -60,13 +62,26 @@ can store: the NUL character (\`\\u0000\`) or a lone surrogate (\`\\ud800\` with
 key, named by its field; a query value out of range or not among those allowed; 431 request headers over 16 KB in all; 429 rate limited;
 503 a dependency is down (\`service_unavailable\`, with \`Retry-After\`); 504 a service did not answer in time.
 
-**Rate limiting.** Per client IP address, 60 requests per minute by default, across every API path and shared
-by all gateway replicas; the welcome at \`/\`, \`/healthz\`, \`/readyz\`, \`/metrics\`, \`/openapi.json\`, \`/docs\` and
-the web room's pages are never counted or limited (nor carry the headers below). Every API response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\`,
-\`X-RateLimit-Reset\` (Unix epoch seconds) and the IETF draft \`RateLimit\` / \`RateLimit-Policy\` headers.
-Over the limit: 429 with \`Retry-After\` (seconds) and the error envelope. The live room stream counts once,
-when it is opened; at most 100 streams (by default) may be open at once from one address on each gateway replica, and the
-next is refused with 429 \`too_many_streams\` until one closes.
+**Rate limiting.** 60 requests per minute by default, counted per bucket on every API path and shared by all
+gateway replicas. The bucket of a request: a valid bearer token's (\`token\`, whatever address it comes from);
+else a valid \`X-Participant-Token\` for the room of the path's code (\`participant\`: the token a join returns; one
+made up, of another room or from before tokens were signed counts as none); else, for opening and joining a room
+before having a token (the public \`GET\`s under \`/sessions/{code}\`, the live stream included, and
+\`POST /sessions/{code}/join\`), an allowance of that room from the client address (\`room\`, 600 a minute by default:
+50 people behind one office address get in within a minute); every other request counts against the client
+address (\`ip\`), an invalid bearer token, an unknown path and a vote without a participant token included. A room
+entry answered 404 (a code that does not exist) costs the address as well, and an address whose own allowance is
+spent enters no room (429): codes cannot be tried faster than the address's limit, nor can a bearer token the
+gateway has not seen before be checked from it. A \`POST /mcp\` costs one per
+JSON-RPC \`tools/call\` it holds (a batch of 100 costs 100, at least 1); a request that does not fit is refused whole
+and costs nothing. The welcome at \`/\`, \`/healthz\`, \`/readyz\`, \`/openapi.json\`, \`/docs\` and the web room's pages are
+never counted or limited (nor carry the headers below); \`/readyz\` answers from a state at most a second old. Every
+other response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\`, \`X-RateLimit-Reset\` (Unix epoch seconds) and
+the IETF draft \`RateLimit\` / \`RateLimit-Policy\` headers, of the bucket that counted it (\`"token"\`, \`"participant"\`,
+\`"room"\` or \`"ip"\`). Over the limit: 429 with \`Retry-After\` (seconds) and the error envelope, whose message says
+which limit was met. The live room stream counts once, when it is opened; at most 100 streams (by default) may be
+open at once from one address on each gateway replica, and the next is refused with 429 \`too_many_streams\` until
+one closes.
 
 **Text.** Length limits (\`maxLength\`, \`minLength\`) count characters (Unicode code points, as JSON Schema does):
 an emoji is one. Cards, votes and folder and template names are read in Unicode's composed form (NFC), so that é

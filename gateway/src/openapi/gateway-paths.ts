@@ -48,6 +48,9 @@ export const gatewayPaths: ZodOpenApiPathsObject = {
     get: {
       ...own('getReadiness'),
       summary: 'Every service (with its database and broker) answers',
+      description:
+        'Answered from a state refreshed at most once a second (hits at the same moment share one check of ' +
+        'the services). Not rate-limited.',
       responses: {
         200: plain('Ready'),
         503: plain('Not ready: `down` names each unit that is not'),

@@ -3,6 +3,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { createProxyMiddleware, debugProxyErrorsPlugin, proxyEventsPlugin } from 'http-proxy-middleware';
 import { counter, errorEnvelope, keepAliveAgent } from '@pp/http';
 import type { Logger } from '@pp/logger';
+import { bufferedBodyOf } from '../http/buffered-body.ts';
 import { bodyTooLargeMessage } from '../http/route-dispatch.ts';
 
 const TIMED_OUT = Symbol('upstream timed out');
@@ -89,7 +90,14 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): RequestHandl
         proxyReq.once('timeout', () => {
           (req as Marked)[TIMED_OUT] = true;
         });
-        if (
+        // A body the gateway has read (to count an MCP batch's tool calls) goes as it came; the spent
+        // request stream, piped after this hook, only ends the unit's request.
+        const buffered = bufferedBodyOf(req);
+        if (buffered) {
+          proxyReq.removeHeader('transfer-encoding');
+          proxyReq.setHeader('content-length', buffered.length);
+          proxyReq.write(buffered);
+        } else if (
           options.maxBodyBytes !== undefined &&
           req.headers['transfer-encoding'] !== undefined &&
           req.headers['content-length'] === undefined

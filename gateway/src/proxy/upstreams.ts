@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { ServiceName } from '@pp/config';
 import type { Logger } from '@pp/logger';
 import type { TokenCache } from '../auth/token-cache.ts';
@@ -17,6 +17,8 @@ export function forwardToUnits(options: {
   streamsPerAddress: number;
   /** The largest request body. */
   maxBodyBytes: number;
+  /** Told of each unit's answer before it is sent on (the rate limiter charges a room code that does not exist). */
+  onAnswer?: (status: number, req: Request, res: Response) => void;
 }): RequestHandler {
   const admitStream = streamLimit(options.streamsPerAddress);
   const proxies = new Map<string, RequestHandler>();
@@ -31,6 +33,7 @@ export function forwardToUnits(options: {
         logger: options.logger,
         maxBodyBytes: options.maxBodyBytes,
         onResponse: (status, req, res) => {
+          options.onAnswer?.(status, req, res);
           // The replica that revoked a token forgets it before the client hears back; the others learn it over NATS.
           // A token id is a UUID, which identity finds in any case and the cache knows in lowercase.
           if (

@@ -1,48 +1,40 @@
-import type { IncrementResponse, Options, Store } from 'express-rate-limit';
-
-interface Count {
-  totalHits: number;
-  resetTime: Date;
-}
+import type { Count, Counts } from './counts.ts';
 
 /**
  * Counts of this process, answered synchronously (the hot path takes them without a promise): each
- * client's window starts with its first request and lasts `windowMs`, as express-rate-limit's
+ * bucket's window starts with its first request and lasts `windowMs`, as express-rate-limit's
  * MemoryStore counts. Ended windows are swept once per window.
  */
-export class LocalCounts implements Store {
+export class LocalCounts implements Counts {
   readonly localKeys = true;
-  private windowMs = 60_000;
+  private readonly windowMs: number;
   private readonly counts = new Map<string, Count>();
-  private sweeper: NodeJS.Timeout | undefined;
+  private readonly sweeper: NodeJS.Timeout;
 
-  init(options: Pick<Options, 'windowMs'>): void {
-    this.windowMs = options.windowMs;
-    clearInterval(this.sweeper);
-    this.sweeper = setInterval(() => this.sweep(), this.windowMs).unref();
+  constructor(windowMs: number) {
+    this.windowMs = windowMs;
+    this.sweeper = setInterval(() => this.sweep(), windowMs).unref();
   }
 
-  increment(key: string): IncrementResponse {
+  add(key: string, hits: number): Count {
     const now = Date.now();
     let count = this.counts.get(key);
     if (!count || count.resetTime.getTime() <= now) {
       count = { totalHits: 0, resetTime: new Date(now + this.windowMs) };
       this.counts.set(key, count);
     }
-    count.totalHits++;
+    count.totalHits = Math.max(0, count.totalHits + hits);
     return count;
   }
 
-  decrement(key: string): void {
+  peek(key: string): Count {
     const count = this.counts.get(key);
-    if (count && count.totalHits > 0) count.totalHits--;
+    return count && count.resetTime.getTime() > Date.now()
+      ? count
+      : { totalHits: 0, resetTime: new Date(Date.now() + this.windowMs) };
   }
 
-  resetKey(key: string): void {
-    this.counts.delete(key);
-  }
-
-  /** Clients with a count (ended windows go at the next sweep). */
+  /** Buckets with a count (ended windows go at the next sweep). */
   get size(): number {
     return this.counts.size;
   }

@@ -1,6 +1,7 @@
 import type { Express, Request, Response } from 'express';
 import {
   createServiceApp,
+  errorEnvelope,
   listen,
   send,
   unitOpenApiRoutes,
@@ -44,7 +45,7 @@ async function pause(req: Request, res: Response): Promise<void> {
 /**
  * A unit that is not built yet, with the real service stack (signed identity check, envelope, /readyz):
  * it echoes what it received; `/sessions/{code}/events` is a live stream (a HEAD of it only its headers)
- * and `?delay_ms=` makes it slow.
+ * and `?delay_ms=` makes it slow. A room whose code starts with ZZ does not exist (404).
  * It describes the paths of `docs` to the gateway, like a real unit.
  */
 export async function startStubUnit(name: string, port = 0, docs: UnitDocs = {}): Promise<StubUnit> {
@@ -83,6 +84,12 @@ export async function startStubUnit(name: string, port = 0, docs: UnitDocs = {})
         let n = 0;
         const timer = setInterval(() => res.write(`id: ${++n}\nevent: tick\ndata: {"n":${n}}\n\n`), 50);
         req.on('close', () => clearInterval(timer));
+      });
+      // A room whose code starts with ZZ does not exist.
+      a.use(async (req, res, next) => {
+        if (!/^\/sessions\/zz/i.test(req.path)) return next();
+        await pause(req, res);
+        if (!res.destroyed) res.status(404).json(errorEnvelope('session_not_found', 'No such session'));
       });
       a.use(async (req, res) => {
         await pause(req, res);

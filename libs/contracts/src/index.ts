@@ -5,3 +5,4 @@ export * from './ids.ts';
 export * from './stories-for-units.ts';
 export * from './cards.ts';
 export * from './text.ts';
+export * from './participant-token.ts';

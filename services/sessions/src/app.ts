@@ -1,5 +1,6 @@
 import type { Express } from 'express';
 import { customAlphabet } from 'nanoid';
+import { participantTokenKey } from '@pp/contracts';
 import { mountNotYetAvailable } from '@pp/http';
 import { createRuntimeApp, type ServiceDefinition, type ServiceRuntime } from '@pp/runtime';
 import { sessionsApi } from './api/docs.ts';
@@ -44,6 +45,7 @@ export function createApp(
     logger: runtime.logger,
     timeoutMs: config.STORIES_TIMEOUT_MS,
   });
+  const tokenKey = participantTokenKey(config.INTERNAL_SIGNING_KEY);
   const deps: RouteDeps = {
     context: () => ({
       em: runtime.db.em(),
@@ -53,6 +55,7 @@ export function createApp(
       voteScenes: scenes,
       stories,
       logger: runtime.logger,
+      participantTokenKey: tokenKey,
     }),
   };
   return createRuntimeApp(

@@ -1,4 +1,5 @@
 import { call, request, ApiError } from './client.ts';
+import { seatTokenOf } from './seat.ts';
 import type { Analytics, Participant, RoomStory, Session, StorySummary, User, VoteStats } from './types.ts';
 
 /** The public API calls the room makes, one function each (paths and bodies as /openapi.json has them). */
@@ -29,7 +30,7 @@ export const createSession = (token: string, body: NewSession) =>
 export const listSessions = (token: string) =>
   call<{ sessions: Session[] }>('/sessions?per_page=20&sort=updated_at', { token });
 export const lookUpSession = (c: string, token: string | null) =>
-  call<{ session: Session }>(`/sessions/${code(c)}`, { token });
+  call<{ session: Session }>(`/sessions/${code(c)}`, { token, participantToken: seatTokenOf(c) });
 export const updateSession = (c: string, token: string, body: Partial<NewSession>) =>
   call<{ session: Session }>(`/sessions/${code(c)}`, { token, body, method: 'PATCH' });
 
@@ -39,14 +40,17 @@ export const joinSession = (c: string, token: string | null, body: { name?: stri
     body,
   });
 export const listParticipants = (c: string) =>
-  call<{ participants: Participant[] }>(`/sessions/${code(c)}/participants`);
+  call<{ participants: Participant[] }>(`/sessions/${code(c)}/participants`, {
+    participantToken: seatTokenOf(c),
+  });
 export const castVote = (c: string, seat: { id: number; token: string }, vote: string) =>
   call<{ vote: { story_id: string; value: string }; stats: VoteStats }>(`/sessions/${code(c)}/vote`, {
     body: { participant_id: seat.id, vote },
     participantToken: seat.token,
   });
 
-export const listStories = (c: string) => call<{ stories: RoomStory[] }>(`/sessions/${code(c)}/stories`);
+export const listStories = (c: string) =>
+  call<{ stories: RoomStory[] }>(`/sessions/${code(c)}/stories`, { participantToken: seatTokenOf(c) });
 export const addStory = (
   c: string,
   token: string,

@@ -1,3 +1,4 @@
+import { seatTokenOfStream } from './seat.ts';
 import { createSseParser } from './sse.ts';
 
 export type StreamStatus = 'connecting' | 'live' | 'reconnecting' | 'offline' | 'gone';
@@ -54,6 +55,9 @@ export function openRoomStream(url: string, handlers: RoomStreamHandlers): { clo
     try {
       const headers: Record<string, string> = { accept: 'text/event-stream' };
       if (lastId) headers['last-event-id'] = lastId;
+      // Read at each connection: a seat taken after the stream opened goes with the next one.
+      const seat = seatTokenOfStream(url);
+      if (seat) headers['x-participant-token'] = seat;
       quiet();
       const res = await fetch(url, { headers, signal: mine.signal, cache: 'no-store' });
       if (res.status === 404) {

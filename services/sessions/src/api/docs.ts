@@ -99,7 +99,8 @@ export const sessionsApi = {
     public: true,
     summary: 'Join a session',
     description:
-      'With a bearer token: the profile name, the owner as moderator, the same participant when joining again (with a fresh token). Without: `name` is required.',
+      'With a bearer token: the profile name, the owner as moderator, the same participant when joining again (with a fresh token). Without: `name` is required. ' +
+      "The token is signed for this room: sent as `X-Participant-Token` with the room's requests (reads, votes, the live stream), they count against this participant's own rate-limit allowance.",
     params: codeParams,
     body: joinBody,
     responses: {

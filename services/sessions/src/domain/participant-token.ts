@@ -1,8 +1,16 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { mintParticipantToken, type ParticipantTokenKey } from '@pp/contracts';
 
-/** A participant's secret: returned on join, kept only as its SHA-256. */
-export function generateParticipantToken(): { token: string; hash: string } {
-  const token = `ppt_${randomBytes(24).toString('base64url')}`;
+/**
+ * A participant's secret for a seat in the room of `code`: returned on join, kept only as its SHA-256.
+ * It carries a MAC the gateway checks (its own rate-limit bucket); a token minted before tokens had
+ * one still matches its hash here.
+ */
+export function generateParticipantToken(
+  key: ParticipantTokenKey,
+  code: string,
+): { token: string; hash: string } {
+  const token = mintParticipantToken(key, code);
   return { token, hash: hashParticipantToken(token) };
 }
 

@@ -1,10 +1,14 @@
 import { fc, it } from '@fast-check/jest';
 import { fixedDecks } from './deck.ts';
+import { participantTokenKey } from '@pp/contracts';
 import { generateParticipantToken } from './participant-token.ts';
 import { voteRefusal, voteStats, type VoteScene } from './vote-rules.ts';
 
 const NOW = new Date('2030-01-01T12:00:00Z');
-const { token, hash } = generateParticipantToken();
+const { token, hash } = generateParticipantToken(
+  participantTokenKey('internal-signing-key-for-tests-0123456789'),
+  'AB3DEF',
+);
 const deck = fixedDecks.fibonacci;
 
 const open = (over: Partial<VoteScene['session']> = {}, scene: Partial<VoteScene> = {}): VoteScene => ({

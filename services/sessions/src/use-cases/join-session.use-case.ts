@@ -31,7 +31,7 @@ export async function joinSession(
   if (!name) throw new ValidationError({ name: ['is required when joining without signing in'] });
   const role: ParticipantRole =
     user?.sub === session.ownerId ? 'moderator' : input.role === 'observer' ? 'observer' : 'participant';
-  const { token, hash } = generateParticipantToken();
+  const { token, hash } = generateParticipantToken(ctx.participantTokenKey, session.code);
 
   const { participant, joined } = await ctx.em.transactional(async (tx) => {
     const saved = await joinParticipant(tx, {

@@ -1,3 +1,4 @@
+import type { ParticipantTokenKey } from '@pp/contracts';
 import type { EntityManager } from '@pp/db';
 import type { Logger } from '@pp/logger';
 import type { StoriesClient } from '../../clients/stories.client.ts';
@@ -16,6 +17,8 @@ export interface SessionsContext {
   /** The stories unit: where a session made from a template gets its stories, and reveals happen. */
   stories: StoriesClient;
   logger: Logger;
+  /** Signs the participant tokens a join hands out (derived from the internal signing key). */
+  participantTokenKey: ParticipantTokenKey;
 }
 
 export const SOURCE = 'sessions';

@@ -1,0 +1,68 @@
+/**
+ * The requests the web room (web/src/api) makes for one person, step by step, as the browser sends
+ * them through the gateway: for tests about what a room full of people costs.
+ */
+import { api } from '@pp/testing';
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+}
+
+/** One person in the web room: each step the requests the page makes, every answer kept. */
+export function webRoomVisit(base: string, code: string) {
+  const client = api(base);
+  const answers: Answer[] = [];
+  const room = `/sessions/${encodeURIComponent(code.toUpperCase())}`;
+  let seat: { id: number; token: string } | undefined;
+  let stream: AbortController | undefined;
+  /** What the web sends with every request for the room once it holds a seat. */
+  const seatHeaders = (): Record<string, string> => (seat ? { 'x-participant-token': seat.token } : {});
+  const kept = async <T extends Answer>(res: Promise<T>) => {
+    const answer = await res;
+    answers.push(answer);
+    return answer;
+  };
+  /** The room's read: the session, its participants, its stories (room-feed's refresh). */
+  const read = () =>
+    Promise.all([
+      kept(client.get(room, { headers: seatHeaders() })),
+      kept(client.get(`${room}/participants`, { headers: seatHeaders() })),
+      kept(client.get(`${room}/stories`, { headers: seatHeaders() })),
+    ]);
+
+  return {
+    answers,
+    /** Opening /room/{code}: the live stream, then the room's read (the page and its files are not API requests). */
+    async openRoomPage() {
+      stream = new AbortController();
+      const res = await fetch(`${base}${room}/events`, {
+        headers: { accept: 'text/event-stream', ...seatHeaders() },
+        signal: stream.signal,
+      });
+      answers.push(res);
+      await read();
+    },
+    /** The join form: a name, then the seat kept for the room. */
+    async join(name: string) {
+      const res = await kept(client.post(`${room}/join`, { body: { name } }));
+      const participant = (res as { body: { participant: { id: number; token: string } } }).body.participant;
+      seat = { id: participant.id, token: participant.token };
+    },
+    /** A card picked: the vote, with the seat's token. */
+    vote: (value: string) =>
+      kept(
+        client.post(`${room}/vote`, {
+          body: { participant_id: seat!.id, vote: value },
+          headers: seatHeaders(),
+        }),
+      ),
+    /**
+     * The room reads itself again where the events cannot tell it all (after a reconnection, a story
+     * moved or gone): here after every reveal, the most the web would read.
+     */
+    readAfterReveal: () => read(),
+    /** Leaving the page: the stream ends. */
+    leave: () => stream?.abort(),
+  };
+}
