@@ -53,6 +53,7 @@ export function createApp(
       voteScenes: scenes,
       stories,
       logger: runtime.logger,
+      roomMaxParticipants: config.ROOM_MAX_PARTICIPANTS,
     }),
   };
   return createRuntimeApp(

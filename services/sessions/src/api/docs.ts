@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageMetaSchema, urlInteger, type UnitDocs } from '@pp/http';
+import { optionalPageQuery, pageMetaSchema, urlInteger, type UnitDocs } from '@pp/http';
 import { organisingApi } from './organising.docs.ts';
 import {
   codeParams,
@@ -107,7 +107,12 @@ export const sessionsApi = {
         payload: z.object({ participant: joinedParticipant, session: sessionForCaller }),
       },
       404: notFound,
-      409: { description: 'The session is not active (`session_not_active`)' },
+      409: {
+        description:
+          'The session is not active (`session_not_active`), or the room is full (`room_full`): it holds at ' +
+          'most ROOM_MAX_PARTICIPANTS participants (1,000 by default), observers and the moderator included. ' +
+          'A signed-in user already in the room still gets its participant back.',
+      },
       422: { description: 'No name without a bearer token, or an invalid role' },
     },
   },
@@ -135,14 +140,21 @@ export const sessionsApi = {
     },
   },
   'GET /sessions/{code}/participants': {
-    summary: 'Participants of a session',
+    summary: 'Participants of a session (the whole room, or a page of it)',
+    description:
+      'Without `page` and `per_page`: every participant of the room, in joining order. With either: that ' +
+      'page (per_page 15 when only page is given), with `meta` as the session list has it. A room holds ' +
+      'at most ROOM_MAX_PARTICIPANTS participants (1,000 by default), observers and the moderator included.',
     params: codeParams,
+    query: optionalPageQuery,
     responses: {
       200: {
-        description: 'Participants, in joining order',
-        payload: z.object({ participants: z.array(participant) }),
+        description: 'Participants, in joining order; `meta` only when a page was asked for',
+        payload: z.object({ participants: z.array(participant), meta: pageMetaSchema.optional() }),
       },
+      400: { description: 'A query value of the wrong type, e.g. per_page=abc (`invalid_query`)' },
       404: notFound,
+      422: { description: 'A query value out of range, e.g. per_page=0 or 101' },
     },
   },
   'GET /sessions/{code}/events': {

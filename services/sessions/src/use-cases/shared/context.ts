@@ -16,6 +16,8 @@ export interface SessionsContext {
   /** The stories unit: where a session made from a template gets its stories, and reveals happen. */
   stories: StoriesClient;
   logger: Logger;
+  /** The most participants a room holds (observers included). */
+  roomMaxParticipants: number;
 }
 
 export const SOURCE = 'sessions';
