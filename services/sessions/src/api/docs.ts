@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { optionalPageQuery, pageMetaSchema, urlInteger, type UnitDocs } from '@pp/http';
 import { organisingApi } from './organising.docs.ts';
+import { roomApi } from './room.docs.ts';
 import {
   codeParams,
   createSessionBody,
@@ -226,5 +227,6 @@ export const sessionsApi = {
       409: archivedRoom,
     },
   },
+  ...roomApi,
   ...organisingApi,
 } satisfies UnitDocs;

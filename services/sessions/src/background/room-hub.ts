@@ -30,6 +30,11 @@ export type Replay = (
 export interface RoomHub {
   /** Streams the room to this client: first what it missed since Last-Event-ID, then live. */
   open(req: Request, res: Response, sessionId: string, replay: Replay): Promise<void>;
+  /**
+   * The place of the last event the live feed has given (undefined while it is not up): every event
+   * up to it has been published, so its change is committed.
+   */
+  position(): number | undefined;
   stop(): Promise<void>;
 }
 
@@ -270,6 +275,7 @@ export function createRoomHub(options: {
         for (const m of held) deliverTo(stream, m);
       }
     },
+    position: () => (feed ? position : undefined),
     async stop() {
       clearInterval(watch);
       stopped = true;
