@@ -3,7 +3,7 @@ import { atMost } from '@pp/async';
 import { Connection, createSession, type Session } from 'better-sse';
 import { eventEnvelopeSchema, parseEventData, type EventEnvelope, type EventType } from '@pp/contracts';
 import { followBus, type BusFeed, type EventBus, type NatsConnection } from '@pp/events';
-import { gauge, ServiceUnavailableError } from '@pp/http';
+import { counter, gauge, ServiceUnavailableError } from '@pp/http';
 import type { Logger } from '@pp/logger';
 import {
   isRoomType,
@@ -39,20 +39,18 @@ export interface RoomHub {
 }
 
 const openStreams = gauge('room_streams_open', 'Live room streams open on this replica');
+const droppedStreams = counter(
+  'room_streams_dropped_total',
+  'Live room streams ended because their client stopped reading',
+);
 
 /** A client may have gone between two events: nothing is pushed to a closed stream. */
 const send = (stream: Stream, m: PlacedRoomMessage) => {
   if (stream.isConnected) stream.push(m.data, m.type, m.id);
 };
 
-/** A live message to a stream: held while it replays, else sent unless its client has it already. */
-const deliverTo = (stream: Stream, m: PlacedRoomMessage) => {
-  if (stream.state.held) stream.state.held.push(m);
-  else if (m.position > stream.state.sentThrough) {
-    stream.state.sentThrough = m.position;
-    send(stream, m);
-  }
-};
+/** The default of how much may wait unsent for one stream's client before it is dropped. */
+export const MAX_UNSENT_BYTES = 1024 * 1024;
 
 /** A room event checked against its contract, or undefined when the contract refuses it. */
 function roomEventOf(json: unknown): EventEnvelope | undefined {
@@ -111,7 +109,14 @@ export function createRoomHub(options: {
   /** The place of the last event in the record, if any. */
   lastRecorded: () => Promise<number | undefined>;
   keepAliveMs?: number;
+  /**
+   * How much may wait unsent for one client (the response's buffer, past what the socket took): a
+   * client that stops reading is dropped past it, so that it holds at most this much memory here
+   * while the others go on. It reconnects with Last-Event-ID when it reads again.
+   */
+  maxUnsentBytes?: number;
 }): RoomHub {
+  const maxUnsent = options.maxUnsentBytes ?? MAX_UNSENT_BYTES;
   const rooms = new Map<string, Set<Stream>>();
   /** The place of the last event the feed has given: every later one reaches the open streams. */
   let position = 0;
@@ -121,6 +126,26 @@ export function createRoomHub(options: {
   let writing: Promise<void> | undefined;
   /** Events are being dropped for want of a record (logged once until a write succeeds). */
   let dropping = false;
+
+  /** A live message to a stream: held while it replays, else sent unless its client has it already. */
+  const deliverTo = (stream: Stream, m: PlacedRoomMessage) => {
+    if (stream.state.held) stream.state.held.push(m);
+    else if (m.position > stream.state.sentThrough) {
+      stream.state.sentThrough = m.position;
+      send(stream, m);
+      // better-sse writes whatever the socket takes or not: what it did not take waits in memory.
+      if (stream.state.res.writableLength > maxUnsent) dropSlow(stream);
+    }
+  };
+  const dropSlow = (stream: Stream) => {
+    droppedStreams.inc();
+    options.logger.info(
+      { unsent: stream.state.res.writableLength },
+      'room hub: a client stopped reading, its stream dropped',
+    );
+    // Not end(): that would wait for the unsent bytes to go. The socket goes, and the stream with it.
+    stream.state.res.destroy();
+  };
 
   /** Writes what the feed gave, a batch at a time and in order; a failed write is tried again. */
   async function writeRecord() {
