@@ -19,7 +19,7 @@ const roomStory = z
       .nullable()
       .meta({ description: 'Only once revealed; names only when the session keeps them' }),
   })
-  .meta({ id: 'RoomStory' });
+  .meta({ description: 'A story as GET /sessions/{code}/stories shows it (RoomStory)' });
 
 const openRound = z
   .object({
