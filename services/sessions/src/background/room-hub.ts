@@ -1,9 +1,9 @@
 import type { Request, Response } from 'express';
 import { atMost } from '@pp/async';
-import { Connection, createSession, type Session } from 'better-sse';
+import { Connection, createSession } from 'better-sse';
 import { eventEnvelopeSchema, parseEventData, type EventEnvelope, type EventType } from '@pp/contracts';
 import { followBus, type BusFeed, type EventBus, type NatsConnection } from '@pp/events';
-import { counter, gauge, ServiceUnavailableError } from '@pp/http';
+import { gauge, ServiceUnavailableError } from '@pp/http';
 import type { Logger } from '@pp/logger';
 import {
   isRoomType,
@@ -11,15 +11,7 @@ import {
   type PlacedRoomMessage,
   type RoomMessage,
 } from '../domain/room-events.ts';
-
-interface StreamState {
-  res: Response;
-  /** Live messages held back while the stream replays what its client missed; null once live. */
-  held: PlacedRoomMessage[] | null;
-  /** The stream's client has everything up to this place in the bus's order: later ones go out. */
-  sentThrough: number;
-}
-type Stream = Session<StreamState>;
+import { keepAlive, MAX_UNSENT_BYTES, streamWriter, type Stream, type StreamState } from './room-streams.ts';
 
 /** What a reconnecting client missed: the room's messages after its last one, up to a place. */
 export type Replay = (
@@ -39,32 +31,6 @@ export interface RoomHub {
 }
 
 const openStreams = gauge('room_streams_open', 'Live room streams open on this replica');
-const droppedStreams = counter(
-  'room_streams_dropped_total',
-  'Live room streams ended because their client stopped reading',
-);
-
-/**
- * A message as the stream writes it (what better-sse's push writes), made once for every stream of
- * its room: a room of 1,000 would otherwise serialise each event 1,000 times.
- */
-const frames = new WeakMap<PlacedRoomMessage, string>();
-function frameOf(m: PlacedRoomMessage): string {
-  let frame = frames.get(m);
-  if (frame === undefined) {
-    frame = `event:${m.type}\nid:${m.id}\ndata:${JSON.stringify(m.data)}\n\n`;
-    frames.set(m, frame);
-  }
-  return frame;
-}
-
-/** A client may have gone between two events: nothing is written to a closed stream. */
-const send = (stream: Stream, m: PlacedRoomMessage) => {
-  if (stream.isConnected) stream.state.res.write(frameOf(m));
-};
-
-/** The default of how much may wait unsent for one stream's client before it is dropped. */
-export const MAX_UNSENT_BYTES = 1024 * 1024;
 
 /** A room event checked against its contract, or undefined when the contract refuses it. */
 function roomEventOf(json: unknown): EventEnvelope | undefined {
@@ -130,7 +96,7 @@ export function createRoomHub(options: {
    */
   maxUnsentBytes?: number;
 }): RoomHub {
-  const maxUnsent = options.maxUnsentBytes ?? MAX_UNSENT_BYTES;
+  const { deliverTo, send } = streamWriter(options.maxUnsentBytes ?? MAX_UNSENT_BYTES, options.logger);
   const rooms = new Map<string, Set<Stream>>();
   /** The place of the last event the feed has given: every later one reaches the open streams. */
   let position = 0;
@@ -140,26 +106,6 @@ export function createRoomHub(options: {
   let writing: Promise<void> | undefined;
   /** Events are being dropped for want of a record (logged once until a write succeeds). */
   let dropping = false;
-
-  /** A live message to a stream: held while it replays, else sent unless its client has it already. */
-  const deliverTo = (stream: Stream, m: PlacedRoomMessage) => {
-    if (stream.state.held) stream.state.held.push(m);
-    else if (m.position > stream.state.sentThrough) {
-      stream.state.sentThrough = m.position;
-      send(stream, m);
-      // better-sse writes whatever the socket takes or not: what it did not take waits in memory.
-      if (stream.state.res.writableLength > maxUnsent) dropSlow(stream);
-    }
-  };
-  const dropSlow = (stream: Stream) => {
-    droppedStreams.inc();
-    options.logger.info(
-      { unsent: stream.state.res.writableLength },
-      'room hub: a client stopped reading, its stream dropped',
-    );
-    // Not end(): that would wait for the unsent bytes to go. The socket goes, and the stream with it.
-    stream.state.res.destroy();
-  };
 
   /** Writes what the feed gave, a batch at a time and in order; a failed write is tried again. */
   async function writeRecord() {
@@ -266,13 +212,7 @@ export function createRoomHub(options: {
     if (options.isShuttingDown()) closeAll();
   }, 250);
   watch.unref();
-  // One timer comments on every open stream, rather than one per stream: a stream's own timer would
-  // also keep its request's context (its entity manager) alive as long as the stream.
-  const beat = setInterval(() => {
-    for (const streams of rooms.values())
-      for (const stream of streams) if (stream.isConnected) stream.state.res.write(':\n\n');
-  }, options.keepAliveMs ?? 15_000);
-  beat.unref();
+  const beat = keepAlive(rooms, options.keepAliveMs ?? 15_000);
 
   return {
     async open(req, res, sessionId, replay) {
