@@ -41,7 +41,7 @@ describe('the web room, off the main path', () => {
     const page = await open(code, token);
     await page.getByRole('button', { name: 'Reveal the votes' }).waitFor({ timeout: STEP });
     let reads = 0;
-    await page.route(`**/sessions/${code}/stories`, async (route) => {
+    await page.route(`**/sessions/${code}/room`, async (route) => {
       if (route.request().method() !== 'GET' || ++reads > 2) return route.continue();
       if (reads === 1) return route.abort('internetdisconnected');
       await route.fulfill({

@@ -14,6 +14,7 @@ const benchmarks = [
   { name: 'imports: CSV and GitHub preview', script: '../../e2e/bench/integrations.bench.ts' },
   { name: 'the web room: first render in Chromium', script: '../../e2e/bench/web-room.bench.ts' },
   { name: 'webhook delivery', script: '../../services/webhooks/bench/webhooks.bench.ts' },
+  { name: 'a big room on two replicas', script: '../../deploy/bench/room-fanout.bench.ts' },
 ];
 
 const failed: string[] = [];

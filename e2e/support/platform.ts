@@ -176,6 +176,8 @@ export async function startPlatform(options: PlatformOptions = {}) {
       ai: aiUnit?.url,
       webhooks: webhooksUnit?.url,
     },
+    /** Where each replica of the sessions unit listens itself (not through the round-robin proxy). */
+    sessionsReplicas: sessionsUnit.started.map((s) => s.server.url),
     /** The connection the stories unit calls the sessions unit through (with proxyBetweenUnits). */
     betweenUnits,
     /** The connection the sessions unit calls the stories unit through. */

@@ -23,25 +23,29 @@ export function webRoomVisit(base: string, code: string) {
     answers.push(answer);
     return answer;
   };
-  /** The room's read: the session, its participants, its stories (room-feed's refresh). */
+  /** The room's read in one request: session, participants, stories, round (room-feed's refresh). */
   const read = () =>
-    Promise.all([
-      kept(client.get(room, { headers: seatHeaders() })),
-      kept(client.get(`${room}/participants`, { headers: seatHeaders() })),
-      kept(client.get(`${room}/stories`, { headers: seatHeaders() })),
-    ]);
+    kept(client.get(`${room}/room`, { headers: seatHeaders() })) as Promise<
+      Answer & { body: { last_event_id?: string | null } }
+    >;
 
   return {
     answers,
-    /** Opening /room/{code}: the live stream, then the room's read (the page and its files are not API requests). */
+    /**
+     * Opening /room/{code}: the room's read, then the live stream from where the read stands (the page
+     * and its files are not API requests).
+     */
     async openRoomPage() {
+      const { body } = await read();
       stream = new AbortController();
+      const resume: Record<string, string> = body.last_event_id
+        ? { 'last-event-id': body.last_event_id }
+        : {};
       const res = await fetch(`${base}${room}/events`, {
-        headers: { accept: 'text/event-stream', ...seatHeaders() },
+        headers: { accept: 'text/event-stream', ...resume, ...seatHeaders() },
         signal: stream.signal,
       });
       answers.push(res);
-      await read();
     },
     /** The join form: a name, then the seat kept for the room. */
     async join(name: string) {

@@ -83,6 +83,12 @@ export const routeTable: readonly RouteEntry[] = [
   sessions('GET', '/sessions/{code}/participants', 'public', 'Participants of a session'),
   sessions('PATCH', '/sessions/{code}/participants/{id}', 'token', "Change a participant's role"),
   sessions('DELETE', '/sessions/{code}/participants/{id}', 'token', 'Remove a participant'),
+  sessions(
+    'GET',
+    '/sessions/{code}/room',
+    'public',
+    'The whole room in one read, and where its stream resumes',
+  ),
   sessions('GET', '/sessions/{code}/events', 'public', 'Live room: Server-Sent Events stream', {
     stream: true,
   }),

@@ -28,3 +28,12 @@ export type PageMeta = z.infer<typeof pageMetaSchema>;
 export function pageMeta(page: number, perPage: number, total: number): PageMeta {
   return { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) };
 }
+
+/**
+ * The same query for a list that answers whole when no page is asked for: `page` and `per_page`
+ * have the same bounds and no defaults (the caller applies them once either is given).
+ */
+export const optionalPageQuery = z.object({
+  page: urlInteger(z.number().int().min(1).max(MAX_PAGE).optional()).meta({ description: 'From 1' }),
+  per_page: urlInteger(z.number().int().min(1).max(100).optional()).meta({ description: '1..100' }),
+});

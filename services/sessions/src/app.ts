@@ -56,6 +56,7 @@ export function createApp(
       stories,
       logger: runtime.logger,
       participantTokenKey: tokenKey,
+      roomMaxParticipants: config.ROOM_MAX_PARTICIPANTS,
     }),
   };
   return createRuntimeApp(
@@ -96,6 +97,7 @@ export function definition(config: Config, options: AppOptions = {}): ServiceDef
         isShuttingDown: runtime.isShuttingDown,
         record: (events) => keepPublishedForRoom(runtime.db.fork(), events),
         lastRecorded: () => lastRecordedForRoom(runtime.db.fork()),
+        maxUnsentBytes: config.ROOM_STREAM_MAX_UNSENT_BYTES,
       });
       return createApp(config, runtime, hub, options);
     },

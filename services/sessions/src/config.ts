@@ -7,6 +7,21 @@ export const configSchema = z.object({
   STORIES_URL: z.url().default(defaultServiceUrl('stories')),
   /** How long one call to the stories service may take (it calls back here for the round). */
   STORIES_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
+  /**
+   * The most participants a room holds, observers and the moderator included: a join past it is
+   * refused (409 room_full). The live room is built and measured for rooms of 1,000.
+   */
+  ROOM_MAX_PARTICIPANTS: z.coerce.number().int().min(1).max(100_000).default(1_000),
+  /**
+   * How many bytes may wait unsent for one live room client before its stream is dropped (a client
+   * that stopped reading): the memory a replica spends on a stream stays under it.
+   */
+  ROOM_STREAM_MAX_UNSENT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(16 * 1024)
+    .max(64 * 1024 * 1024)
+    .default(1024 * 1024),
   /** How long a session made from a template may wait for its stories before it is discarded. */
   PROVISIONAL_TTL_MS: z.coerce.number().int().min(1_000).default(120_000),
 });

@@ -14,6 +14,13 @@ export class SessionNotActiveError extends ConflictError {
   }
 }
 
+/** The room has its maximum of participants already. */
+export class RoomFullError extends ConflictError {
+  constructor(max: number) {
+    super(`The room is full: it holds at most ${max} participants`, 'room_full');
+  }
+}
+
 export class ParticipantNotFoundError extends NotFoundError {
   constructor() {
     super('Participant not found in this session', 'participant_not_found');

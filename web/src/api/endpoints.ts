@@ -1,6 +1,15 @@
 import { call, request, ApiError } from './client.ts';
 import { seatTokenOf } from './seat.ts';
-import type { Analytics, Participant, RoomStory, Session, StorySummary, User, VoteStats } from './types.ts';
+import type {
+  Analytics,
+  Participant,
+  RoomRead,
+  RoomStory,
+  Session,
+  StorySummary,
+  User,
+  VoteStats,
+} from './types.ts';
 
 /** The public API calls the room makes, one function each (paths and bodies as /openapi.json has them). */
 
@@ -39,10 +48,9 @@ export const joinSession = (c: string, token: string | null, body: { name?: stri
     token,
     body,
   });
-export const listParticipants = (c: string) =>
-  call<{ participants: Participant[] }>(`/sessions/${code(c)}/participants`, {
-    participantToken: seatTokenOf(c),
-  });
+/** The whole room in one read, with where its live stream resumes. */
+export const readRoom = (c: string, token: string | null) =>
+  call<RoomRead>(`/sessions/${code(c)}/room`, { token, participantToken: seatTokenOf(c) });
 export const castVote = (c: string, seat: { id: number; token: string }, vote: string) =>
   call<{ vote: { story_id: string; value: string }; stats: VoteStats }>(`/sessions/${code(c)}/vote`, {
     body: { participant_id: seat.id, vote },

@@ -17,11 +17,15 @@ const RETRY_MS = [500, 1_000, 2_000, 5_000, 10_000];
 /**
  * The live room over fetch rather than EventSource, so that every reconnection (after a drop, a
  * server restart or the browser coming back online) sends the last event id seen as Last-Event-ID
- * and the server replays what was missed. Retries with backoff until closed; a 404 (the room is
+ * and the server replays what was missed (from the start, the place a room read gave). Retries with backoff until closed; a 404 (the room is
  * gone) ends it.
  */
-export function openRoomStream(url: string, handlers: RoomStreamHandlers): { close(): void } {
-  let lastId: string | undefined;
+export function openRoomStream(
+  url: string,
+  handlers: RoomStreamHandlers,
+  /** Where to start: the place a read of the room gave (nothing missed since the read). */
+  lastId?: string,
+): { close(): void } {
   let closed = false;
   let attempt = 0;
   let connectedOnce = false;

@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import { listParticipants, listStories, lookUpSession } from './endpoints.ts';
+import { readRoom } from './endpoints.ts';
 import { openRoomStream } from './room-stream.ts';
 import { writeSeat } from '../storage.ts';
 
@@ -27,7 +27,7 @@ afterAll(() => jest.restoreAllMocks());
 
 const room = async (code: string) => {
   sent.length = 0;
-  await Promise.all([lookUpSession(code, null), listParticipants(code), listStories(code)]);
+  await readRoom(code, null);
   const stream = openRoomStream(`/sessions/${code}/events`, {
     onEvent: () => undefined,
     onStatus: () => undefined,
@@ -41,24 +41,15 @@ const room = async (code: string) => {
 describe("the room's requests", () => {
   it('carry the participant token once this browser holds a seat in the room, the live stream too', async () => {
     expect(await room('AB3DEF')).toEqual([
-      ['/sessions/AB3DEF', undefined],
       ['/sessions/AB3DEF/events', undefined],
-      ['/sessions/AB3DEF/participants', undefined],
-      ['/sessions/AB3DEF/stories', undefined],
+      ['/sessions/AB3DEF/room', undefined],
     ]);
     writeSeat('AB3DEF', { id: 7, token: 'ppt_seat' });
     expect(await room('AB3DEF')).toEqual([
-      ['/sessions/AB3DEF', 'ppt_seat'],
       ['/sessions/AB3DEF/events', 'ppt_seat'],
-      ['/sessions/AB3DEF/participants', 'ppt_seat'],
-      ['/sessions/AB3DEF/stories', 'ppt_seat'],
+      ['/sessions/AB3DEF/room', 'ppt_seat'],
     ]);
     // Another room's requests do not.
-    expect((await room('ZZ9ZZZ')).map(([, token]) => token)).toEqual([
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-    ]);
+    expect((await room('ZZ9ZZZ')).map(([, token]) => token)).toEqual([undefined, undefined]);
   });
 });

@@ -85,6 +85,23 @@ export interface Analytics {
   totals: { stories: number; revealed: number; points: number };
 }
 
+/** The story open for votes when the room was read: who has voted (never what) and the counts. */
+export interface OpenRound {
+  story_id: string;
+  voted: number[];
+  stats: VoteStats;
+}
+
+/** A room in one read (GET /sessions/{code}/room); `stories` null when the stories unit did not answer. */
+export interface RoomRead {
+  session: Session;
+  participants: Participant[];
+  stories: RoomStory[] | null;
+  round: OpenRound | null;
+  /** Where the live stream resumes from this read (Last-Event-ID). */
+  last_event_id: string;
+}
+
 /** Where a browser sits in a room: kept so that a reload keeps the seat (the token is the credential). */
 export interface Seat {
   id: number;

@@ -39,6 +39,28 @@ const play = (...events: RoomEvent[]) => events.reduce(applyRoomEvent, start());
 const stats = (votes_cast: number) => ({ votes_cast, total_participants: 2, all_voted: votes_cast === 2 });
 
 describe('the room state', () => {
+  it('knows who voted before the page opened from the room read, and adds the voters events name', () => {
+    const round = { story_id: 'a', voted: [bob.id], stats: stats(1) };
+    const opened = initialRoomState(session, [bob, cleo], [story('a', 1, 'voting')], round);
+    expect(opened.voted).toEqual({ a: [bob.id] });
+    expect(opened.stats).toEqual({ a: stats(1) });
+    // A vote replayed after the read changes nothing; a read again keeps the voters seen since.
+    const again = applyRoomEvent(opened, {
+      type: 'vote.cast',
+      data: { story_id: 'a', participant: bob, stats: stats(1) },
+    });
+    expect(again.voted).toEqual({ a: [bob.id] });
+    const reread = withSnapshot(
+      applyRoomEvent(again, {
+        type: 'vote.cast',
+        data: { story_id: 'a', participant: cleo, stats: stats(2) },
+      }),
+      { round: { story_id: 'a', voted: [bob.id], stats: stats(1) } },
+    );
+    expect(reread.voted).toEqual({ a: [bob.id, cleo.id] });
+    expect(reread.stats).toEqual({ a: stats(2) });
+  });
+
   it('records who voted and the counts from vote.cast, never a value', () => {
     const s = play(
       { type: 'vote.cast', data: { story_id: 'a', participant: bob, stats: stats(1) } },

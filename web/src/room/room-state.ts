@@ -1,4 +1,4 @@
-import type { Participant, RoomStory, Session, StorySummary, VoteStats } from '../api/types.ts';
+import type { OpenRound, Participant, RoomStory, Session, StorySummary, VoteStats } from '../api/types.ts';
 import { withJoined, withLeft, withUpdated } from './participants.ts';
 import type { RoomEvent, RoomState } from './state.ts';
 import { afterEvent, withVoteCast } from './votes.ts';
@@ -18,14 +18,15 @@ export function initialRoomState(
   session: Session,
   participants: Participant[],
   stories: RoomStory[],
+  round: OpenRound | null = null,
 ): RoomState {
   const sorted = [...stories].sort(byPosition);
   return {
     session,
     participants,
     stories: sorted,
-    voted: {},
-    stats: {},
+    voted: round ? { [round.story_id]: round.voted } : {},
+    stats: round ? { [round.story_id]: round.stats } : {},
     seen: 0,
     countedAt: {},
     mine: {},
@@ -57,7 +58,7 @@ function keepNames(read: RoomStory, known: RoomStory | undefined): RoomStory {
 /** A fresh read of the room replaces what the events had patched (they may have missed something). */
 export function withSnapshot(
   state: RoomState,
-  fresh: { session?: Session; participants?: Participant[]; stories?: RoomStory[] },
+  fresh: { session?: Session; participants?: Participant[]; stories?: RoomStory[]; round?: OpenRound | null },
 ): RoomState {
   const session = fresh.session ? { ...state.session, ...fresh.session } : state.session;
   const read = fresh.stories?.map((s) =>
@@ -72,8 +73,23 @@ export function withSnapshot(
     ...state,
     session,
     participants: fresh.participants ? merged(fresh.participants, state.participants) : state.participants,
+    ...(fresh.round ? withRound(state, fresh.round) : {}),
     stories,
     lastRevealedId: last ? last.id : guessLastRevealed(stories, session.current_story),
+  };
+}
+
+/**
+ * The open round as read: its voters added to those the events named, its counts as read unless the
+ * events named voters the read did not have yet (theirs are newer).
+ */
+function withRound(state: RoomState, round: OpenRound) {
+  const known = state.voted[round.story_id] ?? [];
+  const voted = [...round.voted, ...known.filter((id) => !round.voted.includes(id))];
+  const newer = voted.length > round.voted.length && state.stats[round.story_id];
+  return {
+    voted: { ...state.voted, [round.story_id]: voted },
+    stats: { ...state.stats, [round.story_id]: newer || round.stats },
   };
 }
 

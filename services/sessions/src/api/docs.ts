@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { pageMetaSchema, urlInteger, type UnitDocs } from '@pp/http';
+import { optionalPageQuery, pageMetaSchema, urlInteger, type UnitDocs } from '@pp/http';
 import { organisingApi } from './organising.docs.ts';
+import { roomApi } from './room.docs.ts';
 import {
   codeParams,
   createSessionBody,
@@ -110,7 +111,12 @@ export const sessionsApi = {
         payload: z.object({ participant: joinedParticipant, session: sessionForCaller }),
       },
       404: notFound,
-      409: { description: 'The session is not active (`session_not_active`)' },
+      409: {
+        description:
+          'The session is not active (`session_not_active`), or the room is full (`room_full`): it holds at ' +
+          'most ROOM_MAX_PARTICIPANTS participants (1,000 by default), observers and the moderator included. ' +
+          'A signed-in user already in the room still gets its participant back.',
+      },
       422: { description: 'No name without a bearer token, or an invalid role' },
     },
   },
@@ -144,21 +150,28 @@ export const sessionsApi = {
   },
   'GET /sessions/{code}/participants': {
     public: true,
-    summary: 'Participants of a session',
+    summary: 'Participants of a session (the whole room, or a page of it)',
+    description:
+      'Without `page` and `per_page`: every participant of the room, in joining order. With either: that ' +
+      'page (per_page 15 when only page is given), with `meta` as the session list has it. A room holds ' +
+      'at most ROOM_MAX_PARTICIPANTS participants (1,000 by default), observers and the moderator included.',
     params: codeParams,
+    query: optionalPageQuery,
     responses: {
       200: {
-        description: 'Participants, in joining order',
-        payload: z.object({ participants: z.array(participant) }),
+        description: 'Participants, in joining order; `meta` only when a page was asked for',
+        payload: z.object({ participants: z.array(participant), meta: pageMetaSchema.optional() }),
       },
+      400: { description: 'A query value of the wrong type, e.g. per_page=abc (`invalid_query`)' },
       404: notFound,
+      422: { description: 'A query value out of range, e.g. per_page=0 or 101' },
     },
   },
   'GET /sessions/{code}/events': {
     public: true,
     summary: 'Live room: a Server-Sent Events stream of the session',
     description:
-      'Events (SSE `event:` = type, `id:` = event id, `data:` = JSON): participant.joined, participant.left (removed by the owner), participant.updated (role changed, with previous_role: a hand-over of the moderator role gives one for each, the new moderator and the one it was taken from), vote.cast (who voted and the new stats, never the value), story.created, story.updated, story.activated, story.reset, story.revealed (with votes and final_estimate), story.deleted, session.updated. A client that reconnects with Last-Event-ID gets what it missed (up to a day back, at most 1,000 events), in the order a stream open all along got them, then the live events, none twice; comments every 15 s keep an idle stream open. A HEAD is answered at once with the status and headers a GET would get, and opens no stream.',
+      'Events (SSE `event:` = type, `id:` = event id, `data:` = JSON): participant.joined, participant.left (removed by the owner), participant.updated (role changed, with previous_role: a hand-over of the moderator role gives one for each, the new moderator and the one it was taken from), vote.cast (who voted and the new stats, never the value), story.created, story.updated, story.activated, story.reset, story.revealed (with votes and final_estimate), story.deleted, session.updated. A client that reconnects with Last-Event-ID gets what it missed (up to a day back, at most 1,000 events), in the order a stream open all along got them, then the live events, none twice; comments every 15 s keep an idle stream open. `Last-Event-ID` may also be the `last_event_id` of GET /sessions/{code}/room: the stream starts with every event since that read. A client that stops reading is dropped once more than ROOM_STREAM_MAX_UNSENT_BYTES (1 MiB by default) wait unsent for it; reconnecting with Last-Event-ID, it gets what it missed. A HEAD is answered at once with the status and headers a GET would get, and opens no stream.',
     params: codeParams,
     responses: {
       200: { description: 'text/event-stream', headers: { 'Content-Type': 'text/event-stream' } },
@@ -224,5 +237,6 @@ export const sessionsApi = {
       409: archivedRoom,
     },
   },
+  ...roomApi,
   ...organisingApi,
 } satisfies UnitDocs;

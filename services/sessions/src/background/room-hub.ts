@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { atMost } from '@pp/async';
-import { Connection, createSession, type Session } from 'better-sse';
+import { Connection, createSession } from 'better-sse';
 import { eventEnvelopeSchema, parseEventData, type EventEnvelope, type EventType } from '@pp/contracts';
 import { followBus, type BusFeed, type EventBus, type NatsConnection } from '@pp/events';
 import { gauge, ServiceUnavailableError } from '@pp/http';
@@ -11,15 +11,7 @@ import {
   type PlacedRoomMessage,
   type RoomMessage,
 } from '../domain/room-events.ts';
-
-interface StreamState {
-  res: Response;
-  /** Live messages held back while the stream replays what its client missed; null once live. */
-  held: PlacedRoomMessage[] | null;
-  /** The stream's client has everything up to this place in the bus's order: later ones go out. */
-  sentThrough: number;
-}
-type Stream = Session<StreamState>;
+import { keepAlive, MAX_UNSENT_BYTES, streamWriter, type Stream, type StreamState } from './room-streams.ts';
 
 /** What a reconnecting client missed: the room's messages after its last one, up to a place. */
 export type Replay = (
@@ -30,24 +22,15 @@ export type Replay = (
 export interface RoomHub {
   /** Streams the room to this client: first what it missed since Last-Event-ID, then live. */
   open(req: Request, res: Response, sessionId: string, replay: Replay): Promise<void>;
+  /**
+   * The place of the last event the live feed has given (undefined while it is not up): every event
+   * up to it has been published, so its change is committed.
+   */
+  position(): number | undefined;
   stop(): Promise<void>;
 }
 
 const openStreams = gauge('room_streams_open', 'Live room streams open on this replica');
-
-/** A client may have gone between two events: nothing is pushed to a closed stream. */
-const send = (stream: Stream, m: PlacedRoomMessage) => {
-  if (stream.isConnected) stream.push(m.data, m.type, m.id);
-};
-
-/** A live message to a stream: held while it replays, else sent unless its client has it already. */
-const deliverTo = (stream: Stream, m: PlacedRoomMessage) => {
-  if (stream.state.held) stream.state.held.push(m);
-  else if (m.position > stream.state.sentThrough) {
-    stream.state.sentThrough = m.position;
-    send(stream, m);
-  }
-};
 
 /** A room event checked against its contract, or undefined when the contract refuses it. */
 function roomEventOf(json: unknown): EventEnvelope | undefined {
@@ -106,7 +89,14 @@ export function createRoomHub(options: {
   /** The place of the last event in the record, if any. */
   lastRecorded: () => Promise<number | undefined>;
   keepAliveMs?: number;
+  /**
+   * How much may wait unsent for one client (the response's buffer, past what the socket took): a
+   * client that stops reading is dropped past it, so that it holds at most this much memory here
+   * while the others go on. It reconnects with Last-Event-ID when it reads again.
+   */
+  maxUnsentBytes?: number;
 }): RoomHub {
+  const { deliverTo, send } = streamWriter(options.maxUnsentBytes ?? MAX_UNSENT_BYTES, options.logger);
   const rooms = new Map<string, Set<Stream>>();
   /** The place of the last event the feed has given: every later one reaches the open streams. */
   let position = 0;
@@ -167,8 +157,8 @@ export function createRoomHub(options: {
             );
           dropping = true;
         }
-        for (const stream of rooms.get(message.sessionId) ?? [])
-          deliverTo(stream, { ...message, position: at });
+        const placed = { ...message, position: at };
+        for (const stream of rooms.get(message.sessionId) ?? []) deliverTo(stream, placed);
       } else
         options.logger.warn({ type, position: at }, 'room hub: an event its contract refuses, not shown');
     }
@@ -222,6 +212,7 @@ export function createRoomHub(options: {
     if (options.isShuttingDown()) closeAll();
   }, 250);
   watch.unref();
+  const beat = keepAlive(rooms, options.keepAliveMs ?? 15_000);
 
   return {
     async open(req, res, sessionId, replay) {
@@ -235,7 +226,7 @@ export function createRoomHub(options: {
         return;
       }
       const stream = await createSession<StreamState>(req, res, {
-        keepAlive: options.keepAliveMs ?? 15_000,
+        keepAlive: null,
         state: { res, held: [], sentThrough: 0 },
       });
       // From here every event reaches this stream live (held until the replay is sent).
@@ -270,8 +261,10 @@ export function createRoomHub(options: {
         for (const m of held) deliverTo(stream, m);
       }
     },
+    position: () => (feed ? position : undefined),
     async stop() {
       clearInterval(watch);
+      clearInterval(beat);
       stopped = true;
       await feed?.stop();
       await started;

@@ -38,9 +38,33 @@ export interface StoriesClient {
   revealIfComplete(sessionId: string, storyId?: string): Promise<boolean>;
   /** The session's latest story events as the stories unit wrote them with each change, newest first. */
   storyHistory(sessionId: string, limit: number): Promise<EventEnvelope[]>;
+  /** The session's stories in queue order, as the room shows them (GET /sessions/{code}/stories). */
+  roomStories(sessionId: string): Promise<RoomStory[]>;
 }
 
 const history = z.object({ events: z.array(eventEnvelopeSchema) });
+
+const roomStories = z.object({
+  stories: z.array(
+    z.object({
+      id: z.uuid(),
+      title: z.string(),
+      status: z.enum(['pending', 'voting', 'revealed']),
+      position: z.number().int(),
+      final_estimate: z.string().nullable(),
+      votes: z
+        .array(
+          z.object({
+            participant: z.object({ id: z.number().int().nullable(), name: z.string().nullable() }),
+            value: z.string(),
+          }),
+        )
+        .nullable(),
+    }),
+  ),
+});
+/** A story as the room shows it: votes (named as the session keeps them) only once revealed. */
+export type RoomStory = z.infer<typeof roomStories>['stories'][number];
 
 /** The internal endpoints of the stories service, called as the sessions service (signed identity). */
 export function createStoriesClient(options: {
@@ -84,6 +108,13 @@ export function createStoriesClient(options: {
         params: { limit },
       });
       return history.parse(body).events;
+    },
+    async roomStories(sessionId) {
+      const body = await client.callOk({
+        url: `/internal/sessions/${encodeURIComponent(sessionId)}/room-stories`,
+        method: 'GET',
+      });
+      return roomStories.parse(body).stories;
     },
   };
 }

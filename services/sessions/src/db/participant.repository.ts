@@ -1,6 +1,6 @@
 import { LockMode, type EntityManager } from '@pp/db';
 import { Participant } from './entities/index.ts';
-import { row, rows } from './sql.ts';
+import { row, rows, run } from './sql.ts';
 
 export interface ParticipantRow {
   id: number;
@@ -18,30 +18,43 @@ export interface NewParticipant {
 }
 
 /**
- * Adds a participant. A signed-in user who is already in the room gets the same participant back
- * with the new token hash (its earlier token stops working); `joined` tells whether it is new.
+ * Adds a participant, unless the room already has `max` (observers count). A signed-in user who is
+ * already in the room gets the same participant back with the new token hash (its earlier token stops
+ * working), full room or not; `joined` tells whether it is new. Undefined when the room is full. Run
+ * in a transaction: the session's row stays locked until it commits, so concurrent joins count one
+ * after the other and never pass the maximum together.
  */
-export async function joinParticipant(em: EntityManager, p: NewParticipant) {
-  const params = [p.sessionId, p.userId, p.name, p.role, p.tokenHash, p.at];
-  const saved =
-    p.userId === null
-      ? await row<ParticipantRow & { joined: boolean }>(
-          em,
-          `insert into participants (session_id, user_id, name, role, token_hash, joined_at)
-           values (?, ?, ?, ?, ?, ?) returning id, name, role, true as joined`,
-          params,
-        )
-      : await row<ParticipantRow & { joined: boolean }>(
-          em,
-          `insert into participants (session_id, user_id, name, role, token_hash, joined_at)
-           values (?, ?, ?, ?, ?, ?)
-           on conflict (session_id, user_id) where user_id is not null and removed_at is null
-           do update set token_hash = excluded.token_hash
-           returning id, name, role, (xmax = 0) as joined`,
-          params,
-        );
-  const { joined, ...participant } = saved!;
-  return { participant, joined };
+export async function joinParticipant(em: EntityManager, p: NewParticipant, max: number) {
+  // NO KEY UPDATE: joins wait for each other, not for votes and inserts that only reference the row.
+  await run(em, 'select 1 from sessions where id = ? for no key update', [p.sessionId]);
+  if (p.userId !== null) {
+    const again = await row<ParticipantRow>(
+      em,
+      `update participants set token_hash = ?
+        where session_id = ? and user_id = ? and removed_at is null returning id, name, role`,
+      [p.tokenHash, p.sessionId, p.userId],
+    );
+    if (again) return { participant: again, joined: false };
+  }
+  const saved = await row<ParticipantRow>(
+    em,
+    `insert into participants (session_id, user_id, name, role, token_hash, joined_at)
+     select ?, ?, ?, ?, ?, ?
+      where (select count(*) from participants where session_id = ? and removed_at is null) < ?
+     returning id, name, role`,
+    [p.sessionId, p.userId, p.name, p.role, p.tokenHash, p.at, p.sessionId, max],
+  );
+  return saved ? { participant: saved, joined: true } : undefined;
+}
+
+/** One page of the room's live participants in joining order, and how many there are in all. */
+export async function participantsPage(em: EntityManager, sessionId: string, page: number, perPage: number) {
+  const [participants, total] = await em.findAndCount(
+    Participant,
+    { sessionId, removedAt: null },
+    { orderBy: { id: 'asc' }, limit: perPage, offset: (page - 1) * perPage },
+  );
+  return { participants, total };
 }
 
 export const listParticipants = (em: EntityManager, sessionId: string) =>

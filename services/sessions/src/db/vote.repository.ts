@@ -136,6 +136,16 @@ export async function roundCounts(em: EntityManager, sessionId: string, storyId:
   return { votesCast: counts!.cast, totalParticipants: counts!.total };
 }
 
+/** Who has voted in a round so far (counted voters only, never the values), in the order they first voted. */
+export async function votersOfRound(em: EntityManager, storyId: string): Promise<number[]> {
+  const found = await rows<{ participant_id: number }>(
+    em,
+    `select v.participant_id from votes v where v.story_id = ? and ${BY_COUNTED_VOTER} order by v.created_at, v.id`,
+    [storyId],
+  );
+  return found.map((v) => v.participant_id);
+}
+
 export interface SealedVote {
   participant_id: number;
   name: string;

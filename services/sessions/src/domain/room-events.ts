@@ -63,3 +63,15 @@ export function toRoomMessage(event: EventLike): RoomMessage | undefined {
     data: { type: event.type, occurred_at: event.occurred_at, ...rest },
   };
 }
+
+/**
+ * A place in the live room's order as a Last-Event-ID: what a room read gives to resume its stream
+ * from (`at:` and the place), where an event id names the place of one event.
+ */
+export const streamPlace = (place: number) => `at:${place}`;
+
+/** The place a Last-Event-ID of `streamPlace` names, or undefined for any other id. */
+export function placeOfStreamId(id: string): number | undefined {
+  const found = /^at:([0-9]{1,15})$/.exec(id);
+  return found ? Number(found[1]) : undefined;
+}

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { requireUser, send, signedIn, validate } from '@pp/http';
+import { pageMeta, requireUser, send, signedIn, validate } from '@pp/http';
 import { sessionsApi as api } from '../api/docs.ts';
 import { changeParticipantRole } from '../use-cases/change-participant-role.use-case.ts';
 import { joinSession } from '../use-cases/join-session.use-case.ts';
@@ -29,9 +29,13 @@ export function participantRoutes(deps: RouteDeps): Router {
   );
   router.get(
     '/sessions/:code/participants',
-    validate(api['GET /sessions/{code}/participants'], async ({ params }, _req, res) => {
-      const participants = await listSessionParticipants(deps.context(), params.code);
-      send(res, 200, { participants: participants.map(participantView) });
+    validate(api['GET /sessions/{code}/participants'], async ({ params, query }, _req, res) => {
+      const { participants, page } = await listSessionParticipants(deps.context(), params.code, {
+        page: query.page,
+        perPage: query.per_page,
+      });
+      const meta = page && pageMeta(page.page, page.perPage, page.total);
+      send(res, 200, { participants: participants.map(participantView), ...(meta && { meta }) });
     }),
   );
   router.patch(

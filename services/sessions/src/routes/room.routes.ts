@@ -1,11 +1,16 @@
 import { Router } from 'express';
-import { validate } from '@pp/http';
+import { send, validate } from '@pp/http';
 import { sessionsApi as api } from '../api/docs.ts';
 import type { RoomHub } from '../background/room-hub.ts';
 import { followRoom } from '../use-cases/follow-room.use-case.ts';
+import { openRoom } from '../use-cases/open-room.use-case.ts';
 import type { RouteDeps } from './deps.ts';
+import { participantView, publicSessionView, sessionView } from './views.ts';
 
-/** The live room: a Server-Sent Events stream of what happens in a session (public, like the lookup). */
+/**
+ * The live room: the whole room in one read, and a Server-Sent Events stream of what happens in it
+ * from there (public, like the lookup).
+ */
 export function roomRoutes(deps: RouteDeps, hub: RoomHub): Router {
   const router = Router();
   router.get(
@@ -13,6 +18,24 @@ export function roomRoutes(deps: RouteDeps, hub: RoomHub): Router {
     validate(api['GET /sessions/{code}/events'], async ({ params }, req, res) => {
       const room = await followRoom(deps.context(), params.code);
       await hub.open(req, res, room.sessionId, room.missedSince);
+    }),
+  );
+  router.get(
+    '/sessions/:code/room',
+    validate(api['GET /sessions/{code}/room'], async ({ params }, req, res) => {
+      const room = await openRoom(deps.context(), params.code, req.identity, hub.position());
+      const view = room.isOwner ? sessionView : publicSessionView;
+      send(res, 200, {
+        session: view(room.session, room.facts),
+        participants: room.participants.map(participantView),
+        stories: room.stories,
+        round: room.round && {
+          story_id: room.round.storyId,
+          voted: room.round.voted,
+          stats: room.round.stats,
+        },
+        last_event_id: room.lastEventId,
+      });
     }),
   );
   return router;

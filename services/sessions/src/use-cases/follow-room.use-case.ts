@@ -1,6 +1,6 @@
 import { isUuid } from '@pp/contracts';
 import { roomMessagesBetween, roomPosition } from '../db/room-event.repository.ts';
-import type { PlacedRoomMessage } from '../domain/room-events.ts';
+import { placeOfStreamId, type PlacedRoomMessage } from '../domain/room-events.ts';
 import type { SessionsContext } from './shared/context.ts';
 import { findSession } from './shared/find-session.ts';
 
@@ -14,7 +14,7 @@ const RECORD_LAG_MS = 1_000;
 /**
  * What a client that reconnects with Last-Event-ID missed in its room, up to a place in the bus's
  * order (from there it gets the events live), and the place of its last event (nothing when the id is
- * unknown).
+ * unknown). The id is an event's, or a place a room read gave (GET /sessions/{code}/room).
  */
 async function missedRoomEvents(
   ctx: SessionsContext,
@@ -22,6 +22,12 @@ async function missedRoomEvents(
   lastEventId: string,
   upTo: number,
 ): Promise<{ messages: PlacedRoomMessage[]; lastPosition: number | undefined }> {
+  const place = placeOfStreamId(lastEventId);
+  if (place !== undefined)
+    return {
+      messages: await roomMessagesBetween(ctx.em, sessionId, place, upTo, MAX_REPLAY),
+      lastPosition: place,
+    };
   if (!isUuid(lastEventId)) return { messages: [], lastPosition: undefined };
   const deadline = Date.now() + RECORD_LAG_MS;
   let lastPosition = await roomPosition(ctx.em, sessionId, lastEventId);

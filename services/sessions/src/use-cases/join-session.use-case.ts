@@ -2,7 +2,7 @@ import { ValidationError, type Identity } from '@pp/http';
 import { joinParticipant } from '../db/participant.repository.ts';
 import { generateParticipantToken } from '../domain/participant-token.ts';
 import type { ParticipantRole } from '../domain/vote-rules.ts';
-import { SessionNotActiveError } from '../errors.ts';
+import { RoomFullError, SessionNotActiveError } from '../errors.ts';
 import type { SessionsContext } from './shared/context.ts';
 import { announce } from './shared/room-history.ts';
 import { findSession } from './shared/find-session.ts';
@@ -16,7 +16,7 @@ export interface JoinInput {
 /**
  * Someone joins the room of an active session. A signed-in user joins under the profile's name (the
  * owner as moderator) and joining again returns the same participant with a fresh token; anyone
- * else needs a name. The token is in this answer only.
+ * else needs a name. The token is in this answer only. A full room takes no one new (409 room_full).
  */
 export async function joinSession(
   ctx: SessionsContext,
@@ -34,14 +34,12 @@ export async function joinSession(
   const { token, hash } = generateParticipantToken(ctx.participantTokenKey, session.code);
 
   const { participant, joined } = await ctx.em.transactional(async (tx) => {
-    const saved = await joinParticipant(tx, {
-      sessionId: session.id,
-      userId: user?.sub ?? null,
-      name,
-      role,
-      tokenHash: hash,
-      at: ctx.now(),
-    });
+    const saved = await joinParticipant(
+      tx,
+      { sessionId: session.id, userId: user?.sub ?? null, name, role, tokenHash: hash, at: ctx.now() },
+      ctx.roomMaxParticipants,
+    );
+    if (!saved) throw new RoomFullError(ctx.roomMaxParticipants);
     if (saved.joined) {
       const { id, name: joinedName } = saved.participant;
       announce(tx, 'participant.joined', {

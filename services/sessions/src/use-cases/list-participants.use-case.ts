@@ -1,9 +1,24 @@
-import { listParticipants } from '../db/participant.repository.ts';
+import { listParticipants, participantsPage } from '../db/participant.repository.ts';
 import type { SessionsContext } from './shared/context.ts';
 import { findSession } from './shared/find-session.ts';
 
-/** Who is in the room (never their tokens, never their votes). */
-export async function listSessionParticipants(ctx: SessionsContext, code: string) {
+/** The page size when only `page` is given: the session list's. */
+const DEFAULT_PER_PAGE = 15;
+
+/**
+ * Who is in the room (never their tokens, never their votes), in joining order: the whole room, or
+ * one page of it with the total when a page is asked for.
+ */
+export async function listSessionParticipants(
+  ctx: SessionsContext,
+  code: string,
+  paging: { page?: number; perPage?: number } = {},
+) {
   const session = await findSession(ctx.em, code);
-  return listParticipants(ctx.em, session.id);
+  if (paging.page === undefined && paging.perPage === undefined)
+    return { participants: await listParticipants(ctx.em, session.id), page: undefined };
+  const page = paging.page ?? 1;
+  const perPage = paging.perPage ?? DEFAULT_PER_PAGE;
+  const { participants, total } = await participantsPage(ctx.em, session.id, page, perPage);
+  return { participants, page: { page, perPage, total } };
 }

@@ -3,9 +3,13 @@ import { storiesForUnitsQuery } from '@pp/contracts';
 import { requireService, sendToUnit, validate } from '@pp/http';
 import { internalSessionParams } from '../api/schemas.ts';
 import { listStoriesForUnits } from '../use-cases/list-stories-for-units.use-case.ts';
+import { listSessionStories } from '../use-cases/list-session-stories.use-case.ts';
 import type { RouteDeps } from './deps.ts';
+import { roomStoryView } from './views.ts';
 
-/** Reads for other units only (the assistant): never proxied, refused without a signed service identity. */
+/**
+ * Reads for other units only (the assistant; the sessions unit opening a room reads the room's view of
+ * the stories, as GET /sessions/{code}/stories has it): never proxied, refused without a signed service identity. */
 export function internalReadRoutes(deps: RouteDeps): Router {
   const router = Router();
   router.use('/internal', requireService);
@@ -20,6 +24,13 @@ export function internalReadRoutes(deps: RouteDeps): Router {
         });
       },
     ),
+  );
+  router.get(
+    '/internal/sessions/:sessionId/room-stories',
+    validate({ params: internalSessionParams }, async ({ params }, _req, res) => {
+      const { session, stories } = await listSessionStories(deps.context(), params.sessionId);
+      sendToUnit(res, 200, { stories: stories.map((s) => roomStoryView(s, session)) });
+    }),
   );
   return router;
 }

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, describeError } from '../../api/client.ts';
-import { listParticipants, listStories, lookUpSession } from '../../api/endpoints.ts';
+import { listStories, readRoom } from '../../api/endpoints.ts';
 import { openRoomStream, type StreamStatus } from '../../api/room-stream.ts';
 import type { Session } from '../../api/types.ts';
 import {
@@ -30,8 +30,8 @@ const reordering = (type: string, data: unknown) =>
 const FIRST_READ_RETRY_MS = [1_000, 2_000, 4_000, 8_000, 15_000];
 
 /**
- * A room as this browser knows it: read once, patched by the live events, read again where they
- * cannot tell it all. `onRemoved`: the moderator removed this browser's seat.
+ * A room as this browser knows it: read once (one request, which also says where the live stream
+ * starts), patched by the live events, read again where they cannot tell it all. `onRemoved`: the moderator removed this browser's seat.
  */
 export function useRoomFeed(code: string, token: string | null, onRemoved: () => void) {
   const [state, setState] = useState<RoomState | null>(null);
@@ -43,6 +43,9 @@ export function useRoomFeed(code: string, token: string | null, onRemoved: () =>
   const early = useRef<RoomEvent[] | null>([]);
   const settle = useRef<ReturnType<typeof setTimeout>>(undefined);
   const retry = useRef<{ timer?: ReturnType<typeof setTimeout>; attempt: number }>({ attempt: 0 });
+  const stream = useRef<{ close(): void }>(undefined);
+  /** Whether the room is still shown: a read that comes back after it was left opens no stream. */
+  const shown = useRef(false);
 
   const apply = (event: RoomEvent) => {
     if (early.current) early.current.push(event);
@@ -55,27 +58,23 @@ export function useRoomFeed(code: string, token: string | null, onRemoved: () =>
     try {
       // A seat taken while the room is read is not in what is read: only the one kept before is checked.
       const kept = readSeat(code);
-      const lookup = lookUpSession(code, token);
-      if (early.current)
-        lookup.then(
-          (a) => setPreview(a.session),
-          () => undefined,
-        );
-      const [{ session }, { participants }, { stories }] = await Promise.all([
-        lookup,
-        listParticipants(code),
-        listStories(code),
-      ]);
+      const room = await readRoom(code, token);
+      if (early.current) setPreview(room.session);
+      // The stories unit did not answer in time: its own read of them.
+      const stories = room.stories ?? (await listStories(code)).stories;
+      const { session, participants, round } = room;
       setState((prev) => {
-        if (prev) return withSnapshot(prev, { session, participants, stories });
+        if (prev) return withSnapshot(prev, { session, participants, stories, round });
         // Events that came while the room was read apply on top of it.
         const first = (early.current ?? []).reduce(
           applyRoomEvent,
-          initialRoomState(session, participants, stories),
+          initialRoomState(session, participants, stories, round),
         );
         early.current = null;
         return first;
       });
+      // The stream starts where the read stands: every event since it comes first.
+      if (shown.current) stream.current ??= follow(room.last_event_id);
       setMissing(null);
       if (kept && readSeat(code)?.id === kept.id && !participants.some((p) => p.id === kept.id)) onRemoved();
     } catch (err) {
@@ -95,30 +94,39 @@ export function useRoomFeed(code: string, token: string | null, onRemoved: () =>
     settle.current = setTimeout(() => void refresh(), SETTLE_MS);
   };
 
+  const follow = (from: string) =>
+    openRoomStream(
+      `/sessions/${encodeURIComponent(code)}/events`,
+      {
+        onStatus: (next) => {
+          setStatus(next);
+          // The API answers again: a first read waiting for its next try goes now.
+          if (next === 'live' && retry.current.timer !== undefined) {
+            retry.current.attempt = 0;
+            void refresh();
+          }
+        },
+        onResumed: settleSoon,
+        onEvent: (type, data) => {
+          apply({ type, data });
+          if (
+            type === 'participant.left' &&
+            (data as { participant?: { id?: number } }).participant?.id === readSeat(code)?.id
+          )
+            onRemoved();
+          if (reordering(type, data)) settleSoon();
+        },
+      },
+      from,
+    );
+
   useEffect(() => {
-    const stream = openRoomStream(`/sessions/${encodeURIComponent(code)}/events`, {
-      onStatus: (next) => {
-        setStatus(next);
-        // The API answers again: a first read waiting for its next try goes now.
-        if (next === 'live' && retry.current.timer !== undefined) {
-          retry.current.attempt = 0;
-          void refresh();
-        }
-      },
-      onResumed: settleSoon,
-      onEvent: (type, data) => {
-        apply({ type, data });
-        if (
-          type === 'participant.left' &&
-          (data as { participant?: { id?: number } }).participant?.id === readSeat(code)?.id
-        )
-          onRemoved();
-        if (reordering(type, data)) settleSoon();
-      },
-    });
+    shown.current = true;
     void refresh();
     return () => {
-      stream.close();
+      shown.current = false;
+      stream.current?.close();
+      stream.current = undefined;
       clearTimeout(settle.current);
       clearTimeout(retry.current.timer);
     };

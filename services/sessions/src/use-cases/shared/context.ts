@@ -19,6 +19,8 @@ export interface SessionsContext {
   logger: Logger;
   /** Signs the participant tokens a join hands out (derived from the internal signing key). */
   participantTokenKey: ParticipantTokenKey;
+  /** The most participants a room holds (observers included). */
+  roomMaxParticipants: number;
 }
 
 export const SOURCE = 'sessions';
