@@ -85,6 +85,16 @@ describe('unit environment', () => {
     expect(env.LOG_LEVEL).toBe('debug');
   });
 
+  it('has every service listen on loopback, and the gateway on HOST (loopback when unset)', () => {
+    for (const u of units.filter((u) => u.name !== 'gateway'))
+      expect([u.name, unitEnvironment(u, context({ HOST: '0.0.0.0' })).HOST]).toEqual([u.name, '127.0.0.1']);
+    expect(unitEnvironment(unit('gateway'), context()).HOST).toBe('127.0.0.1');
+    expect(unitEnvironment(unit('gateway'), context({ HOST: '0.0.0.0' })).HOST).toBe('0.0.0.0');
+    expect(() => unitEnvironment(unit('gateway'), context({ HOST: 'my-laptop' }))).toThrow(
+      'HOST must be an IP address such as 127.0.0.1 or 0.0.0.0, not "my-laptop"',
+    );
+  });
+
   it('runs the gateway and every unit of libs/config, each from its own main.ts', () => {
     expect(units.map((u) => u.name).sort()).toEqual([...services.map((s) => s.name), 'gateway'].sort());
     expect(units.find((u) => u.name === 'sessions')!.entry).toBe(

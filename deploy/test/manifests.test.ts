@@ -1,12 +1,14 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { DCLinter } from 'dclint';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { ConfigMap, Namespace, Service } from 'kubernetes-models/v1';
+import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { parse, parseAllDocuments } from 'yaml';
-import { services } from '@pp/config';
+import { services, serviceUrlVar } from '@pp/config';
 import { repoRoot, units } from '../src/launcher/units.ts';
 
 type Obj = Record<string, any>;
@@ -51,6 +53,17 @@ describe('Dockerfile', () => {
     expect(sources).toContain(needed);
   });
 });
+
+/** The units whose settings name `target`'s URL (e.g. SESSIONS_URL): those that call it. */
+async function callersOf(target: string): Promise<string[]> {
+  const callers: string[] = [];
+  for (const unit of units) {
+    const url = pathToFileURL(join(repoRoot, dirname(unit.entry), 'config.ts')).href;
+    const { configSchema } = (await import(url)) as { configSchema: { shape: Record<string, unknown> } };
+    if (unit.name !== target && serviceUrlVar(target as never) in configSchema.shape) callers.push(unit.name);
+  }
+  return callers.sort();
+}
 
 describe('docker-compose.yml', () => {
   const compose = parse(read('docker-compose.yml'), { merge: true }) as Obj;
@@ -120,6 +133,14 @@ describe('docker-compose.yml', () => {
     expect(svc.gateway!.ports).toEqual(['127.0.0.1:${PORT:-8080}:8080']);
   });
 
+  it('publishes only the gateway: nothing on the network reaches a unit, PostgreSQL, NATS or Redis around it', () => {
+    const published = Object.entries(svc)
+      .filter(([, s]) => s.ports !== undefined || s.network_mode === 'host')
+      .map(([name]) => name);
+    expect(published).toEqual(['gateway']);
+    expect(svc.gateway!.ports).toEqual(['127.0.0.1:${PORT:-8080}:8080']);
+  });
+
   it("creates every service's database when PostgreSQL starts on an empty volume", () => {
     const mount = (svc.postgres!.volumes as string[]).find((v) =>
       v.includes('/docker-entrypoint-initdb.d/'),
@@ -154,6 +175,7 @@ describe('Kubernetes manifests', () => {
     PodDisruptionBudget,
     ConfigMap,
     Namespace,
+    NetworkPolicy,
   };
 
   it('holds only objects that validate against the Kubernetes schemas', () => {
@@ -208,6 +230,40 @@ describe('Kubernetes manifests', () => {
       expect(deployment.spec.replicas).toBeUndefined();
     },
   );
+
+  it.each(unitNames.filter((n) => n !== 'gateway'))(
+    '%s has a NetworkPolicy letting in only the gateway, its callers and the monitoring namespace',
+    async (name) => {
+      const policy = byKind('NetworkPolicy', name)!;
+      expect(policy.spec.podSelector.matchLabels).toEqual(
+        byKind('Deployment', name)!.spec.selector.matchLabels,
+      );
+      expect(policy.spec.policyTypes).toEqual(['Ingress']);
+      const [rule, ...others] = policy.spec.ingress as Obj[];
+      expect(others).toEqual([]);
+      expect(rule!.ports).toEqual([{ port: 'http' }]);
+      const pods = (rule!.from as Obj[]).filter((f) => f.podSelector);
+      const namespaces = (rule!.from as Obj[]).filter((f) => f.namespaceSelector);
+      expect(pods).toHaveLength(1);
+      const [match] = pods[0]!.podSelector.matchExpressions as Obj[];
+      expect(match!.key).toBe('app.kubernetes.io/name');
+      expect(match!.operator).toBe('In');
+      // The units that call it are those whose settings name its URL (libs/config's <UNIT>_URL).
+      expect([...match!.values].sort()).toEqual(await callersOf(name));
+      expect(match!.values).toContain('gateway');
+      expect(namespaces).toEqual([
+        { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } },
+      ]);
+    },
+  );
+
+  it('lets any client reach the gateway, on its HTTP port only', () => {
+    const policy = byKind('NetworkPolicy', 'gateway')!;
+    expect(policy.spec.podSelector.matchLabels).toEqual(
+      byKind('Deployment', 'gateway')!.spec.selector.matchLabels,
+    );
+    expect(policy.spec.ingress).toEqual([{ ports: [{ port: 'http' }] }]);
+  });
 
   it('points every unit at the other units through the ConfigMap', () => {
     const config = byKind('ConfigMap', 'planning-poker-config')!;

@@ -10,7 +10,16 @@ import { ManagedProcess } from './processes.ts';
 import { waitUntilReady } from './readiness.ts';
 import { loadSecrets } from './secrets.ts';
 import { stopStaleUnits } from './stale.ts';
-import { nodeBinary, repoRoot, unitEnvironment, units, type Unit } from './units.ts';
+import {
+  nodeBinary,
+  reachableHost,
+  repoRoot,
+  requestedHost,
+  UNIT_HOST,
+  unitEnvironment,
+  units,
+  type Unit,
+} from './units.ts';
 
 export interface SystemOptions {
   env: Record<string, string | undefined>;
@@ -68,7 +77,9 @@ export function createSystem(options: SystemOptions): System {
 
   return {
     async start() {
-      const gatewayPort = requestedPort(env.PORT); // a bad one stops the launch before anything starts
+      // A bad PORT or HOST stops the launch before anything starts.
+      const gatewayPort = requestedPort(env.PORT);
+      requestedHost(env.HOST);
       for (const unit of list) {
         if (!existsSync(resolve(repoRoot, unit.entry))) throw new Error(`${unit.entry} is missing`);
       }
@@ -115,7 +126,9 @@ export function createSystem(options: SystemOptions): System {
         procs.push(proc);
         proc.start();
       }
-      const urlOf = (name: string) => `http://127.0.0.1:${ctx.ports.get(name)}`;
+      const gatewayHost = reachableHost(requestedHost(env.HOST));
+      const urlOf = (name: string) =>
+        `http://${name === 'gateway' ? gatewayHost : UNIT_HOST}:${ctx.ports.get(name)}`;
       const unitUrls = Object.fromEntries(list.map((u) => [u.name, urlOf(u.name)]));
       const front = list.some((u) => u.name === 'gateway') ? 'gateway' : list[0]!.name;
       // A unit that refused its settings will not start with them however long we wait: stop at once, with why.

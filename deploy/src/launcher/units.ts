@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GATEWAY_PORT, services, serviceUrlVar, type ServiceName } from '@pp/config';
@@ -60,6 +61,27 @@ export function portOf(ctx: Pick<LaunchContext, 'ports'>, name: string): number 
   return port;
 }
 
+/** Where the units listen under `npm start`: loopback, so that only this machine reaches them. */
+export const UNIT_HOST = '127.0.0.1';
+
+/**
+ * HOST as `npm start` takes it for the gateway: unset means loopback (only this machine; `0.0.0.0`
+ * opens it to the network); otherwise an IP address. The services always listen on loopback: from
+ * elsewhere, only the gateway (with its rate limits and its checks) is reachable.
+ */
+export function requestedHost(value: string | undefined): string {
+  if (value === undefined || value === '') return UNIT_HOST;
+  if (value !== 'localhost' && isIP(value) === 0)
+    throw new Error(`HOST must be an IP address such as 127.0.0.1 or 0.0.0.0, not "${value}"`);
+  return value;
+}
+
+/** The address this machine reaches a unit at: loopback when it listens on every interface or on loopback. */
+export function reachableHost(host: string): string {
+  if (['0.0.0.0', '::', 'localhost', UNIT_HOST].includes(host)) return UNIT_HOST;
+  return isIP(host) === 6 ? `[${host}]` : host;
+}
+
 /** The complete environment of one unit's process. */
 export function unitEnvironment(unit: Unit, ctx: LaunchContext): Record<string, string> {
   const env: Record<string, string> = {};
@@ -68,6 +90,7 @@ export function unitEnvironment(unit: Unit, ctx: LaunchContext): Record<string, 
   for (const s of services) env[serviceUrlVar(s.name)] = `http://127.0.0.1:${portOf(ctx, s.name)}`;
   Object.assign(env, ctx.secrets, {
     PORT: String(portOf(ctx, unit.name)),
+    HOST: unit.name === 'gateway' ? requestedHost(ctx.env.HOST) : UNIT_HOST,
     LOG_LEVEL: ctx.env.LOG_LEVEL ?? 'info',
     NATS_URL: ctx.natsUrl,
   });
