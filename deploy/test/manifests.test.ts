@@ -141,6 +141,32 @@ describe('docker-compose.yml', () => {
     expect(svc.gateway!.ports).toEqual(['127.0.0.1:${PORT:-8080}:8080']);
   });
 
+  it('has no default for a key or password: compose refuses to start until each is set', () => {
+    const secretName = /KEY|PASSWORD|SECRET/;
+    const found: string[] = [];
+    for (const [name, service] of Object.entries(svc)) {
+      for (const [variable, value] of Object.entries((service.environment ?? {}) as Obj)) {
+        const text = String(value ?? '');
+        for (const ref of text.matchAll(/\$\{(\w+)([^}]*)\}/g)) {
+          if (!secretName.test(ref[1]!)) continue;
+          found.push(ref[1]!);
+          // `${X:?message}`: required; `${X:-default}` or `${X-default}` would start with a known value.
+          expect([name, variable, ref[2]!.startsWith(':?')]).toEqual([name, variable, true]);
+        }
+        // A key written out in the file is a known key.
+        if (secretName.test(variable) && !variable.endsWith('_URL') && value !== null)
+          expect([name, variable, /^\$\{\w+:\?[^}]*\}$/.test(text)]).toEqual([name, variable, true]);
+      }
+    }
+    for (const required of [
+      'INTERNAL_SIGNING_KEY',
+      'TOKEN_SIGNING_KEY',
+      'CREDENTIALS_ENCRYPTION_KEY',
+      'POSTGRES_PASSWORD',
+    ])
+      expect(found).toContain(required);
+  });
+
   it("creates every service's database when PostgreSQL starts on an empty volume", () => {
     const mount = (svc.postgres!.volumes as string[]).find((v) =>
       v.includes('/docker-entrypoint-initdb.d/'),

@@ -78,8 +78,24 @@ export const listenHost = z
   .default('0.0.0.0')
   .refine((v) => v === 'localhost' || isIP(v) !== 0, 'must be an IP address such as 127.0.0.1 or 0.0.0.0');
 
-/** Secret keys: at least 32 characters so HMAC keys have enough entropy. */
-export const secret = z.string().min(32, 'must be at least 32 characters');
+/**
+ * Keys that were once shipped as examples (docker-compose.yml defaults): anyone can read them, so a
+ * unit given one refuses to start rather than sign or encrypt with a key that is public.
+ */
+export const KNOWN_EXAMPLE_KEYS: readonly string[] = [
+  'local-compose-only-internal-signing-key-0001',
+  'local-compose-only-token-signing-key-000001',
+  'local-compose-only-credentials-key-0000001',
+];
+
+/** Secret keys: at least 32 characters so HMAC keys have enough entropy, and none of the public examples. */
+export const secret = z
+  .string()
+  .min(32, 'must be at least 32 characters')
+  .refine(
+    (v) => !KNOWN_EXAMPLE_KEYS.includes(v) && !v.startsWith('local-compose-only-'),
+    'is a published example key: set a random one (e.g. openssl rand -base64 32)',
+  );
 
 /**
  * The unit's own user on the broker (NATS_USER and NATS_PASSWORD, set together). Unset, the unit
