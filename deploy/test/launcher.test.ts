@@ -8,13 +8,20 @@ import { firstNatsAddress } from '../src/launcher/nats.ts';
 import { redactPassword } from '../src/launcher/postgres.ts';
 import { findFreePort, isPortFree } from '../src/launcher/ports.ts';
 import { restartDelay } from '../src/launcher/processes.ts';
-import { loadSecrets, parseEnvFile, SECRET_NAMES } from '../src/launcher/secrets.ts';
+import {
+  loadSecrets,
+  NATS_PASSWORD_NAMES,
+  parseEnvFile,
+  SECRET_NAMES,
+  type Secrets,
+} from '../src/launcher/secrets.ts';
 import { databaseUrls, unitEnvironment, units } from '../src/launcher/units.ts';
 
-const secrets = {
+const secrets: Secrets = {
   INTERNAL_SIGNING_KEY: 'i'.repeat(43),
   TOKEN_SIGNING_KEY: 't'.repeat(43),
   CREDENTIALS_ENCRYPTION_KEY: 'c'.repeat(43),
+  ...Object.fromEntries(NATS_PASSWORD_NAMES.map((n) => [n, `${n.toLowerCase()}-0123456789`])),
 };
 const ports = new Map(units.map((u, i) => [u.name, 9000 + i]));
 const context = (env: Record<string, string | undefined> = {}) => ({
@@ -95,6 +102,23 @@ describe('unit environment', () => {
     );
   });
 
+  it('connects each unit to the broker it runs as its own user, with its own password only', () => {
+    const ctx = { ...context({ SESSIONS_NATS_PASSWORD: 'exported-by-hand' }), natsUsers: true };
+    const stories = unitEnvironment(unit('stories'), ctx);
+    expect(stories.NATS_USER).toBe('stories');
+    expect(stories.NATS_PASSWORD).toBe(secrets.STORIES_NATS_PASSWORD);
+    for (const name of NATS_PASSWORD_NAMES) expect(stories).not.toHaveProperty(name);
+    expect(unitEnvironment(unit('gateway'), ctx).NATS_USER).toBe('gateway');
+    // mcp does not use the broker.
+    expect(unitEnvironment(unit('mcp'), ctx)).not.toHaveProperty('NATS_PASSWORD');
+  });
+
+  it("passes on the user's NATS_USER and NATS_PASSWORD, if any, to a broker of NATS_URL", () => {
+    const env = unitEnvironment(unit('stories'), context({ NATS_USER: 'app', NATS_PASSWORD: 'pw' }));
+    expect([env.NATS_USER, env.NATS_PASSWORD]).toEqual(['app', 'pw']);
+    expect(unitEnvironment(unit('stories'), context())).not.toHaveProperty('NATS_USER');
+  });
+
   it('runs the gateway and every unit of libs/config, each from its own main.ts', () => {
     expect(units.map((u) => u.name).sort()).toEqual([...services.map((s) => s.name), 'gateway'].sort());
     expect(units.find((u) => u.name === 'sessions')!.entry).toBe(
@@ -112,7 +136,7 @@ describe('secrets file', () => {
     const file = join(dir, 'nested', 'secrets.env');
     const first = loadSecrets(file, {});
     expect(first.generated).toEqual([...SECRET_NAMES]);
-    for (const name of SECRET_NAMES) expect(first.secrets[name].length).toBeGreaterThanOrEqual(32);
+    for (const name of SECRET_NAMES) expect(first.secrets[name]!.length).toBeGreaterThanOrEqual(32);
     expect(new Set(Object.values(first.secrets)).size).toBe(SECRET_NAMES.length);
     expect(statSync(file).mode & 0o777).toBe(0o600);
 

@@ -1,7 +1,8 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureDebianExecutable } from './executables.ts';
 import type { LauncherLog } from './log.ts';
+import { natsAuthorization, natsPasswordEnvironment } from './nats-auth.ts';
 import { findFreePort, waitForPort } from './ports.ts';
 import { ManagedProcess } from './processes.ts';
 import { stopStaleServer } from './stale.ts';
@@ -12,6 +13,8 @@ export interface NatsHandle {
   url: string;
   /** Set when the launcher runs the server itself. */
   process?: ManagedProcess;
+  /** The server requires each unit's own user (the one the launcher runs does). */
+  users?: boolean;
 }
 
 /** host and port of the first server of a NATS_URL such as `nats://a:4222,nats://b:4222`. */
@@ -20,11 +23,16 @@ export function firstNatsAddress(url: string): { host: string; port: number } {
   return { host: first.hostname.replace(/^\[|\]$/g, ''), port: Number(first.port || DEFAULT_NATS_PORT) };
 }
 
-/** The NATS of NATS_URL when it answers; else a local nats-server with JetStream, data under `dir`. */
+/**
+ * The NATS of NATS_URL when it answers (the units connect with the NATS_USER and NATS_PASSWORD of the
+ * environment, if any); else a local nats-server with JetStream, data under `dir`, that requires each
+ * unit's own user (`passwords`: <UNIT>_NATS_PASSWORD values, see nats-auth.ts).
+ */
 export async function startNats(
   env: Record<string, string | undefined>,
   dir: string,
   log: LauncherLog,
+  passwords: Record<string, string> = {},
 ): Promise<NatsHandle> {
   if (env.NATS_URL) {
     const { host, port } = firstNatsAddress(env.NATS_URL);
@@ -47,11 +55,14 @@ export async function startNats(
     log.warn(`stopping nats-server ${pid} left running by an earlier launch`),
   );
   const port = await findFreePort(DEFAULT_NATS_PORT);
+  const config = writeNatsConfig(dir, env.EVENTS_PREFIX || 'pp');
   const server = new ManagedProcess(
     {
       name: 'nats',
       command: bin,
-      args: ['-js', '-sd', storeDir, '-a', '127.0.0.1', '-p', String(port), '-P', pidFile],
+      args: ['-c', config, '-js', '-sd', storeDir, '-a', '127.0.0.1', '-p', String(port), '-P', pidFile],
+      // The configuration reads the units' passwords from here; nothing else of the launcher's environment.
+      env: { PATH: process.env.PATH ?? '', ...natsPasswordEnvironment(passwords) },
     },
     log,
   );
@@ -63,5 +74,12 @@ export async function startNats(
     throw new Error(`nats-server did not start on port ${port}: ${(err as Error).message}`);
   }
   log.info(`started nats-server with JetStream on 127.0.0.1:${port} (data in ${storeDir})`);
-  return { url: `nats://127.0.0.1:${port}`, process: server };
+  return { url: `nats://127.0.0.1:${port}`, process: server, users: true };
+}
+
+/** The server's configuration (its users and what each may do) in `dir`: its path. */
+function writeNatsConfig(dir: string, prefix: string): string {
+  const file = join(dir, 'nats.conf');
+  writeFileSync(file, natsAuthorization(prefix), { mode: 0o600 });
+  return file;
 }

@@ -94,7 +94,7 @@ export function createSystem(options: SystemOptions): System {
       const databases = list.flatMap((u) => (u.database ? [u.database] : []));
       const [pg, broker] = await Promise.allSettled([
         startPostgres(env, join(dataDir, 'postgres'), databases, log),
-        startNats(env, join(dataDir, 'nats'), log),
+        startNats(env, join(dataDir, 'nats'), log, secrets),
       ]);
       if (pg.status === 'fulfilled') postgres = pg.value;
       if (broker.status === 'fulfilled') nats = broker.value;
@@ -107,6 +107,7 @@ export function createSystem(options: SystemOptions): System {
         env,
         databaseServerUrl: postgres!.serverUrl,
         natsUrl: nats!.url,
+        natsUsers: nats!.users,
         secrets,
         ports: await choosePorts(gatewayPort, list),
       };

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GATEWAY_PORT, services, serviceUrlVar, type ServiceName } from '@pp/config';
 import { withDatabaseName } from '@pp/db';
-import type { Secrets } from './secrets.ts';
+import { brokerUsers, natsPasswordVariable, type BrokerUserName } from '@pp/events';
+import { KEY_NAMES, NATS_PASSWORD_NAMES, type Secrets } from './secrets.ts';
 
 export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -44,6 +45,8 @@ export interface LaunchContext {
   /** A PostgreSQL server URL; each service gets its own database on it. */
   databaseServerUrl: string;
   natsUrl: string;
+  /** Set when the launcher runs the broker: each unit connects as its own user (nats-auth.ts). */
+  natsUsers?: boolean;
   secrets: Secrets;
   ports: ReadonlyMap<string, number>;
 }
@@ -87,8 +90,15 @@ export function unitEnvironment(unit: Unit, ctx: LaunchContext): Record<string, 
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(ctx.env)) if (v !== undefined) env[k] = v;
   delete env.DATABASE_URL;
+  // Every unit's broker password is for that unit alone: none is passed on as it is.
+  for (const name of NATS_PASSWORD_NAMES) delete env[name];
   for (const s of services) env[serviceUrlVar(s.name)] = `http://127.0.0.1:${portOf(ctx, s.name)}`;
-  Object.assign(env, ctx.secrets, {
+  for (const name of KEY_NAMES) env[name] = ctx.secrets[name];
+  if (ctx.natsUsers && unit.name in brokerUsers) {
+    env.NATS_USER = unit.name;
+    env.NATS_PASSWORD = ctx.secrets[natsPasswordVariable(unit.name as BrokerUserName)]!;
+  }
+  Object.assign(env, {
     PORT: String(portOf(ctx, unit.name)),
     HOST: unit.name === 'gateway' ? requestedHost(ctx.env.HOST) : UNIT_HOST,
     LOG_LEVEL: ctx.env.LOG_LEVEL ?? 'info',

@@ -1,0 +1,80 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { jetstream } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { brokerUserNames, eventBus, ensureStream, natsPasswordVariable } from '@pp/events';
+import { startNatsServer } from '@pp/testing';
+import { natsAuthorization } from '../src/launcher/nats-auth.ts';
+
+/** A password for each unit, as `npm start` generates them. */
+const passwords = Object.fromEntries(
+  brokerUserNames.map((u) => [natsPasswordVariable(u), `pw-${u}-0123456789`]),
+);
+
+/** The rendered authorization on a nats-server of the test's own: who may connect, who may publish what. */
+describe('the broker with the rendered authorization', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pp-nats-auth-'));
+  const config = join(dir, 'nats.conf');
+  writeFileSync(config, natsAuthorization());
+  let server: Awaited<ReturnType<typeof startNatsServer>>;
+  const as = (user: string) =>
+    connect({
+      servers: server.url,
+      user,
+      pass: passwords[natsPasswordVariable(user as never)],
+      timeout: 3_000,
+    });
+  beforeAll(async () => {
+    server = await startNatsServer({ config, env: passwords, storeDir: join(dir, 'store') });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refuses a connection without credentials, or with another unit’s password', async () => {
+    await expect(connect({ servers: server.url, timeout: 3_000 })).rejects.toThrow(
+      /Authorization Violation/i,
+    );
+    await expect(
+      connect({
+        servers: server.url,
+        user: 'stories',
+        pass: passwords.SESSIONS_NATS_PASSWORD,
+        timeout: 3_000,
+      }),
+    ).rejects.toThrow(/Authorization Violation/i);
+  });
+
+  it('lets sessions publish pp.session.created, and refuses it to stories', async () => {
+    const sessions = await as('sessions');
+    const stories = await as('stories');
+    try {
+      await ensureStream(sessions, eventBus('pp'));
+      const ack = await jetstream(sessions).publish('pp.session.created', '{}');
+      expect(ack.seq).toBeGreaterThan(0);
+      await expect(
+        jetstream(stories, { timeout: 3_000 }).publish('pp.session.created', '{}'),
+      ).rejects.toThrow(/Permissions Violation for Publish to "pp\.session\.created"/);
+      // Its own events it may publish.
+      expect((await jetstream(stories).publish('pp.story.created', '{}')).seq).toBeGreaterThan(ack.seq);
+    } finally {
+      await Promise.all([sessions.close(), stories.close()]);
+    }
+  });
+
+  it('lets the gateway listen for revocations and publish nothing', async () => {
+    const gateway = await as('gateway');
+    try {
+      const sub = gateway.subscribe('pp.token.revoked', { max: 1 });
+      await gateway.flush();
+      await expect(jetstream(gateway, { timeout: 3_000 }).publish('pp.token.revoked', '{}')).rejects.toThrow(
+        /Permissions Violation for Publish/,
+      );
+      sub.unsubscribe();
+    } finally {
+      await gateway.close();
+    }
+  });
+});
