@@ -9,6 +9,8 @@ import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { parse, parseAllDocuments } from 'yaml';
 import { services, serviceUrlVar } from '@pp/config';
+import { brokerUserNames, natsPasswordVariable } from '@pp/events';
+import { natsAuthorization } from '../src/launcher/nats-auth.ts';
 import { repoRoot, units } from '../src/launcher/units.ts';
 
 type Obj = Record<string, any>;
@@ -183,6 +185,19 @@ describe('docker-compose.yml', () => {
     const conf = read(file!.replace(/^\.\//, ''));
     expect(conf).toMatch(/jetstream\s*\{[^}]*sync_interval:\s*always/);
   });
+
+  it('runs NATS with a user per unit, from the configuration the permission map renders', () => {
+    const mounts = svc.nats!.volumes as string[];
+    const file = (target: string) => mounts.find((v) => v.split(':')[1] === target)!.split(':')[0]!;
+    expect(read(file('/etc/nats/nats.conf'))).toMatch(/^include \.\/nats-auth\.conf$/m);
+    expect(read(file('/etc/nats/nats-auth.conf'))).toBe(natsAuthorization());
+    for (const user of brokerUserNames) {
+      const required = new RegExp(`^\\$\\{${natsPasswordVariable(user)}:\\?`);
+      expect(svc.nats!.environment[natsPasswordVariable(user)]).toMatch(required);
+      expect(svc[user]!.environment.NATS_USER).toBe(user);
+      expect(svc[user]!.environment.NATS_PASSWORD).toMatch(required);
+    }
+  });
 });
 
 describe('Kubernetes manifests', () => {
@@ -289,6 +304,19 @@ describe('Kubernetes manifests', () => {
       byKind('Deployment', 'gateway')!.spec.selector.matchLabels,
     );
     expect(policy.spec.ingress).toEqual([{ ports: [{ port: 'http' }] }]);
+  });
+
+  it('gives NATS the users the permission map renders, and each unit its own user and password', () => {
+    expect(byKind('ConfigMap', 'nats-auth')!.data['nats-auth.conf']).toBe(natsAuthorization());
+    for (const user of brokerUserNames) {
+      const [container] = byKind('Deployment', user)!.spec.template.spec.containers as Obj[];
+      const env = Object.fromEntries((container!.env as Obj[]).map((e) => [e.name, e]));
+      expect(env.NATS_USER.value).toBe(user);
+      expect(env.NATS_PASSWORD.valueFrom.secretKeyRef).toEqual({
+        name: 'planning-poker-secrets',
+        key: natsPasswordVariable(user),
+      });
+    }
   });
 
   it('points every unit at the other units through the ConfigMap', () => {

@@ -5,7 +5,8 @@ import { jetstream } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { brokerUserNames, eventBus, ensureStream, natsPasswordVariable } from '@pp/events';
 import { startNatsServer } from '@pp/testing';
-import { natsAuthorization } from '../src/launcher/nats-auth.ts';
+import { natsAuthorization, natsPasswordEnvironment } from '../src/launcher/nats-auth.ts';
+import { loadSecrets, NATS_PASSWORD_NAMES } from '../src/launcher/secrets.ts';
 
 /** A password for each unit, as `npm start` generates them. */
 const passwords = Object.fromEntries(
@@ -76,5 +77,24 @@ describe('the broker with the rendered authorization', () => {
     } finally {
       await gateway.close();
     }
+  });
+});
+
+describe('the units’ broker passwords', () => {
+  it('are generated as nats-server reads them from its environment: a string, never a number', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pp-nats-passwords-'));
+    try {
+      const { secrets } = loadSecrets(join(dir, 'secrets.env'), {});
+      const env = natsPasswordEnvironment(secrets);
+      for (const name of NATS_PASSWORD_NAMES) expect(env[name]).toMatch(/^[A-Za-z][A-Za-z0-9_-]{15,}$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses one set by hand that nats-server would read as a number, naming its variable', () => {
+    expect(() =>
+      natsPasswordEnvironment({ ...passwords, STORIES_NATS_PASSWORD: '12e45abcdef0123456789' }),
+    ).toThrow(/^STORIES_NATS_PASSWORD must be/);
   });
 });

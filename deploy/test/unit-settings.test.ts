@@ -62,7 +62,8 @@ describe('each unit reads the settings it is deployed with', () => {
   const docs = readdirSync(join(repoRoot, 'deploy/k8s'))
     .filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml')
     .flatMap((f) => parseAllDocuments(read(`deploy/k8s/${f}`)).map((d) => d.toJS() as Obj));
-  const configMap = docs.find((d) => d.kind === 'ConfigMap')!.data as Env;
+  const configMap = docs.find((d) => d.kind === 'ConfigMap' && d.metadata.name === 'planning-poker-config')!
+    .data as Env;
 
   it.each(units.map((u) => u.name))(
     '%s under docker compose, on the port its health check calls',

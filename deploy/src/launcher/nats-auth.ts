@@ -38,13 +38,22 @@ export function natsAuthorization(prefix = 'pp'): string {
   ].join('\n');
 }
 
+/**
+ * What nats-server takes as a password from its environment: it reads the value as configuration,
+ * where one starting with a digit may be a number (`12e45...`) and one starting with `-` is an error.
+ */
+const SAFE_PASSWORD = /^[A-Za-z][A-Za-z0-9_-]{15,}$/;
+
 /** The environment nats-server needs for natsAuthorization: each unit's password, by its variable. */
 export function natsPasswordEnvironment(passwords: Record<string, string>): Record<string, string> {
   return Object.fromEntries(
     brokerUserNames.map((user) => {
       const variable = natsPasswordVariable(user);
-      const password = passwords[variable];
-      if (!password) throw new Error(`no ${variable} for the broker`);
+      const password = passwords[variable] ?? '';
+      if (!SAFE_PASSWORD.test(password))
+        throw new Error(
+          `${variable} must be at least 16 letters, digits, - or _, starting with a letter (e.g. pw$(openssl rand -hex 32))`,
+        );
       return [variable, password];
     }),
   );

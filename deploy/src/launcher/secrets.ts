@@ -14,6 +14,12 @@ export type Secrets = Record<(typeof KEY_NAMES)[number], string> & Record<string
 /** 32 random bytes: enough for HMAC keys and for an AES-256 key. */
 export const generateSecret = () => randomBytes(32).toString('base64url');
 
+/**
+ * 32 random bytes in hex after a letter: nats-server reads a password from its environment as a
+ * value of its configuration, where `12e45...` would be a number and `-x...` an error.
+ */
+export const generateNatsPassword = () => `pw${randomBytes(32).toString('hex')}`;
+
 export function parseEnvFile(text: string): Record<string, string> {
   const values: Record<string, string> = {};
   for (const raw of text.split(/\r?\n/)) {
@@ -49,7 +55,7 @@ export function loadSecrets(
       continue;
     }
     if (!stored[name]) {
-      stored[name] = generateSecret();
+      stored[name] = NATS_PASSWORD_NAMES.includes(name) ? generateNatsPassword() : generateSecret();
       generated.push(name);
     }
     secrets[name] = stored[name];
