@@ -25,6 +25,8 @@ export interface NatsServerControl {
   name: string;
   /** Its own client URL (the units have every server's URL). */
   url: string;
+  /** Its monitoring address in a cluster, e.g. `/jsz?streams=true` names each stream's leader. */
+  monitorUrl: string | undefined;
   pid: number | undefined;
   running: boolean;
   /** SIGKILL, as a crash would end it; it stays down until start(). */
@@ -98,6 +100,7 @@ export function natsServerControl(server: NatsServer): NatsServerControl {
   return {
     name: server.name,
     url: server.url,
+    monitorUrl: server.monitorUrl,
     pid: proc.pid,
     running: proc.running,
     kill: () => proc.kill({ restart: false }),
