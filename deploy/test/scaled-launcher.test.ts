@@ -1,9 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startNats } from '../src/launcher/nats.ts';
 import { parseScale, scaleWarnings } from '../src/launcher/scale.ts';
 import { isAlive } from '../src/launcher/stale.ts';
-import { units } from '../src/launcher/units.ts';
+import { nodeBinary, repoRoot, units } from '../src/launcher/units.ts';
 import { capturedLog } from './support/captured-log.ts';
 import { freshRequest } from './support/fresh-request.ts';
 import { standInSystem } from './support/stand-in-system.ts';
@@ -32,6 +34,30 @@ describe('--replicas and --nats-cluster', () => {
     expect(() => parseScale(['--nats-cluster', '0'], {})).toThrow(/--nats-cluster must be .*"0"/);
     expect(() => parseScale([], { LAUNCHER_REPLICAS: '1.5' })).toThrow(/LAUNCHER_REPLICAS must be/);
     expect(() => parseScale(['--replica', '2'], {})).toThrow(/--replica/);
+  });
+
+  it('stop npm start before it starts anything when a value is bad, naming the option', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'pp-bad-scale-'));
+    try {
+      const run = spawnSync(
+        nodeBinary(),
+        [join(repoRoot, 'deploy/src/launcher/main.ts'), '--replicas', '2', '--nats-cluster', 'three'],
+        { env: { PATH: process.env.PATH, LAUNCHER_DATA_DIR: dataDir }, encoding: 'utf8', timeout: 20_000 },
+      );
+      expect(run.stdout + run.stderr).toMatch(
+        /--nats-cluster must be a whole number from 1 to 7, not "three"/,
+      );
+      expect(run.status).toBe(2);
+      expect(readdirSync(dataDir)).toEqual([]);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuse a NATS cluster beside a NATS_URL, which names a server the launcher does not run', async () => {
+    await expect(
+      startNats({ NATS_URL: 'nats://127.0.0.1:4222' }, '/nonexistent', capturedLog().log, { clusterSize: 3 }),
+    ).rejects.toThrow(/--nats-cluster .*unset NATS_URL/);
   });
 
   it('warn that without REDIS_URL every gateway replica counts requests alone', () => {
