@@ -4,16 +4,18 @@ import { ensureDebianExecutable } from './executables.ts';
 import type { LauncherLog } from './log.ts';
 import { natsAuthorization, natsPasswordEnvironment } from './nats-auth.ts';
 import { findFreePort, waitForPort } from './ports.ts';
+import { startNatsCluster, type NatsServer } from './nats-cluster.ts';
 import { ManagedProcess } from './processes.ts';
 import { stopStaleServer } from './stale.ts';
 
 export const DEFAULT_NATS_PORT = 4222;
 
 export interface NatsHandle {
+  /** Every server's URL, comma-separated (clients fail over from one to the next). */
   url: string;
-  /** Set when the launcher runs the server itself. */
-  process?: ManagedProcess;
-  /** The server requires each unit's own user (the one the launcher runs does). */
+  /** The servers the launcher runs itself (none when NATS_URL names one). */
+  servers: NatsServer[];
+  /** The servers require each unit's own user (those the launcher runs do). */
   users?: boolean;
 }
 
@@ -25,22 +27,31 @@ export function firstNatsAddress(url: string): { host: string; port: number } {
 
 /**
  * The NATS of NATS_URL when it answers (the units connect with the NATS_USER and NATS_PASSWORD of the
- * environment, if any); else a local nats-server with JetStream, data under `dir`, that requires each
- * unit's own user (`passwords`: <UNIT>_NATS_PASSWORD values, see nats-auth.ts).
+ * environment, if any); else a local nats-server with JetStream, data under `dir`; or, with
+ * `clusterSize` above 1, a cluster of that many servers, data under `clusterDir`. The servers the
+ * launcher runs require each unit's own user (`passwords`: <UNIT>_NATS_PASSWORD values, nats-auth.ts).
  */
 export async function startNats(
   env: Record<string, string | undefined>,
   dir: string,
   log: LauncherLog,
-  passwords: Record<string, string> = {},
+  {
+    clusterSize = 1,
+    clusterDir = `${dir}-cluster`,
+    passwords = {},
+  }: { clusterSize?: number; clusterDir?: string; passwords?: Record<string, string> } = {},
 ): Promise<NatsHandle> {
+  if (env.NATS_URL && clusterSize > 1)
+    throw new Error(
+      '--nats-cluster runs NATS servers of its own: unset NATS_URL, or leave --nats-cluster out',
+    );
   if (env.NATS_URL) {
     const { host, port } = firstNatsAddress(env.NATS_URL);
     await waitForPort(port, 5_000, host).catch(() => {
       throw new Error(`NATS at NATS_URL (${host}:${port}) does not answer; start it or unset NATS_URL`);
     });
     log.info(`using NATS at ${env.NATS_URL}`);
-    return { url: env.NATS_URL };
+    return { url: env.NATS_URL, servers: [] };
   }
   const bin = await ensureDebianExecutable(
     'nats-server',
@@ -48,6 +59,15 @@ export async function startNats(
     log,
     'macOS: brew install nats-server; or set NATS_URL to a running NATS with JetStream',
   );
+  // The users and what each may do; the servers read the passwords from their environment.
+  const auth = {
+    config: natsAuthorization(env.EVENTS_PREFIX || 'pp'),
+    env: { PATH: process.env.PATH ?? '', ...natsPasswordEnvironment(passwords) },
+  };
+  if (clusterSize > 1) {
+    const servers = await startNatsCluster(bin, clusterSize, clusterDir, log, auth);
+    return { url: servers.map((s) => s.url).join(','), servers, users: true };
+  }
   const storeDir = join(dir, 'jetstream');
   const pidFile = join(dir, 'nats-server.pid');
   mkdirSync(storeDir, { recursive: true });
@@ -55,14 +75,15 @@ export async function startNats(
     log.warn(`stopping nats-server ${pid} left running by an earlier launch`),
   );
   const port = await findFreePort(DEFAULT_NATS_PORT);
-  const config = writeNatsConfig(dir, env.EVENTS_PREFIX || 'pp');
+  const config = join(dir, 'nats.conf');
+  writeFileSync(config, auth.config, { mode: 0o600 });
   const server = new ManagedProcess(
     {
       name: 'nats',
       command: bin,
       args: ['-c', config, '-js', '-sd', storeDir, '-a', '127.0.0.1', '-p', String(port), '-P', pidFile],
-      // The configuration reads the units' passwords from here; nothing else of the launcher's environment.
-      env: { PATH: process.env.PATH ?? '', ...natsPasswordEnvironment(passwords) },
+      // Nothing else of the launcher's environment: the configuration reads the units' passwords here.
+      env: auth.env,
     },
     log,
   );
@@ -74,12 +95,6 @@ export async function startNats(
     throw new Error(`nats-server did not start on port ${port}: ${(err as Error).message}`);
   }
   log.info(`started nats-server with JetStream on 127.0.0.1:${port} (data in ${storeDir})`);
-  return { url: `nats://127.0.0.1:${port}`, process: server, users: true };
-}
-
-/** The server's configuration (its users and what each may do) in `dir`: its path. */
-function writeNatsConfig(dir: string, prefix: string): string {
-  const file = join(dir, 'nats.conf');
-  writeFileSync(file, natsAuthorization(prefix), { mode: 0o600 });
-  return file;
+  const url = `nats://127.0.0.1:${port}`;
+  return { url, servers: [{ name: 'nats', url, process: server }], users: true };
 }

@@ -48,7 +48,12 @@ export interface LaunchContext {
   /** Set when the launcher runs the broker: each unit connects as its own user (nats-auth.ts). */
   natsUsers?: boolean;
   secrets: Secrets;
+  /** The address each unit is reached at: its own port, or its front's when it runs several replicas. */
   ports: ReadonlyMap<string, number>;
+  /** With several replicas: each replica's own port, by unit name. */
+  replicaPorts?: ReadonlyMap<string, readonly number[]>;
+  /** On how many NATS servers the event streams are kept (set when the launcher runs a cluster). */
+  eventsReplicas?: number;
 }
 
 /** The URL of each unit's database on the given server, e.g. `.../pp_sessions`. */
@@ -85,8 +90,12 @@ export function reachableHost(host: string): string {
   return isIP(host) === 6 ? `[${host}]` : host;
 }
 
-/** The complete environment of one unit's process. */
-export function unitEnvironment(unit: Unit, ctx: LaunchContext): Record<string, string> {
+/** Where a unit's own processes listen: the gateway on HOST, unless its replicas are behind a front (which takes HOST). */
+const hostOf = (unit: Unit, ctx: LaunchContext) =>
+  unit.name === 'gateway' && !ctx.replicaPorts?.has(unit.name) ? requestedHost(ctx.env.HOST) : UNIT_HOST;
+
+/** The complete environment of one unit's process (of its replica `replica`, 0-based, when it runs several). */
+export function unitEnvironment(unit: Unit, ctx: LaunchContext, replica = 0): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(ctx.env)) if (v !== undefined) env[k] = v;
   delete env.DATABASE_URL;
@@ -99,11 +108,12 @@ export function unitEnvironment(unit: Unit, ctx: LaunchContext): Record<string, 
     env.NATS_PASSWORD = ctx.secrets[natsPasswordVariable(unit.name as BrokerUserName)]!;
   }
   Object.assign(env, {
-    PORT: String(portOf(ctx, unit.name)),
-    HOST: unit.name === 'gateway' ? requestedHost(ctx.env.HOST) : UNIT_HOST,
+    PORT: String(ctx.replicaPorts?.get(unit.name)?.[replica] ?? portOf(ctx, unit.name)),
+    HOST: hostOf(unit, ctx),
     LOG_LEVEL: ctx.env.LOG_LEVEL ?? 'info',
     NATS_URL: ctx.natsUrl,
   });
+  if (ctx.eventsReplicas && !ctx.env.EVENTS_REPLICAS) env.EVENTS_REPLICAS = String(ctx.eventsReplicas);
   if (unit.database) env.DATABASE_URL = withDatabaseName(ctx.databaseServerUrl, unit.database);
   return env;
 }
