@@ -348,6 +348,28 @@ describe('Kubernetes manifests', () => {
     },
   );
 
+  it('lets only the units that use the broker reach NATS clients’ port, and only NATS its routes', () => {
+    const nats = byKind('StatefulSet', 'nats')!;
+    const policy = byKind('NetworkPolicy', 'nats')!;
+    expect(policy.spec.podSelector.matchLabels).toEqual(nats.spec.selector.matchLabels);
+    const rules = policy.spec.ingress as Obj[];
+    const ruleFor = (port: string) => rules.filter((r) => (r.ports as Obj[]).some((p) => p.port === port));
+    const [clients, ...otherClients] = ruleFor('client');
+    expect(otherClients).toEqual([]);
+    const [match] = clients!.from[0].podSelector.matchExpressions as Obj[];
+    expect([...match!.values].sort()).toEqual([...brokerUserNames].sort());
+    expect(clients!.from).toHaveLength(1);
+    expect(ruleFor('cluster')).toEqual([
+      {
+        from: [{ podSelector: { matchLabels: nats.spec.selector.matchLabels } }],
+        ports: [{ port: 'cluster' }],
+      },
+    ]);
+    const [server] = nats.spec.template.spec.containers as Obj[];
+    const ports = (server!.ports as Obj[]).map((p) => p.name).sort();
+    expect([...new Set(rules.flatMap((r) => (r.ports as Obj[]).map((p) => p.port)))].sort()).toEqual(ports);
+  });
+
   it('lets any client reach the gateway, on its HTTP port only', () => {
     const policy = byKind('NetworkPolicy', 'gateway')!;
     expect(policy.spec.podSelector.matchLabels).toEqual(
