@@ -1,12 +1,13 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jetstream } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { brokerUserNames, eventBus, ensureStream, natsPasswordVariable } from '@pp/events';
+import { brokerUserNames, brokerUsers, eventBus, ensureStream, natsPasswordVariable } from '@pp/events';
 import { startNatsServer } from '@pp/testing';
 import { natsAuthorization, natsPasswordEnvironment } from '../src/launcher/nats-auth.ts';
 import { loadSecrets, NATS_PASSWORD_NAMES } from '../src/launcher/secrets.ts';
+import { repoRoot } from '../src/launcher/units.ts';
 
 /** A password for each unit, as `npm start` generates them. */
 const passwords = Object.fromEntries(
@@ -96,5 +97,36 @@ describe('the units’ broker passwords', () => {
     expect(() =>
       natsPasswordEnvironment({ ...passwords, STORIES_NATS_PASSWORD: '12e45abcdef0123456789' }),
     ).toThrow(/^STORIES_NATS_PASSWORD must be/);
+  });
+});
+
+describe('the permission map', () => {
+  /** Each unit's durable consumers as its code declares them: durable name and subject filter. */
+  const consumersOf = (unit: string) => {
+    const dir = join(repoRoot, 'services', unit, 'src', 'background');
+    const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.consumer.ts')) : [];
+    return files.map((f) => {
+      const code = readFileSync(join(dir, f), 'utf8');
+      const durable = /durable:\s*[`'"]([\w-]+)[`'"]/.exec(code)![1]!;
+      const filter = /filterSubject:\s*`\$\{prefix\}\.([^`]+)`/.exec(code)![1]!;
+      return { durable, filter };
+    });
+  };
+
+  it.each(['stories', 'ai', 'integrations', 'webhooks'] as const)(
+    'lets %s dead-letter for each of its consumers and read what each filters',
+    (unit) => {
+      const consumers = consumersOf(unit);
+      expect(consumers.length).toBeGreaterThan(0);
+      expect(consumers.map((c) => c.durable).sort()).toEqual([...brokerUsers[unit].durables].sort());
+      expect(consumers.map((c) => c.filter).sort()).toEqual([...brokerUsers[unit].consumes].sort());
+    },
+  );
+
+  it('gives no dead letters to the units without durable consumers', () => {
+    for (const unit of ['identity', 'sessions'] as const) {
+      expect(consumersOf(unit)).toEqual([]);
+      expect(brokerUsers[unit].durables).toEqual([]);
+    }
   });
 });
