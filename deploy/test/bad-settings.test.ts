@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EXIT_BAD_CONFIG } from '@pp/config';
+import { EXIT_BAD_CONFIG, KNOWN_EXAMPLE_KEYS } from '@pp/config';
 import { createSystem } from '../src/launcher/system.ts';
 import { nodeBinary, repoRoot, units } from '../src/launcher/units.ts';
 import { capturedLog } from './support/captured-log.ts';
@@ -33,6 +33,24 @@ describe('a bad setting', () => {
     async (_name, entry) => {
       const { status, output } = await run(entry, { LOG_LEVEL: 'loud' });
       expect(output).toMatch(/^Invalid configuration:\n {2}LOG_LEVEL: /m);
+      expect(status).toBe(EXIT_BAD_CONFIG);
+    },
+  );
+
+  it.each(['INTERNAL_SIGNING_KEY', 'TOKEN_SIGNING_KEY'])(
+    'ends identity at once when %s is an example key once published in docker-compose.yml',
+    async (variable) => {
+      const good = {
+        DATABASE_URL: 'postgres://postgres@127.0.0.1:1/pp_identity',
+        INTERNAL_SIGNING_KEY: 'i'.repeat(43),
+        TOKEN_SIGNING_KEY: 't'.repeat(43),
+      };
+      const example = KNOWN_EXAMPLE_KEYS.find((k) => k.includes(variable.split('_')[0]!.toLowerCase()))!;
+      const entry = units.find((u) => u.name === 'identity')!.entry;
+      const { status, output } = await run(entry, { ...good, [variable]: example });
+      expect(output).toMatch(
+        new RegExp(`^Invalid configuration:\\n {2}${variable}: is a published example key`, 'm'),
+      );
       expect(status).toBe(EXIT_BAD_CONFIG);
     },
   );

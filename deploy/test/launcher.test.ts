@@ -8,13 +8,20 @@ import { firstNatsAddress } from '../src/launcher/nats.ts';
 import { redactPassword } from '../src/launcher/postgres.ts';
 import { findFreePort, isPortFree } from '../src/launcher/ports.ts';
 import { restartDelay } from '../src/launcher/processes.ts';
-import { loadSecrets, parseEnvFile, SECRET_NAMES } from '../src/launcher/secrets.ts';
+import {
+  loadSecrets,
+  NATS_PASSWORD_NAMES,
+  parseEnvFile,
+  SECRET_NAMES,
+  type Secrets,
+} from '../src/launcher/secrets.ts';
 import { databaseUrls, unitEnvironment, units } from '../src/launcher/units.ts';
 
-const secrets = {
+const secrets: Secrets = {
   INTERNAL_SIGNING_KEY: 'i'.repeat(43),
   TOKEN_SIGNING_KEY: 't'.repeat(43),
   CREDENTIALS_ENCRYPTION_KEY: 'c'.repeat(43),
+  ...Object.fromEntries(NATS_PASSWORD_NAMES.map((n) => [n, `${n.toLowerCase()}-0123456789`])),
 };
 const ports = new Map(units.map((u, i) => [u.name, 9000 + i]));
 const context = (env: Record<string, string | undefined> = {}) => ({
@@ -75,6 +82,19 @@ describe('unit environment', () => {
     expect(env.LOG_LEVEL).toBe('info');
   });
 
+  it("gives each replica its own port and every unit the fronts' URLs, and the cluster's stream replicas", () => {
+    const replicaPorts = new Map(units.map((u, i) => [u.name, [9100 + 2 * i, 9101 + 2 * i]]));
+    const ctx = { ...context(), replicaPorts, eventsReplicas: 3 };
+    const second = unitEnvironment(unit('stories'), ctx, 1);
+    expect(second.PORT).toBe(String(replicaPorts.get('stories')![1]));
+    expect(second.SESSIONS_URL).toBe(`http://127.0.0.1:${ports.get('sessions')}`);
+    expect(second.EVENTS_REPLICAS).toBe('3');
+    expect(unitEnvironment(unit('stories'), { ...ctx, env: { EVENTS_REPLICAS: '1' } }).EVENTS_REPLICAS).toBe(
+      '1',
+    );
+    expect(unitEnvironment(unit('stories'), context())).not.toHaveProperty('EVENTS_REPLICAS');
+  });
+
   it('gives the gateway no DATABASE_URL, even when the launcher has one', () => {
     const env = unitEnvironment(
       unit('gateway'),
@@ -83,6 +103,33 @@ describe('unit environment', () => {
     expect(env).not.toHaveProperty('DATABASE_URL');
     expect(env.IDENTITY_URL).toBe(`http://127.0.0.1:${ports.get('identity')}`);
     expect(env.LOG_LEVEL).toBe('debug');
+  });
+
+  it('has every service listen on loopback, and the gateway on HOST (loopback when unset)', () => {
+    for (const u of units.filter((u) => u.name !== 'gateway'))
+      expect([u.name, unitEnvironment(u, context({ HOST: '0.0.0.0' })).HOST]).toEqual([u.name, '127.0.0.1']);
+    expect(unitEnvironment(unit('gateway'), context()).HOST).toBe('127.0.0.1');
+    expect(unitEnvironment(unit('gateway'), context({ HOST: '0.0.0.0' })).HOST).toBe('0.0.0.0');
+    expect(() => unitEnvironment(unit('gateway'), context({ HOST: 'my-laptop' }))).toThrow(
+      'HOST must be an IP address such as 127.0.0.1 or 0.0.0.0, not "my-laptop"',
+    );
+  });
+
+  it('connects each unit to the broker it runs as its own user, with its own password only', () => {
+    const ctx = { ...context({ SESSIONS_NATS_PASSWORD: 'exported-by-hand' }), natsUsers: true };
+    const stories = unitEnvironment(unit('stories'), ctx);
+    expect(stories.NATS_USER).toBe('stories');
+    expect(stories.NATS_PASSWORD).toBe(secrets.STORIES_NATS_PASSWORD);
+    for (const name of NATS_PASSWORD_NAMES) expect(stories).not.toHaveProperty(name);
+    expect(unitEnvironment(unit('gateway'), ctx).NATS_USER).toBe('gateway');
+    // mcp does not use the broker.
+    expect(unitEnvironment(unit('mcp'), ctx)).not.toHaveProperty('NATS_PASSWORD');
+  });
+
+  it("passes on the user's NATS_USER and NATS_PASSWORD, if any, to a broker of NATS_URL", () => {
+    const env = unitEnvironment(unit('stories'), context({ NATS_USER: 'app', NATS_PASSWORD: 'pw' }));
+    expect([env.NATS_USER, env.NATS_PASSWORD]).toEqual(['app', 'pw']);
+    expect(unitEnvironment(unit('stories'), context())).not.toHaveProperty('NATS_USER');
   });
 
   it('runs the gateway and every unit of libs/config, each from its own main.ts', () => {
@@ -102,7 +149,7 @@ describe('secrets file', () => {
     const file = join(dir, 'nested', 'secrets.env');
     const first = loadSecrets(file, {});
     expect(first.generated).toEqual([...SECRET_NAMES]);
-    for (const name of SECRET_NAMES) expect(first.secrets[name].length).toBeGreaterThanOrEqual(32);
+    for (const name of SECRET_NAMES) expect(first.secrets[name]!.length).toBeGreaterThanOrEqual(32);
     expect(new Set(Object.values(first.secrets)).size).toBe(SECRET_NAMES.length);
     expect(statSync(file).mode & 0o777).toBe(0o600);
 

@@ -24,14 +24,17 @@ function imageEnv(): Env {
 }
 
 /**
- * A compose environment as `docker compose up` hands it over with nothing set on the host or in .env:
- * `${X:-default}` is the default, `${X}` empty, and a key without a value is left out.
+ * A compose environment as `docker compose up` hands it over with only the required variables set in
+ * .env (`${X:?message}`, given a random-looking stand-in): `${X:-default}` is the default, `${X}`
+ * empty, and a key without a value is left out.
  */
 function composeEnv(environment: Record<string, string | null>): Env {
   const env: Env = {};
   for (const [key, value] of Object.entries(environment)) {
     if (value === null) continue;
-    env[key] = String(value).replace(/\$\{\w+(?::?-([^}]*))?\}/g, (_, fallback?: string) => fallback ?? '');
+    env[key] = String(value)
+      .replace(/\$\{\w+:\?[^}]*\}/g, 'r'.repeat(44))
+      .replace(/\$\{\w+(?::?-([^}]*))?\}/g, (_, fallback?: string) => fallback ?? '');
   }
   return env;
 }
@@ -59,7 +62,8 @@ describe('each unit reads the settings it is deployed with', () => {
   const docs = readdirSync(join(repoRoot, 'deploy/k8s'))
     .filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml')
     .flatMap((f) => parseAllDocuments(read(`deploy/k8s/${f}`)).map((d) => d.toJS() as Obj));
-  const configMap = docs.find((d) => d.kind === 'ConfigMap')!.data as Env;
+  const configMap = docs.find((d) => d.kind === 'ConfigMap' && d.metadata.name === 'planning-poker-config')!
+    .data as Env;
 
   it.each(units.map((u) => u.name))(
     '%s under docker compose, on the port its health check calls',

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { connect } from '@nats-io/transport-node';
 import { isAlive, readPidFile } from '../src/launcher/stale.ts';
 import { units } from '../src/launcher/units.ts';
 import { quickStartScript, quickStartSection, README_URL, runQuickStart } from './support/quick-start.ts';
@@ -234,6 +235,19 @@ describe('the whole platform under the launcher', () => {
       expect((await fetch(gatewayUrl + path)).status).toBe(200);
     }
     expect((await call('GET', '/')).body.data).toMatchObject({ docs: '/docs', openapi: '/openapi.json' });
+  });
+
+  it('runs its broker for the units’ own users only, none of them refused a subject on the way', async () => {
+    const port = platform.lines
+      .map((l) => /started nats-server with JetStream on 127\.0\.0\.1:(\d+)/.exec(l)?.[1])
+      .find(Boolean);
+    await expect(connect({ servers: `nats://127.0.0.1:${port}`, timeout: 3_000 })).rejects.toThrow(
+      /Authorization Violation/i,
+    );
+    // The flows above went through with each unit limited to its own subjects.
+    expect(
+      platform.lines.filter((l) => /(Permissions|Publish|Subscription|Authorization) Violation/i.test(l)),
+    ).toEqual([]);
   });
 
   it('stops with nothing left running', async () => {

@@ -3,8 +3,10 @@ import {
   defaultServiceUrl,
   envBoolean,
   eventsPrefix,
+  listenHost,
   loadConfig,
   logLevel,
+  natsCredentials,
   natsUrl,
   port,
   secret,
@@ -41,8 +43,11 @@ export const configSchema = z
     PORT: port(8080),
     /** The gateway's /metrics, for the operator's scraper only (0: any free port, logged at start). */
     METRICS_PORT: port(0),
+    /** Where the gateway listens: every interface by default; `npm start` sets 127.0.0.1 unless HOST is set. */
+    HOST: listenHost,
     LOG_LEVEL: logLevel,
     NATS_URL: natsUrl,
+    ...natsCredentials,
     INTERNAL_SIGNING_KEY: secret,
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),

@@ -16,7 +16,13 @@ const tokenCache = new TokenCache({
   positiveTtlMs: config.TOKEN_CACHE_TTL_SECONDS * 1000,
   negativeTtlMs: config.TOKEN_NEGATIVE_CACHE_TTL_SECONDS * 1000,
 });
-const nc = await connectNats({ url: config.NATS_URL, name: 'gateway', logger });
+const nc = await connectNats({
+  url: config.NATS_URL,
+  name: 'gateway',
+  user: config.NATS_USER,
+  password: config.NATS_PASSWORD,
+  logger,
+});
 const revocations = listenForRevocations(nc, tokenCache, logger, config.EVENTS_PREFIX);
 
 let redis: ReturnType<typeof createClient> | undefined;
@@ -44,9 +50,9 @@ const app = createApp({
   },
   isShuttingDown: () => shuttingDown,
 });
-const running = await listen(app, config.PORT);
+const running = await listen(app, config.PORT, config.HOST);
 logger.info({ port: running.port, url: `http://127.0.0.1:${running.port}` }, 'gateway listening');
-const metrics = await listen(metricsApp(logger), config.METRICS_PORT);
+const metrics = await listen(metricsApp(logger), config.METRICS_PORT, config.HOST);
 logger.info(
   { port: metrics.port, url: `http://127.0.0.1:${metrics.port}/metrics` },
   'gateway metrics listening',

@@ -1,18 +1,24 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { brokerUserNames, natsPasswordVariable } from '@pp/events';
 
 /** The keys the units need; production sets them, `npm start` makes them up once per machine. */
-export const SECRET_NAMES = [
-  'INTERNAL_SIGNING_KEY',
-  'TOKEN_SIGNING_KEY',
-  'CREDENTIALS_ENCRYPTION_KEY',
-] as const;
-export type SecretName = (typeof SECRET_NAMES)[number];
-export type Secrets = Record<SecretName, string>;
+export const KEY_NAMES = ['INTERNAL_SIGNING_KEY', 'TOKEN_SIGNING_KEY', 'CREDENTIALS_ENCRYPTION_KEY'] as const;
+/** Each unit's password on the broker `npm start` runs (one user per unit, see nats-auth.ts). */
+export const NATS_PASSWORD_NAMES = brokerUserNames.map(natsPasswordVariable);
+export const SECRET_NAMES = [...KEY_NAMES, ...NATS_PASSWORD_NAMES];
+export type SecretName = string;
+export type Secrets = Record<(typeof KEY_NAMES)[number], string> & Record<string, string>;
 
 /** 32 random bytes: enough for HMAC keys and for an AES-256 key. */
 export const generateSecret = () => randomBytes(32).toString('base64url');
+
+/**
+ * 32 random bytes in hex after a letter: nats-server reads a password from its environment as a
+ * value of its configuration, where `12e45...` would be a number and `-x...` an error.
+ */
+export const generateNatsPassword = () => `pw${randomBytes(32).toString('hex')}`;
 
 export function parseEnvFile(text: string): Record<string, string> {
   const values: Record<string, string> = {};
@@ -49,7 +55,7 @@ export function loadSecrets(
       continue;
     }
     if (!stored[name]) {
-      stored[name] = generateSecret();
+      stored[name] = NATS_PASSWORD_NAMES.includes(name) ? generateNatsPassword() : generateSecret();
       generated.push(name);
     }
     secrets[name] = stored[name];

@@ -1,9 +1,11 @@
 import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GATEWAY_PORT, services, serviceUrlVar, type ServiceName } from '@pp/config';
 import { withDatabaseName } from '@pp/db';
-import type { Secrets } from './secrets.ts';
+import { brokerUsers, natsPasswordVariable, type BrokerUserName } from '@pp/events';
+import { KEY_NAMES, NATS_PASSWORD_NAMES, type Secrets } from './secrets.ts';
 
 export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -43,8 +45,15 @@ export interface LaunchContext {
   /** A PostgreSQL server URL; each service gets its own database on it. */
   databaseServerUrl: string;
   natsUrl: string;
+  /** Set when the launcher runs the broker: each unit connects as its own user (nats-auth.ts). */
+  natsUsers?: boolean;
   secrets: Secrets;
+  /** The address each unit is reached at: its own port, or its front's when it runs several replicas. */
   ports: ReadonlyMap<string, number>;
+  /** With several replicas: each replica's own port, by unit name. */
+  replicaPorts?: ReadonlyMap<string, readonly number[]>;
+  /** On how many NATS servers the event streams are kept (set when the launcher runs a cluster). */
+  eventsReplicas?: number;
 }
 
 /** The URL of each unit's database on the given server, e.g. `.../pp_sessions`. */
@@ -60,17 +69,51 @@ export function portOf(ctx: Pick<LaunchContext, 'ports'>, name: string): number 
   return port;
 }
 
-/** The complete environment of one unit's process. */
-export function unitEnvironment(unit: Unit, ctx: LaunchContext): Record<string, string> {
+/** Where the units listen under `npm start`: loopback, so that only this machine reaches them. */
+export const UNIT_HOST = '127.0.0.1';
+
+/**
+ * HOST as `npm start` takes it for the gateway: unset means loopback (only this machine; `0.0.0.0`
+ * opens it to the network); otherwise an IP address. The services always listen on loopback: from
+ * elsewhere, only the gateway (with its rate limits and its checks) is reachable.
+ */
+export function requestedHost(value: string | undefined): string {
+  if (value === undefined || value === '') return UNIT_HOST;
+  if (value !== 'localhost' && isIP(value) === 0)
+    throw new Error(`HOST must be an IP address such as 127.0.0.1 or 0.0.0.0, not "${value}"`);
+  return value;
+}
+
+/** The address this machine reaches a unit at: loopback when it listens on every interface or on loopback. */
+export function reachableHost(host: string): string {
+  if (['0.0.0.0', '::', 'localhost', UNIT_HOST].includes(host)) return UNIT_HOST;
+  return isIP(host) === 6 ? `[${host}]` : host;
+}
+
+/** Where a unit's own processes listen: the gateway on HOST, unless its replicas are behind a front (which takes HOST). */
+const hostOf = (unit: Unit, ctx: LaunchContext) =>
+  unit.name === 'gateway' && !ctx.replicaPorts?.has(unit.name) ? requestedHost(ctx.env.HOST) : UNIT_HOST;
+
+/** The complete environment of one unit's process (of its replica `replica`, 0-based, when it runs several). */
+export function unitEnvironment(unit: Unit, ctx: LaunchContext, replica = 0): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(ctx.env)) if (v !== undefined) env[k] = v;
   delete env.DATABASE_URL;
+  // Every unit's broker password is for that unit alone: none is passed on as it is.
+  for (const name of NATS_PASSWORD_NAMES) delete env[name];
   for (const s of services) env[serviceUrlVar(s.name)] = `http://127.0.0.1:${portOf(ctx, s.name)}`;
-  Object.assign(env, ctx.secrets, {
-    PORT: String(portOf(ctx, unit.name)),
+  for (const name of KEY_NAMES) env[name] = ctx.secrets[name];
+  if (ctx.natsUsers && unit.name in brokerUsers) {
+    env.NATS_USER = unit.name;
+    env.NATS_PASSWORD = ctx.secrets[natsPasswordVariable(unit.name as BrokerUserName)]!;
+  }
+  Object.assign(env, {
+    PORT: String(ctx.replicaPorts?.get(unit.name)?.[replica] ?? portOf(ctx, unit.name)),
+    HOST: hostOf(unit, ctx),
     LOG_LEVEL: ctx.env.LOG_LEVEL ?? 'info',
     NATS_URL: ctx.natsUrl,
   });
+  if (ctx.eventsReplicas && !ctx.env.EVENTS_REPLICAS) env.EVENTS_REPLICAS = String(ctx.eventsReplicas);
   if (unit.database) env.DATABASE_URL = withDatabaseName(ctx.databaseServerUrl, unit.database);
   return env;
 }

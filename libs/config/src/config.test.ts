@@ -1,4 +1,13 @@
-import { loadConfig, ConfigError, envBoolean, port, natsUrl, z } from './index.ts';
+import {
+  loadConfig,
+  ConfigError,
+  envBoolean,
+  KNOWN_EXAMPLE_KEYS,
+  port,
+  natsUrl,
+  secret,
+  z,
+} from './index.ts';
 
 const schema = z.object({ PORT: port(8080), TRUST_PROXY: envBoolean(false), NATS_URL: natsUrl });
 
@@ -25,5 +34,17 @@ describe('loadConfig', () => {
       expect((err as ConfigError).variables.sort()).toEqual(['NATS_URL', 'TRUST_PROXY']);
       expect((err as Error).message).toMatch(/TRUST_PROXY: must be true or false/);
     }
+  });
+});
+
+describe('secret', () => {
+  const keys = z.object({ INTERNAL_SIGNING_KEY: secret });
+
+  it('refuses a key once published as an example, naming the variable', () => {
+    for (const example of KNOWN_EXAMPLE_KEYS)
+      expect(() => loadConfig(keys, { INTERNAL_SIGNING_KEY: example })).toThrow(
+        /INTERNAL_SIGNING_KEY: is a published example key/,
+      );
+    expect(loadConfig(keys, { INTERNAL_SIGNING_KEY: 'x'.repeat(43) }).INTERNAL_SIGNING_KEY).toHaveLength(43);
   });
 });

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 export class ConfigError extends Error {
@@ -66,8 +67,44 @@ export const natsUrl = z
     'must be nats:// URLs',
   );
 
-/** Secret keys: at least 32 characters so HMAC keys have enough entropy. */
-export const secret = z.string().min(32, 'must be at least 32 characters');
+/**
+ * The address a unit listens on: all interfaces by default (in a container the other units and the
+ * ingress reach it through its pod's address); `npm start` sets 127.0.0.1 so that nothing on the
+ * network reaches a unit around the gateway. An IP address (or `localhost`), never a host name to
+ * resolve: a shell's own HOST variable (tcsh sets one to the machine's name) is refused, not guessed.
+ */
+export const listenHost = z
+  .string()
+  .default('0.0.0.0')
+  .refine((v) => v === 'localhost' || isIP(v) !== 0, 'must be an IP address such as 127.0.0.1 or 0.0.0.0');
+
+/**
+ * Keys that were once shipped as examples (docker-compose.yml defaults): anyone can read them, so a
+ * unit given one refuses to start rather than sign or encrypt with a key that is public.
+ */
+export const KNOWN_EXAMPLE_KEYS: readonly string[] = [
+  'local-compose-only-internal-signing-key-0001',
+  'local-compose-only-token-signing-key-000001',
+  'local-compose-only-credentials-key-0000001',
+];
+
+/** Secret keys: at least 32 characters so HMAC keys have enough entropy, and none of the public examples. */
+export const secret = z
+  .string()
+  .min(32, 'must be at least 32 characters')
+  .refine(
+    (v) => !KNOWN_EXAMPLE_KEYS.includes(v) && !v.startsWith('local-compose-only-'),
+    'is a published example key: set a random one (e.g. openssl rand -base64 32)',
+  );
+
+/**
+ * The unit's own user on the broker (NATS_USER and NATS_PASSWORD, set together). Unset, the unit
+ * connects without credentials (a NATS that takes anyone, such as a development machine's).
+ */
+export const natsCredentials = {
+  NATS_USER: z.string().min(1).optional(),
+  NATS_PASSWORD: z.string().min(1).optional(),
+};
 
 /** Subject prefix of the event bus (`pp`); tests and side-by-side deployments use their own. */
 export const eventsPrefix = z
@@ -84,9 +121,11 @@ export const eventsReplicas = z.coerce.number().int().min(1).max(5).default(1);
 /** Settings every service process shares. */
 export const serviceEnv = {
   PORT: port(0),
+  HOST: listenHost,
   LOG_LEVEL: logLevel,
   DATABASE_URL: postgresUrl,
   NATS_URL: natsUrl,
+  ...natsCredentials,
   INTERNAL_SIGNING_KEY: secret,
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   EVENTS_PREFIX: eventsPrefix,

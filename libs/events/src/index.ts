@@ -7,3 +7,4 @@ export * from './relay.ts';
 export * from './consumer.ts';
 export * from './feed.ts';
 export * from './processed-events.ts';
+export * from './broker-permissions.ts';

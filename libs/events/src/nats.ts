@@ -5,15 +5,22 @@ import { defaultBus, type EventBus } from './bus.ts';
 
 export type { NatsConnection } from '@nats-io/transport-node';
 
-/** A NATS connection that never gives up reconnecting (an outage must not end the process). */
+/**
+ * A NATS connection that never gives up reconnecting (an outage must not end the process). `user` and
+ * `password`: the unit's own user on a broker that requires one (each unit may publish only its own
+ * events, see broker-permissions.ts); without them it connects as anyone, to a broker that allows that.
+ */
 export async function connectNats(options: {
   url: string;
   name: string;
+  user?: string;
+  password?: string;
   logger: Logger;
 }): Promise<NatsConnection> {
   const nc = await connect({
     servers: options.url.split(',').map((s) => s.trim()),
     name: options.name,
+    ...(options.user ? { user: options.user, pass: options.password } : {}),
     maxReconnectAttempts: -1,
     reconnectTimeWait: 500,
     waitOnFirstConnect: false,

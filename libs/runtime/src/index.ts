@@ -53,9 +53,13 @@ export interface ServiceDefinition {
   name: string;
   config: {
     PORT: number;
+    /** Where it listens (all interfaces when unset). */
+    HOST?: string;
     LOG_LEVEL: string;
     DATABASE_URL: string;
     NATS_URL: string;
+    NATS_USER?: string;
+    NATS_PASSWORD?: string;
     SHUTDOWN_TIMEOUT_MS: number;
     EVENTS_PREFIX?: string;
     EVENTS_REPLICAS?: number;
@@ -87,7 +91,13 @@ export async function createRuntime(
     logger: log,
   });
   const bus = eventBus(def.config.EVENTS_PREFIX ?? 'pp');
-  const nc = await connectNats({ url: def.config.NATS_URL, name: def.name, logger: log });
+  const nc = await connectNats({
+    url: def.config.NATS_URL,
+    name: def.name,
+    user: def.config.NATS_USER,
+    password: def.config.NATS_PASSWORD,
+    logger: log,
+  });
   await ensureStream(nc, bus, { replicas: def.config.EVENTS_REPLICAS });
   const relay = startOutboxRelay({ orm: db.orm, nc, logger: log, bus });
   let shuttingDown = false;
@@ -119,7 +129,7 @@ export interface StartedService {
 export async function startService(def: ServiceDefinition, logger?: Logger): Promise<StartedService> {
   const runtime = await createRuntime(def, logger);
   const app = await def.createApp(runtime);
-  const server = await listen(app, def.config.PORT, def.host);
+  const server = await listen(app, def.config.PORT, def.host ?? def.config.HOST);
   for (const durable of def.retiredConsumers ?? []) await removeConsumer(runtime.nc, runtime.bus, durable);
   const consumers = await Promise.all(
     (def.consumers?.(runtime) ?? []).map((c) =>

@@ -12,7 +12,7 @@ export interface StatelessUnitContext {
 
 export interface StatelessServiceDefinition {
   name: string;
-  config: { PORT: number; LOG_LEVEL: string; SHUTDOWN_TIMEOUT_MS: number };
+  config: { PORT: number; HOST?: string; LOG_LEVEL: string; SHUTDOWN_TIMEOUT_MS: number };
   createApp: (unit: StatelessUnitContext) => Express;
   /** Timers of the unit: started after it listens, stopped first when it shuts down. */
   background?: (unit: StatelessUnitContext) => BackgroundTask[];
@@ -35,7 +35,7 @@ export async function startStatelessService(
     logger: logger ?? createLogger({ name: def.name, level: def.config.LOG_LEVEL }),
     isShuttingDown: () => shuttingDown,
   };
-  const server = await listen(def.createApp(unit), def.config.PORT, def.host);
+  const server = await listen(def.createApp(unit), def.config.PORT, def.host ?? def.config.HOST);
   const background = def.background?.(unit) ?? [];
   unit.logger.info({ port: server.port }, `${def.name} listening`);
   let stopping: Promise<void> | undefined;

@@ -30,15 +30,22 @@ async function waitForPort(port: number, timeoutMs: number): Promise<void> {
 
 /**
  * A NATS server of the test's own (JetStream, its own store), so a test can stop and restart the
- * broker without touching the one other tests use.
+ * broker without touching the one other tests use. `config`: a configuration file (e.g. one that
+ * requires users), with `env` for the variables it reads.
  */
-export async function startNatsServer(options: { port?: number; storeDir?: string } = {}) {
+export async function startNatsServer(
+  options: { port?: number; storeDir?: string; config?: string; env?: Record<string, string> } = {},
+) {
   const port = options.port ?? (await freePort());
   const storeDir = options.storeDir ?? mkdtempSync(join(tmpdir(), 'pp-nats-'));
   const bin = process.env.NATS_SERVER_BIN ?? 'nats-server';
   let child: ChildProcess | undefined;
   const start = async () => {
-    child = spawn(bin, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], { stdio: 'ignore' });
+    const config = options.config ? ['-c', options.config] : [];
+    child = spawn(bin, [...config, '-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], {
+      stdio: 'ignore',
+      env: options.env ? { PATH: process.env.PATH, ...options.env } : process.env,
+    });
     await waitForPort(port, 5_000);
   };
   const stop = async () => {

@@ -1,8 +1,9 @@
-import { defaultServiceUrl, loadConfig, logLevel, port, secret, z } from '@pp/config';
+import { defaultServiceUrl, listenHost, loadConfig, logLevel, port, secret, z } from '@pp/config';
 
 /** The MCP unit owns no data: no database, no event bus; it calls the other units as the caller. */
 export const configSchema = z.object({
   PORT: port(8087),
+  HOST: listenHost,
   LOG_LEVEL: logLevel,
   INTERNAL_SIGNING_KEY: secret,
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),

@@ -1,0 +1,27 @@
+import { eventSchemas, type EventType } from '@pp/contracts';
+import { brokerPermissions, brokerUserNames, brokerUsers } from './broker-permissions.ts';
+
+describe('broker permissions', () => {
+  it('gives every event type exactly one publisher', () => {
+    const publishers = (type: EventType) =>
+      brokerUserNames.filter((u) => (brokerUsers[u].publishes as readonly string[]).includes(type));
+    for (const type of Object.keys(eventSchemas) as EventType[])
+      expect([type, publishers(type).length]).toEqual([type, 1]);
+  });
+
+  it('lets a unit publish its events and dead letters on the bus of its prefix, and nothing of another unit', () => {
+    const stories = brokerPermissions('stories', 'test1');
+    expect(stories.publish).toEqual(
+      expect.arrayContaining(['test1.story.revealed', 'test1-dlq.stories-votes.>', '$JS.API.>']),
+    );
+    expect(stories.publish).not.toContain('test1.session.created');
+    for (const wide of ['>', 'test1.>', 'test1.story.>']) expect(stories.publish).not.toContain(wide);
+    expect(stories.subscribe).toEqual([
+      'test1.session.>',
+      'test1.participant.>',
+      'test1.vote.cast',
+      '_INBOX.>',
+    ]);
+    expect(brokerPermissions('gateway').publish).toEqual([]);
+  });
+});
