@@ -29,7 +29,8 @@ export function firstNatsAddress(url: string): { host: string; port: number } {
  * The NATS of NATS_URL when it answers (the units connect with the NATS_USER and NATS_PASSWORD of the
  * environment, if any); else a local nats-server with JetStream, data under `dir`; or, with
  * `clusterSize` above 1, a cluster of that many servers, data under `clusterDir`. The servers the
- * launcher runs require each unit's own user (`passwords`: <UNIT>_NATS_PASSWORD values, nats-auth.ts).
+ * launcher runs require each unit's own user (`passwords`: <UNIT>_NATS_PASSWORD values, nats-auth.ts),
+ * but with `open` (a single server for the tests, whose clients connect without users).
  */
 export async function startNats(
   env: Record<string, string | undefined>,
@@ -39,7 +40,8 @@ export async function startNats(
     clusterSize = 1,
     clusterDir = `${dir}-cluster`,
     passwords = {},
-  }: { clusterSize?: number; clusterDir?: string; passwords?: Record<string, string> } = {},
+    open = false,
+  }: { clusterSize?: number; clusterDir?: string; passwords?: Record<string, string>; open?: boolean } = {},
 ): Promise<NatsHandle> {
   if (env.NATS_URL && clusterSize > 1)
     throw new Error(
@@ -76,7 +78,7 @@ export async function startNats(
   );
   const port = await findFreePort(DEFAULT_NATS_PORT);
   const config = join(dir, 'nats.conf');
-  writeFileSync(config, auth.config, { mode: 0o600 });
+  writeFileSync(config, open ? '' : auth.config, { mode: 0o600 });
   const server = new ManagedProcess(
     {
       name: 'nats',
@@ -96,5 +98,5 @@ export async function startNats(
   }
   log.info(`started nats-server with JetStream on 127.0.0.1:${port} (data in ${storeDir})`);
   const url = `nats://127.0.0.1:${port}`;
-  return { url, servers: [{ name: 'nats', url, process: server }], users: true };
+  return { url, servers: [{ name: 'nats', url, process: server }], users: !open };
 }

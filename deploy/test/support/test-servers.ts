@@ -71,8 +71,8 @@ export async function startTestServers(env = process.env): Promise<TestServers> 
       const nats = address(env.TEST_NATS_PROBE, 4222);
       if (await answers(nats)) found.NATS_URL = `nats://${nats.host}:${nats.port}`;
       else {
-        const server = await startNats({}, join(ownDir(), 'nats'), log);
-        stops.push(() => server.process?.stop(5_000) ?? Promise.resolve());
+        const server = await startNats({}, join(ownDir(), 'nats'), log, { open: true });
+        stops.push(() => Promise.all(server.servers.map((s) => s.process.stop(5_000))).then(() => undefined));
         found.NATS_URL = server.url;
       }
     }
