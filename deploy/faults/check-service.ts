@@ -1,0 +1,67 @@
+/**
+ * Service: no request hangs, a refusal is a fast 503 with the error envelope, a valid token is never
+ * answered 401, the system writes again soon after each fault, and every outbox drains.
+ */
+import { WRITES, type Operation } from './ledger.ts';
+import type { FaultWindow, Finding, Observations } from './observations.ts';
+
+/** Slack over the gateway's timeout for the answer to travel back on a busy machine. */
+const REFUSAL_SLACK_MS = 2_000;
+
+function checkAnswers(operations: Operation[], upstreamTimeoutMs: number): Finding[] {
+  const findings: Finding[] = [];
+  for (const op of operations) {
+    const what = `${op.kind} in room ${op.room} at ${new Date(op.startedAt).toISOString()}`;
+    if (op.outcome === 'hung') findings.push({ kind: 'hang', detail: `${what}: no answer` });
+    if (op.status === 401 && op.validToken)
+      findings.push({ kind: 'unauthorized', detail: `${what}: 401 for a valid token` });
+    if (op.status >= 500 && !op.enveloped)
+      findings.push({ kind: 'bad-refusal', detail: `${what}: ${op.status} without the error envelope` });
+    if (op.status >= 500 && op.endedAt - op.startedAt > upstreamTimeoutMs + REFUSAL_SLACK_MS)
+      findings.push({
+        kind: 'bad-refusal',
+        detail: `${what}: ${op.status} after ${op.endedAt - op.startedAt} ms`,
+      });
+  }
+  return findings;
+}
+
+/** Milliseconds from `since` to the end of the first 2xx write sent at or after it; undefined: none. */
+export function timeToWrite(operations: Operation[], since: number): number | undefined {
+  let best: number | undefined;
+  for (const op of operations) {
+    if (op.outcome !== 'ok' || !WRITES.has(op.kind) || op.startedAt < since) continue;
+    if (best === undefined || op.endedAt < best) best = op.endedAt;
+  }
+  return best === undefined ? undefined : best - since;
+}
+
+function checkRecovery(operations: Operation[], faults: FaultWindow[], limitMs: number): Finding[] {
+  const findings: Finding[] = [];
+  for (const fault of faults) {
+    const took = timeToWrite(operations, fault.restoredAt);
+    if (took === undefined)
+      findings.push({ kind: 'slow-recovery', detail: `${fault.name}: no write succeeded after it` });
+    else if (took > limitMs)
+      findings.push({
+        kind: 'slow-recovery',
+        detail: `${fault.name}: first write ${took} ms after the return`,
+      });
+  }
+  return findings;
+}
+
+function checkOutboxes(outboxes: Record<string, number | null>): Finding[] {
+  return Object.entries(outboxes).flatMap(([unit, rows]): Finding[] => {
+    if (rows === null) return [{ kind: 'outbox', detail: `${unit}: outbox could not be read` }];
+    return rows > 0 ? [{ kind: 'outbox', detail: `${unit}: ${rows} events left in the outbox` }] : [];
+  });
+}
+
+export function checkService(o: Observations): Finding[] {
+  return [
+    ...checkAnswers(o.operations, o.upstreamTimeoutMs),
+    ...checkRecovery(o.operations, o.faults, o.recoveryLimitMs),
+    ...checkOutboxes(o.outboxes),
+  ];
+}

@@ -1,0 +1,64 @@
+/** The checker: every check over what the run saw, and the counts the report prints. */
+import { checkEvents } from './check-events.ts';
+import { checkService, timeToWrite } from './check-service.ts';
+import { checkWrites } from './check-writes.ts';
+import type { Finding, FindingKind, Observations } from './observations.ts';
+
+export interface FaultResult {
+  name: string;
+  /** From the fault's start to the end of the next 2xx write sent after it. */
+  firstWriteAfterStartMs: number | undefined;
+  /** From the dependency's return to the end of the next 2xx write sent after it. */
+  firstWriteAfterReturnMs: number | undefined;
+  notes: string[];
+}
+
+export interface Verdict {
+  requests: { sent: number; ok: number; rejected: number; refusedFast: number; hung: number };
+  faults: FaultResult[];
+  counts: Record<FindingKind, number>;
+  findings: Finding[];
+  passed: boolean;
+}
+
+const KINDS: FindingKind[] = [
+  'lost-write',
+  'half-change',
+  'lost-event',
+  'duplicate-event',
+  'out-of-order',
+  'hang',
+  'unauthorized',
+  'bad-refusal',
+  'slow-recovery',
+  'outbox',
+];
+
+export function check(o: Observations): Verdict {
+  const findings = [
+    ...checkWrites(o.rooms, o.operations),
+    ...checkEvents(o.rooms, o.clients, o.deliveries),
+    ...checkService(o),
+  ];
+  const counts = Object.fromEntries(KINDS.map((k) => [k, 0])) as Record<FindingKind, number>;
+  for (const f of findings) counts[f.kind]++;
+  const by = (outcome: string) => o.operations.filter((op) => op.outcome === outcome).length;
+  return {
+    requests: {
+      sent: o.operations.length,
+      ok: by('ok'),
+      rejected: by('rejected'),
+      refusedFast: by('refused'),
+      hung: by('hung'),
+    },
+    faults: o.faults.map((f) => ({
+      name: f.name,
+      firstWriteAfterStartMs: timeToWrite(o.operations, f.injectedAt),
+      firstWriteAfterReturnMs: timeToWrite(o.operations, f.restoredAt),
+      notes: f.notes,
+    })),
+    counts,
+    findings,
+    passed: findings.length === 0,
+  };
+}

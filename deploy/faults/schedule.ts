@@ -1,0 +1,77 @@
+/**
+ * The schedule: the faults one at a time under traffic, each followed by a pause for recovery; while
+ * one lasts, `/readyz` is watched and what it names is noted.
+ */
+import { probeReady } from '../src/launcher/readiness.ts';
+import type { Fault } from './faults.ts';
+import type { FaultWindow } from './observations.ts';
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls /readyz every half second until stopped; keeps each different answer once. */
+function watchReadiness(url: string) {
+  const seen = new Set<string>();
+  let watching = true;
+  const polling = (async () => {
+    while (watching) {
+      const state = await probeReady(url, 1_000);
+      if (!state.ready) seen.add(state.detail);
+      await pause(500);
+    }
+  })();
+  return {
+    async stop(): Promise<string[]> {
+      watching = false;
+      await polling;
+      return [...seen];
+    },
+  };
+}
+
+/** Waits, bounded, until /readyz is 200 (the recovery of the last fault, before the next one). */
+export async function waitReady(url: string, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if ((await probeReady(url, 1_000)).ready) return true;
+    await pause(250);
+  }
+  return false;
+}
+
+export async function runOne(url: string, fault: Fault, log: (line: string) => void): Promise<FaultWindow> {
+  const notes: string[] = [];
+  const watch = watchReadiness(url);
+  const injectedAt = Date.now();
+  log(`fault: ${fault.name}`);
+  await fault.inject();
+  await pause(fault.holdMs);
+  try {
+    await fault.restore();
+  } catch (err) {
+    notes.push((err as Error).message);
+  }
+  const restoredAt = Date.now();
+  log(`  back after ${((restoredAt - injectedAt) / 1000).toFixed(1)} s`);
+  const answers = await watch.stop();
+  if (answers.length > 0) notes.push(`/readyz: ${answers.slice(0, 3).join('; ')}`);
+  else if (fault.outage) notes.push('/readyz never said not ready');
+  return { name: fault.name, injectedAt, restoredAt, notes };
+}
+
+/** Every fault, `rounds` times over, one at a time, with a recovery pause (and /readyz 200) after each. */
+export async function runSchedule(
+  url: string,
+  faults: Fault[],
+  options: { rounds: number; recoveryGapMs: number; log: (line: string) => void },
+): Promise<FaultWindow[]> {
+  const windows: FaultWindow[] = [];
+  for (let round = 0; round < options.rounds; round++) {
+    for (const fault of faults) {
+      windows.push(await runOne(url, fault, options.log));
+      await pause(options.recoveryGapMs);
+      if (!(await waitReady(url, 60_000)))
+        windows.at(-1)!.notes.push('not ready 60 s after the recovery pause');
+    }
+  }
+  return windows;
+}
