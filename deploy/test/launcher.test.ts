@@ -75,6 +75,19 @@ describe('unit environment', () => {
     expect(env.LOG_LEVEL).toBe('info');
   });
 
+  it("gives each replica its own port and every unit the fronts' URLs, and the cluster's stream replicas", () => {
+    const replicaPorts = new Map(units.map((u, i) => [u.name, [9100 + 2 * i, 9101 + 2 * i]]));
+    const ctx = { ...context(), replicaPorts, eventsReplicas: 3 };
+    const second = unitEnvironment(unit('stories'), ctx, 1);
+    expect(second.PORT).toBe(String(replicaPorts.get('stories')![1]));
+    expect(second.SESSIONS_URL).toBe(`http://127.0.0.1:${ports.get('sessions')}`);
+    expect(second.EVENTS_REPLICAS).toBe('3');
+    expect(unitEnvironment(unit('stories'), { ...ctx, env: { EVENTS_REPLICAS: '1' } }).EVENTS_REPLICAS).toBe(
+      '1',
+    );
+    expect(unitEnvironment(unit('stories'), context())).not.toHaveProperty('EVENTS_REPLICAS');
+  });
+
   it('gives the gateway no DATABASE_URL, even when the launcher has one', () => {
     const env = unitEnvironment(
       unit('gateway'),

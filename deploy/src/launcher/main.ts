@@ -1,15 +1,29 @@
 /**
  * `npm start`: the whole platform on this machine. PostgreSQL and NATS come from DATABASE_URL / NATS_URL, or
  * are started here; then the gateway and every service run as child processes until Ctrl-C.
+ * `npm start -- --replicas N --nats-cluster M`: N processes of every unit behind round-robin fronts, and a
+ * cluster of M NATS servers keeping every event on each of them (up to 5).
  */
 import { join } from 'node:path';
 import { createLauncherLog } from './log.ts';
+import { parseScale, type Scale } from './scale.ts';
 import { createSystem } from './system.ts';
 import { repoRoot, units } from './units.ts';
 import { buildWebRoom } from './web-room.ts';
 
 const env = process.env;
-const log = createLauncherLog(['postgres', 'nats', ...units.map((u) => u.name)]);
+let scale: Scale;
+try {
+  scale = parseScale(process.argv.slice(2), env);
+} catch (err) {
+  createLauncherLog([]).error((err as Error).message);
+  process.exit(2);
+}
+const replicaNames = (name: string) =>
+  scale.replicas > 1 ? Array.from({ length: scale.replicas }, (_, i) => `${name}-${i + 1}`) : [name];
+const natsNames =
+  scale.natsCluster > 1 ? Array.from({ length: scale.natsCluster }, (_, i) => `nats-${i + 1}`) : ['nats'];
+const log = createLauncherLog(['postgres', ...natsNames, ...units.flatMap((u) => replicaNames(u.name))]);
 const readyTimeoutMs = Number(env.LAUNCHER_READY_TIMEOUT ?? 90) * 1000;
 if (!(readyTimeoutMs > 0)) {
   log.error(`LAUNCHER_READY_TIMEOUT must be a number of seconds, not "${env.LAUNCHER_READY_TIMEOUT}"`);
@@ -20,6 +34,7 @@ const system = createSystem({
   dataDir: env.LAUNCHER_DATA_DIR ?? join(repoRoot, '.data'),
   log,
   readyTimeoutMs,
+  ...scale,
 });
 
 let stopping: Promise<void> | undefined;

@@ -3,15 +3,17 @@ import { join } from 'node:path';
 import { ensureDebianExecutable } from './executables.ts';
 import type { LauncherLog } from './log.ts';
 import { findFreePort, waitForPort } from './ports.ts';
+import { startNatsCluster, type NatsServer } from './nats-cluster.ts';
 import { ManagedProcess } from './processes.ts';
 import { stopStaleServer } from './stale.ts';
 
 export const DEFAULT_NATS_PORT = 4222;
 
 export interface NatsHandle {
+  /** Every server's URL, comma-separated (clients fail over from one to the next). */
   url: string;
-  /** Set when the launcher runs the server itself. */
-  process?: ManagedProcess;
+  /** The servers the launcher runs itself (none when NATS_URL names one). */
+  servers: NatsServer[];
 }
 
 /** host and port of the first server of a NATS_URL such as `nats://a:4222,nats://b:4222`. */
@@ -20,19 +22,27 @@ export function firstNatsAddress(url: string): { host: string; port: number } {
   return { host: first.hostname.replace(/^\[|\]$/g, ''), port: Number(first.port || DEFAULT_NATS_PORT) };
 }
 
-/** The NATS of NATS_URL when it answers; else a local nats-server with JetStream, data under `dir`. */
+/**
+ * The NATS of NATS_URL when it answers; else a local nats-server with JetStream, data under `dir`; or,
+ * with `clusterSize` above 1, a cluster of that many servers, data under `clusterDir`.
+ */
 export async function startNats(
   env: Record<string, string | undefined>,
   dir: string,
   log: LauncherLog,
+  { clusterSize = 1, clusterDir = `${dir}-cluster` }: { clusterSize?: number; clusterDir?: string } = {},
 ): Promise<NatsHandle> {
+  if (env.NATS_URL && clusterSize > 1)
+    throw new Error(
+      '--nats-cluster runs NATS servers of its own: unset NATS_URL, or leave --nats-cluster out',
+    );
   if (env.NATS_URL) {
     const { host, port } = firstNatsAddress(env.NATS_URL);
     await waitForPort(port, 5_000, host).catch(() => {
       throw new Error(`NATS at NATS_URL (${host}:${port}) does not answer; start it or unset NATS_URL`);
     });
     log.info(`using NATS at ${env.NATS_URL}`);
-    return { url: env.NATS_URL };
+    return { url: env.NATS_URL, servers: [] };
   }
   const bin = await ensureDebianExecutable(
     'nats-server',
@@ -40,6 +50,10 @@ export async function startNats(
     log,
     'macOS: brew install nats-server; or set NATS_URL to a running NATS with JetStream',
   );
+  if (clusterSize > 1) {
+    const servers = await startNatsCluster(bin, clusterSize, clusterDir, log);
+    return { url: servers.map((s) => s.url).join(','), servers };
+  }
   const storeDir = join(dir, 'jetstream');
   const pidFile = join(dir, 'nats-server.pid');
   mkdirSync(storeDir, { recursive: true });
@@ -63,5 +77,6 @@ export async function startNats(
     throw new Error(`nats-server did not start on port ${port}: ${(err as Error).message}`);
   }
   log.info(`started nats-server with JetStream on 127.0.0.1:${port} (data in ${storeDir})`);
-  return { url: `nats://127.0.0.1:${port}`, process: server };
+  const url = `nats://127.0.0.1:${port}`;
+  return { url, servers: [{ name: 'nats', url, process: server }] };
 }

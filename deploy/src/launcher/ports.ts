@@ -83,3 +83,23 @@ export async function choosePorts(
   }
   return ports;
 }
+
+/** `count` free ports for each unit's replicas, none of them among the ports already chosen. */
+export async function chooseReplicaPorts(
+  list: readonly Unit[],
+  count: number,
+  chosen: ReadonlyMap<string, number>,
+): Promise<Map<string, number[]>> {
+  const taken = new Set(chosen.values());
+  const ports = new Map<string, number[]>();
+  for (const unit of list) {
+    const own: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const port = await findFreePort(0, taken);
+      taken.add(port);
+      own.push(port);
+    }
+    ports.set(unit.name, own);
+  }
+  return ports;
+}

@@ -68,7 +68,10 @@ export class ManagedProcess {
     return this.child !== undefined;
   }
 
+  /** Starts it (again, after stop() or kill()): from now on a death of its own is restarted with backoff. */
   start(): void {
+    this.stopping = false;
+    this.gaveUp = undefined;
     const { name, command, args, cwd, env, uid, gid } = this.spec;
     const startedAt = Date.now();
     const child = execa(command, args, {
@@ -136,6 +139,19 @@ export class ManagedProcess {
     if (timedOut) this.log.warn(`${this.spec.name} did not stop within ${graceMs} ms; killing it`);
     // Also reaches anything the process started itself and left behind.
     this.signalGroup('SIGKILL', pid);
+    await this.exited;
+  }
+
+  /**
+   * SIGKILL to its process group, as a crash of the machine it runs on would end it. With `restart` the
+   * launcher sees an unexpected death and restarts it with backoff; without, it stays down until start().
+   */
+  async kill({ restart }: { restart: boolean }): Promise<void> {
+    if (!restart) {
+      this.stopping = true;
+      clearTimeout(this.restartTimer);
+    }
+    this.signalGroup('SIGKILL');
     await this.exited;
   }
 

@@ -1,16 +1,26 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { EXIT_BAD_CONFIG } from '@pp/config';
 import { dataDirLock } from './lock.ts';
 import type { LauncherLog } from './log.ts';
+import type { Front } from './front.ts';
 import { startNats, type NatsHandle } from './nats.ts';
-import { choosePorts, requestedPort } from './ports.ts';
+import { chooseReplicaPorts, choosePorts, requestedPort } from './ports.ts';
 import { startPostgres, type PostgresHandle } from './postgres.ts';
-import { ManagedProcess } from './processes.ts';
 import { waitUntilReady } from './readiness.ts';
+import {
+  natsServerControl,
+  startFronts,
+  startReplicas,
+  type NatsServerControl,
+  type UnitProcess,
+  type UnitReplica,
+} from './replicas.ts';
+import { MAX_STREAM_REPLICAS, scaleWarnings } from './scale.ts';
 import { loadSecrets } from './secrets.ts';
 import { stopStaleUnits } from './stale.ts';
-import { nodeBinary, repoRoot, unitEnvironment, units, type Unit } from './units.ts';
+import { repoRoot, units, type LaunchContext, type Unit } from './units.ts';
+
+export type { NatsServerControl, UnitProcess } from './replicas.ts';
 
 export interface SystemOptions {
   env: Record<string, string | undefined>;
@@ -22,42 +32,61 @@ export interface SystemOptions {
   stopGraceMs?: number;
   /** Defaults to every unit; tests may run fewer. */
   units?: readonly Unit[];
+  /** Processes of every unit (default 1). Above 1, each unit is reached through a round-robin front. */
+  replicas?: number;
+  /** NATS servers the launcher runs as one JetStream cluster (default 1; above 1 NATS_URL must be unset). */
+  natsCluster?: number;
 }
 
 export interface System {
-  /** Starts everything and resolves with the gateway's URL once its /readyz is 200. */
+  /** Starts everything and resolves with the gateway's URL (its front's, with replicas) once /readyz is 200. */
   start(): Promise<string>;
   /** Stops the gateway, then the services, then NATS, then PostgreSQL; safe to call at any time and more than once. */
   stop(): Promise<void>;
   /** Synchronous last resort (the launcher is exiting): SIGKILL every child. */
   killNow(): void;
-  /** The units' processes as they run now (a unit being restarted has no pid). */
-  processes(): Array<{ name: string; pid: number | undefined }>;
+  /** Every replica of every unit as it runs now (a replica being restarted has no pid). */
+  processes(): UnitProcess[];
+  /** The nats-servers the launcher runs (none when NATS_URL names the server). */
+  natsServers(): NatsServerControl[];
+  /** Once started: the gateway's address (with replicas, the front's, which spreads over them). */
+  readonly frontUrl: string | undefined;
+  /** Once started: the units' NATS_URL (every server, comma-separated). */
+  readonly natsUrl: string | undefined;
+  /** Once started: the PostgreSQL server the units' databases are on. */
+  readonly databaseServerUrl: string | undefined;
+  /** With replicas: how many connections each front handed to each replica port, by unit name. */
+  frontConnections(): Record<string, Record<number, number>>;
 }
 
 export function createSystem(options: SystemOptions): System {
   const { env, dataDir, log } = options;
   const list = options.units ?? units;
-  const procs: ManagedProcess[] = [];
+  const replicas = options.replicas ?? 1;
+  const natsCluster = options.natsCluster ?? 1;
+  const running: UnitReplica[] = [];
+  let fronts: Front[] = [];
   let postgres: PostgresHandle | undefined;
   let nats: NatsHandle | undefined;
+  let frontUrl: string | undefined;
   let stopping = false;
   // The units' pids, so that a launch after a hard kill of this one can stop what it left behind.
   const pidFile = join(dataDir, 'units.pid');
   const lock = dataDirLock(dataDir);
-  const recordPids = () => writeFileSync(pidFile, procs.map((p) => p.pid ?? '').join('\n'));
+  const recordPids = () => writeFileSync(pidFile, running.map((r) => r.proc.pid ?? '').join('\n'));
 
   /**
    * From the front door inwards: the gateway drains first, so that what it accepted completes against
    * services still running (stopped together, a request could reach a service that had just closed: a
-   * 503); then the services; then NATS and PostgreSQL, which the services use until their last step.
+   * 503); then the services; then the fronts, NATS and PostgreSQL, which the services use until their last step.
    */
   const stopAll = async () => {
     const grace = options.stopGraceMs ?? 12_000;
-    const front = procs.filter((p) => p.spec.name === 'gateway');
-    await Promise.all(front.map((p) => p.stop(grace)));
-    await Promise.all(procs.filter((p) => !front.includes(p)).map((p) => p.stop(grace)));
-    await nats?.process?.stop(5_000);
+    const isGateway = (r: UnitReplica) => r.unit.name === 'gateway';
+    await Promise.all(running.filter(isGateway).map((r) => r.proc.stop(grace)));
+    await Promise.all(running.filter((r) => !isGateway(r)).map((r) => r.proc.stop(grace)));
+    await Promise.all(fronts.map((f) => f.close()));
+    await Promise.all((nats?.servers ?? []).map((s) => s.process.stop(5_000)));
     await postgres?.stop();
   };
   const checkpoint = async () => {
@@ -77,13 +106,14 @@ export function createSystem(options: SystemOptions): System {
       await stopStaleUnits(pidFile, repoRoot, (pid) =>
         log.warn(`stopping unit ${pid} left running by an earlier launch`),
       );
+      for (const warning of scaleWarnings({ replicas, natsCluster }, env)) log.warn(warning);
       const { secrets, generated } = loadSecrets(join(dataDir, 'secrets.env'), env);
       if (generated.length > 0)
         log.info(`generated ${generated.join(', ')} into ${join(dataDir, 'secrets.env')}`);
       const databases = list.flatMap((u) => (u.database ? [u.database] : []));
       const [pg, broker] = await Promise.allSettled([
         startPostgres(env, join(dataDir, 'postgres'), databases, log),
-        startNats(env, join(dataDir, 'nats'), log),
+        startNats(env, join(dataDir, 'nats'), log, { clusterSize: natsCluster }),
       ]);
       if (pg.status === 'fulfilled') postgres = pg.value;
       if (broker.status === 'fulfilled') nats = broker.value;
@@ -92,34 +122,28 @@ export function createSystem(options: SystemOptions): System {
         throw pg.status === 'rejected' ? pg.reason : (broker as PromiseRejectedResult).reason;
       }
       await checkpoint();
-      const ctx = {
+      const ports = await choosePorts(gatewayPort, list);
+      const ctx: LaunchContext = {
         env,
         databaseServerUrl: postgres!.serverUrl,
         natsUrl: nats!.url,
         secrets,
-        ports: await choosePorts(gatewayPort, list),
+        ports,
+        replicaPorts: replicas > 1 ? await chooseReplicaPorts(list, replicas, ports) : undefined,
+        eventsReplicas: natsCluster > 1 ? Math.min(natsCluster, MAX_STREAM_REPLICAS) : undefined,
       };
-      for (const unit of list) {
-        const proc = new ManagedProcess(
-          {
-            name: unit.name,
-            command: nodeBinary(),
-            args: [resolve(repoRoot, unit.entry)],
-            cwd: repoRoot,
-            env: unitEnvironment(unit, ctx),
-            finalExitCode: EXIT_BAD_CONFIG,
-          },
-          log,
-          recordPids,
-        );
-        procs.push(proc);
-        proc.start();
+      try {
+        fronts = await startFronts(list, ctx, log);
+      } catch (err) {
+        await stopAll();
+        throw err;
       }
+      running.push(...startReplicas(list, replicas, ctx, log, recordPids));
       const urlOf = (name: string) => `http://127.0.0.1:${ctx.ports.get(name)}`;
       const unitUrls = Object.fromEntries(list.map((u) => [u.name, urlOf(u.name)]));
       const front = list.some((u) => u.name === 'gateway') ? 'gateway' : list[0]!.name;
       // A unit that refused its settings will not start with them however long we wait: stop at once, with why.
-      const refused = () => procs.find((p) => p.gaveUp);
+      const refused = () => running.find((r) => r.proc.gaveUp)?.proc;
       try {
         await waitUntilReady(urlOf(front), unitUrls, options.readyTimeoutMs, () => stopping || !!refused());
       } catch (err) {
@@ -131,17 +155,35 @@ export function createSystem(options: SystemOptions): System {
         );
       }
       await checkpoint();
-      return urlOf(front);
+      frontUrl = urlOf(front);
+      return frontUrl;
     },
     async stop() {
       stopping = true;
       await stopAll();
       lock.release();
     },
-    processes: () => procs.map((p) => ({ name: p.spec.name, pid: p.pid })),
+    processes: () =>
+      running.map(({ unit, replica, proc }) => ({
+        name: unit.name,
+        replica,
+        pid: proc.pid,
+        kill: () => proc.kill({ restart: true }),
+      })),
+    natsServers: () => (nats?.servers ?? []).map(natsServerControl),
+    get frontUrl() {
+      return frontUrl;
+    },
+    get natsUrl() {
+      return nats?.url;
+    },
+    get databaseServerUrl() {
+      return postgres?.serverUrl;
+    },
+    frontConnections: () => Object.fromEntries(fronts.map((f) => [f.name, Object.fromEntries(f.handed)])),
     killNow() {
-      for (const p of procs) p.killNow();
-      nats?.process?.killNow();
+      for (const r of running) r.proc.killNow();
+      for (const s of nats?.servers ?? []) s.process.killNow();
       postgres?.killNow();
     },
   };

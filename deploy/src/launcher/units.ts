@@ -44,7 +44,12 @@ export interface LaunchContext {
   databaseServerUrl: string;
   natsUrl: string;
   secrets: Secrets;
+  /** The address each unit is reached at: its own port, or its front's when it runs several replicas. */
   ports: ReadonlyMap<string, number>;
+  /** With several replicas: each replica's own port, by unit name. */
+  replicaPorts?: ReadonlyMap<string, readonly number[]>;
+  /** On how many NATS servers the event streams are kept (set when the launcher runs a cluster). */
+  eventsReplicas?: number;
 }
 
 /** The URL of each unit's database on the given server, e.g. `.../pp_sessions`. */
@@ -60,17 +65,18 @@ export function portOf(ctx: Pick<LaunchContext, 'ports'>, name: string): number 
   return port;
 }
 
-/** The complete environment of one unit's process. */
-export function unitEnvironment(unit: Unit, ctx: LaunchContext): Record<string, string> {
+/** The complete environment of one unit's process (of its replica `replica`, 0-based, when it runs several). */
+export function unitEnvironment(unit: Unit, ctx: LaunchContext, replica = 0): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(ctx.env)) if (v !== undefined) env[k] = v;
   delete env.DATABASE_URL;
   for (const s of services) env[serviceUrlVar(s.name)] = `http://127.0.0.1:${portOf(ctx, s.name)}`;
   Object.assign(env, ctx.secrets, {
-    PORT: String(portOf(ctx, unit.name)),
+    PORT: String(ctx.replicaPorts?.get(unit.name)?.[replica] ?? portOf(ctx, unit.name)),
     LOG_LEVEL: ctx.env.LOG_LEVEL ?? 'info',
     NATS_URL: ctx.natsUrl,
   });
+  if (ctx.eventsReplicas && !ctx.env.EVENTS_REPLICAS) env.EVENTS_REPLICAS = String(ctx.eventsReplicas);
   if (unit.database) env.DATABASE_URL = withDatabaseName(ctx.databaseServerUrl, unit.database);
   return env;
 }

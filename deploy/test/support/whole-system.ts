@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSystem, type System } from '../../src/launcher/system.ts';
+import { createSystem, type System, type SystemOptions } from '../../src/launcher/system.ts';
 import { units } from '../../src/launcher/units.ts';
 import { capturedLog } from './captured-log.ts';
 
@@ -21,7 +21,10 @@ export interface WholeSystem {
  * launcher's own PostgreSQL and NATS in a temp folder, on any free ports (so that a running
  * `npm start` on this machine does not matter).
  */
-export async function startWholeSystem(env: Record<string, string> = {}): Promise<WholeSystem> {
+export async function startWholeSystem(
+  env: Record<string, string> = {},
+  scale: Partial<Pick<SystemOptions, 'replicas' | 'natsCluster' | 'readyTimeoutMs'>> = {},
+): Promise<WholeSystem> {
   const { lines, log } = capturedLog();
   const dataDir = mkdtempSync(join(tmpdir(), 'pp-platform-'));
   const system = createSystem({
@@ -34,8 +37,9 @@ export async function startWholeSystem(env: Record<string, string> = {}): Promis
     },
     dataDir,
     log,
-    readyTimeoutMs: 60_000,
     units: units.map((u) => ({ ...u, preferredPort: 0 })),
+    ...scale,
+    readyTimeoutMs: scale.readyTimeoutMs ?? 60_000,
   });
   const stop = async () => {
     await system.stop();

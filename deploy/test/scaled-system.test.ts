@@ -1,0 +1,122 @@
+import { freshRequest } from './support/fresh-request.ts';
+import { startWholeSystem, type WholeSystem } from './support/whole-system.ts';
+
+/**
+ * `npm start -- --replicas 2 --nats-cluster 3` for real: every unit twice behind its front, three NATS
+ * servers keeping every event. A round works through the front, which spreads over both gateways; it
+ * goes on with one NATS server killed, and a unit's paths answer with one of its replicas killed.
+ */
+describe('the platform scaled out', () => {
+  let platform: WholeSystem;
+  let url: string;
+  beforeAll(async () => {
+    platform = await startWholeSystem({}, { replicas: 2, natsCluster: 3, readyTimeoutMs: 150_000 });
+    url = platform.url;
+  }, 180_000);
+  afterAll(() => platform?.stop(), 60_000);
+
+  /** One request on a connection of its own, so that the front picks a gateway for it alone. */
+  const call = async (method: string, path: string, body?: unknown, token?: string) => {
+    const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+    const res = await freshRequest(url + path, { method, body, headers });
+    return { status: res.status, body: JSON.parse(res.text || '{}') as any };
+  };
+
+  /** Owner, session, a participant and a story open for votes; resolves once sessions knows the story. */
+  const openRoom = async (email: string) => {
+    const owner = await call('POST', '/auth/register', { email, password: 'a-long-password', name: 'Ann' });
+    expect(owner.status).toBe(201);
+    const token = owner.body.token as string;
+    const created = await call('POST', '/sessions', { name: 'Scaled' }, token);
+    expect(created.status).toBe(201);
+    const code = created.body.session.code as string;
+    const bob = await call('POST', `/sessions/${code}/join`, { name: 'Bob' });
+    expect(bob.status).toBe(200);
+    const story = await call('POST', `/sessions/${code}/stories`, { title: 'Login page' }, token);
+    expect(story.status).toBe(201);
+    const storyId = story.body.story.id as number;
+    for (let i = 0; i < 300; i++) {
+      if ((await call('GET', `/sessions/${code}`)).body.session?.current_story?.id === storyId) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return { token, code, storyId, bob: bob.body.participant.id as number };
+  };
+
+  /** Vote and reveal: the reveal's answer holds the vote. */
+  const voteAndReveal = async (room: Awaited<ReturnType<typeof openRoom>>) => {
+    const vote = await call('POST', `/sessions/${room.code}/vote`, { participant_id: room.bob, vote: '5' });
+    expect(vote.status).toBe(200);
+    const revealed = await call('POST', `/stories/${room.storyId}/reveal`, undefined, room.token);
+    expect(revealed.status).toBe(200);
+    expect(revealed.body.story).toMatchObject({ status: 'revealed', final_estimate: '5' });
+  };
+
+  /** Everything the room's live stream sends until `text` shows up (rejects after 20 s). */
+  const streamUntil = async (code: string, text: string) => {
+    const abort = new AbortController();
+    const res = await fetch(`${url}/sessions/${code}/events`, { signal: abort.signal });
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let seen = '';
+    const timer = setTimeout(() => abort.abort(), 20_000);
+    try {
+      while (!seen.includes(text)) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        seen += decoder.decode(value, { stream: true });
+      }
+    } catch {
+      // aborted: what was seen says why
+    } finally {
+      clearTimeout(timer);
+      abort.abort();
+    }
+    return seen;
+  };
+
+  it('runs a round through the front, spread over both gateway replicas', async () => {
+    const before = Object.values(platform.system.frontConnections().gateway!);
+    expect(before).toHaveLength(2);
+    await voteAndReveal(await openRoom('ann@example.test'));
+    const handed = Object.values(platform.system.frontConnections().gateway!);
+    for (const [i, count] of handed.entries()) expect(count).toBeGreaterThan(before[i]!);
+  }, 60_000);
+
+  /** The event stream as the cluster's monitoring sees it: on how many servers, and which one leads it. */
+  const eventStream = async () => {
+    const [server] = platform.system.natsServers();
+    const res = await fetch(`${server!.monitorUrl}/jsz?streams=true&config=true`);
+    const jsz = (await res.json()) as { account_details: Array<{ stream_detail?: any[] }> };
+    const stream = jsz.account_details
+      .flatMap((a) => a.stream_detail ?? [])
+      .find((s) => s.name === 'PP_EVENTS');
+    return { replicas: stream.config.num_replicas as number, leader: stream.cluster.leader as string };
+  };
+
+  it('keeps serving and passing events on with the NATS server leading the event stream killed', async () => {
+    const { replicas, leader } = await eventStream();
+    expect(replicas).toBe(3);
+    const victim = platform.system.natsServers().find((s) => s.name === leader)!;
+    await victim.kill();
+    expect(platform.system.natsServers().find((s) => s.name === leader)!.running).toBe(false);
+    const room = await openRoom('cleo@example.test');
+    const stream = streamUntil(room.code, 'event:story.revealed');
+    await new Promise((r) => setTimeout(r, 500)); // the stream is open before the reveal
+    await voteAndReveal(room);
+    expect(await stream).toContain('event:story.revealed');
+    await victim.start();
+  }, 90_000);
+
+  it("answers a unit's paths with one of its replicas killed", async () => {
+    const room = await openRoom('dan@example.test');
+    const sessions = platform.system.processes().filter((p) => p.name === 'sessions');
+    expect(sessions).toHaveLength(2);
+    await sessions[0]!.kill();
+    const answers = [];
+    for (let i = 0; i < 8; i++) answers.push((await call('GET', `/sessions/${room.code}`)).status);
+    expect(answers).toEqual(Array(8).fill(200));
+    expect(platform.lines.some((l) => l.includes('sessions-1 exited unexpectedly (signal SIGKILL)'))).toBe(
+      true,
+    );
+  }, 60_000);
+});
