@@ -1,6 +1,7 @@
 /**
  * Service: no request hangs, a refusal is a fast 503 with the error envelope, a valid token is never
- * answered 401, the system writes again soon after each fault, and every outbox drains.
+ * answered 401, /readyz names what is down, the system writes again soon after each fault, and every
+ * outbox drains.
  */
 import { WRITES, type Operation } from './ledger.ts';
 import type { FaultWindow, Finding, Observations } from './observations.ts';
@@ -51,6 +52,13 @@ function checkRecovery(operations: Operation[], faults: FaultWindow[], limitMs: 
   return findings;
 }
 
+/** While a dependency every unit needs is gone, /readyz says not ready and names what is down. */
+function checkReadiness(faults: FaultWindow[]): Finding[] {
+  return faults
+    .filter((f) => f.outage && !f.notReady.some((answer) => answer.includes('down:')))
+    .map((f) => ({ kind: 'readiness' as const, detail: `${f.name}: /readyz never named what was down` }));
+}
+
 function checkOutboxes(outboxes: Record<string, number | null>): Finding[] {
   return Object.entries(outboxes).flatMap(([unit, rows]): Finding[] => {
     if (rows === null) return [{ kind: 'outbox', detail: `${unit}: outbox could not be read` }];
@@ -62,6 +70,7 @@ export function checkService(o: Observations): Finding[] {
   return [
     ...checkAnswers(o.operations, o.upstreamTimeoutMs),
     ...checkRecovery(o.operations, o.faults, o.recoveryLimitMs),
+    ...checkReadiness(o.faults),
     ...checkOutboxes(o.outboxes),
   ];
 }

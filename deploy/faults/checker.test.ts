@@ -64,7 +64,16 @@ function observations(change: Partial<Observations> = {}): Observations {
     // A retry of the same delivery reuses its webhook-id: one reveal, delivered once in effect.
     deliveries: [delivery('msg_1'), delivery('msg_1')],
     outboxes: { sessions: 0, stories: 0 },
-    faults: [{ name: 'NATS stopped', injectedAt: 50, restoredAt: 90, notes: [] }],
+    faults: [
+      {
+        name: 'NATS stopped',
+        injectedAt: 50,
+        restoredAt: 90,
+        notes: [],
+        outage: true,
+        notReady: ['status 503 (down: sessions, nats)'],
+      },
+    ],
     upstreamTimeoutMs: 15_000,
     recoveryLimitMs: 10_000,
     ...change,
@@ -137,7 +146,7 @@ describe('fault run checker', () => {
     ]);
   });
 
-  it('reports a hang, a 401 for a valid token, a 503 without the envelope, a slow recovery and a full outbox', () => {
+  it('reports a hang, a 401 for a valid token, a 503 without the envelope, a slow recovery, an outage /readyz did not name and a full outbox', () => {
     const base = observations();
     const hung = { ...vote(600, 1, '5', 'hung') };
     const unauthorized: Operation = { ...reveal, outcome: 'rejected', status: 401, storyId: S1 };
@@ -145,7 +154,9 @@ describe('fault run checker', () => {
     const verdict = check({
       ...base,
       operations: [...base.operations, hung, unauthorized, bare],
-      faults: [{ name: 'PostgreSQL stopped', injectedAt: 0, restoredAt: 250, notes: [] }],
+      faults: [
+        { name: 'PostgreSQL stopped', injectedAt: 0, restoredAt: 250, notes: [], outage: true, notReady: [] },
+      ],
       recoveryLimitMs: 50,
       outboxes: { sessions: 3, stories: null },
     });

@@ -10,6 +10,8 @@ export interface FaultResult {
   firstWriteAfterStartMs: number | undefined;
   /** From the dependency's return to the end of the next 2xx write sent after it. */
   firstWriteAfterReturnMs: number | undefined;
+  /** Requests sent while it lasted: answered 2xx, and refused (5xx or no connection). */
+  during: { ok: number; refused: number };
   notes: string[];
 }
 
@@ -31,8 +33,17 @@ const KINDS: FindingKind[] = [
   'unauthorized',
   'bad-refusal',
   'slow-recovery',
+  'readiness',
   'outbox',
 ];
+
+function duringFault(o: Observations, from: number, to: number) {
+  const sent = o.operations.filter((op) => op.startedAt >= from && op.startedAt <= to);
+  return {
+    ok: sent.filter((op) => op.outcome === 'ok').length,
+    refused: sent.filter((op) => op.outcome === 'refused').length,
+  };
+}
 
 export function check(o: Observations): Verdict {
   const findings = [
@@ -55,6 +66,7 @@ export function check(o: Observations): Verdict {
       name: f.name,
       firstWriteAfterStartMs: timeToWrite(o.operations, f.injectedAt),
       firstWriteAfterReturnMs: timeToWrite(o.operations, f.restoredAt),
+      during: duringFault(o, f.injectedAt, f.restoredAt),
       notes: f.notes,
     })),
     counts,

@@ -15,8 +15,8 @@ export interface Restartable {
   url: string;
   start(): Promise<void>;
   stop(): Promise<void>;
-  /** SIGKILL, no shutdown (the server is not restarted until start()). */
-  kill(): void;
+  /** Ended without a clean shutdown (the server is not restarted until start()). */
+  kill(): Promise<void>;
 }
 
 /** A nats-server with JetStream on a port of its own; start() after stop() comes back on the same port and store. */
@@ -39,7 +39,7 @@ export async function ownNats(dir: string, log: LauncherLog): Promise<Restartabl
       await waitForPort(port, 15_000);
     },
     stop: async () => server?.stop(5_000),
-    kill: () => server?.killNow(),
+    kill: async () => server?.kill({ restart: false }),
   };
 }
 
@@ -57,6 +57,7 @@ export async function ownPostgres(dir: string, log: LauncherLog): Promise<Restar
       }
     },
     stop: async () => handle?.stop(),
-    kill: () => handle?.killNow(),
+    // PostgreSQL is never SIGKILLed here: a fast shutdown at once, as the launcher's last resort does.
+    kill: async () => handle?.killNow(),
   };
 }

@@ -42,6 +42,8 @@ export function killServer(name: string, server: Restartable, holdMs: number): F
 export interface UnitProcess {
   name: string;
   pid: number | undefined;
+  /** SIGKILL; the launcher restarts it by itself, as after a crash. */
+  kill(): Promise<void>;
 }
 
 /**
@@ -60,13 +62,7 @@ export function killUnits(name: string, processes: () => UnitProcess[], units: r
     async inject() {
       before = processes();
       killed = units.flatMap((unit) => before.find((p) => p.name === unit && p.pid) ?? []);
-      for (const p of killed) {
-        try {
-          process.kill(p.pid!, 'SIGKILL');
-        } catch {
-          // already gone: the launcher is restarting it
-        }
-      }
+      await Promise.all(killed.map((p) => p.kill()));
     },
     async restore() {
       const deadline = Date.now() + 60_000;

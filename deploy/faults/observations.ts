@@ -51,6 +51,10 @@ export interface FaultWindow {
   restoredAt: number;
   /** What it found while the fault lasted (e.g. what `/readyz` named), for the report. */
   notes: string[];
+  /** A dependency every unit needs was gone: `/readyz` must have said not ready, naming it. */
+  outage: boolean;
+  /** The different not-ready answers `/readyz` gave while it lasted. */
+  notReady: string[];
 }
 
 export interface Observations {
@@ -77,6 +81,7 @@ export type FindingKind =
   | 'unauthorized'
   | 'bad-refusal'
   | 'slow-recovery'
+  | 'readiness'
   | 'outbox';
 
 export interface Finding {

@@ -3,7 +3,7 @@ import type { Verdict } from './checker.ts';
 
 const seconds = (ms: number | undefined) => (ms === undefined ? 'none' : `${(ms / 1000).toFixed(1)} s`);
 const row = (label: string, value: string | number) =>
-  `| ${label.padEnd(44)} | ${String(value).padStart(9)} |`;
+  `| ${label.padEnd(46)} | ${String(value).padStart(9)} |`;
 
 export function formatReport(verdict: Verdict, title: string): string {
   const { requests, counts } = verdict;
@@ -11,22 +11,27 @@ export function formatReport(verdict: Verdict, title: string): string {
     `### ${title}`,
     '',
     row('requests', 'count'),
-    `|${'-'.repeat(46)}|${'-'.repeat(11)}|`,
+    `|${'-'.repeat(48)}|${'-'.repeat(11)}|`,
     row('sent', requests.sent),
     row('answered 2xx', requests.ok),
-    row('answered 4xx (refused for the request itself)', requests.rejected),
+    row('answered 4xx (refused for the request)', requests.rejected),
     row('refused fast (5xx or no connection)', requests.refusedFast),
     row('hung (no answer within the client timeout)', requests.hung),
     '',
-    `| ${'fault'.padEnd(28)} | next write after start | after return | notes`,
-    `|${'-'.repeat(30)}|${'-'.repeat(24)}|${'-'.repeat(14)}|------`,
-    ...verdict.faults.map(
-      (f) =>
-        `| ${f.name.padEnd(28)} | ${seconds(f.firstWriteAfterStartMs).padStart(22)} | ${seconds(f.firstWriteAfterReturnMs).padStart(12)} | ${f.notes.join('; ')}`,
+    `| ${'fault'.padEnd(34)} | 2xx / refused meanwhile | next write after start | after return | notes`,
+    `|${'-'.repeat(36)}|${'-'.repeat(25)}|${'-'.repeat(24)}|${'-'.repeat(14)}|------`,
+    ...verdict.faults.map((f) =>
+      [
+        `| ${f.name.padEnd(34)}`,
+        `${`${f.during.ok} / ${f.during.refused}`.padStart(23)}`,
+        seconds(f.firstWriteAfterStartMs).padStart(22),
+        seconds(f.firstWriteAfterReturnMs).padStart(12),
+        f.notes.join('; '),
+      ].join(' | '),
     ),
     '',
     row('check (must be 0)', 'count'),
-    `|${'-'.repeat(46)}|${'-'.repeat(11)}|`,
+    `|${'-'.repeat(48)}|${'-'.repeat(11)}|`,
     row('lost writes (2xx not in the final state)', counts['lost-write']),
     row('half-made changes (state without its event)', counts['half-change']),
     row('lost events (stream or webhook)', counts['lost-event']),
@@ -36,7 +41,8 @@ export function formatReport(verdict: Verdict, title: string): string {
     row('401 for a valid token', counts.unauthorized),
     row('bad refusals (no envelope, too slow)', counts['bad-refusal']),
     row('slow recoveries (> 10 s after the return)', counts['slow-recovery']),
-    row('outbox rows left', counts.outbox),
+    row('outages /readyz did not name', counts.readiness),
+    row('outboxes not drained', counts.outbox),
     '',
     verdict.passed ? 'PASSED' : `FAILED: ${verdict.findings.length} findings`,
   ];

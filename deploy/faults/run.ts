@@ -6,7 +6,7 @@
  *   npm run test:faults -- --plain      one of every unit, on a PostgreSQL and a NATS of its own
  *   npm run test:faults -- --short      a shorter run (CI); --seconds N sets the traffic's time
  */
-import { createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LauncherLog } from '../src/launcher/log.ts';
@@ -15,16 +15,20 @@ import { createApi } from './api.ts';
 import { check } from './checker.ts';
 import { closeClient } from './client.ts';
 import { Ledger } from './ledger.ts';
-import { startPlain, type Target } from './plain-layout.ts';
+import { startCluster } from './cluster-layout.ts';
+import { startPlain } from './plain-layout.ts';
 import { drainOutboxes, readBack } from './read-back.ts';
 import { formatFindings, formatReport } from './report.ts';
 import { runSchedule } from './schedule.ts';
 import { readSettings, type RunSettings } from './settings.ts';
+import type { Target } from './target.ts';
 import { prepareRoom, signUpOwner } from './setup.ts';
 import { driveTraffic, revealTheRest } from './traffic.ts';
 import { startWebhookReceiver } from './webhook-receiver.ts';
 
-const say = (line: string) => console.log(`[faults] ${line}`);
+const began = Date.now();
+const say = (line: string) =>
+  console.log(`[faults ${((Date.now() - began) / 1000).toFixed(0).padStart(4)} s] ${line}`);
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The system's own lines go to a file (shown in part when the run fails), not to the terminal. */
@@ -40,8 +44,9 @@ function fileLog(path: string): LauncherLog {
 }
 
 async function startTarget(settings: RunSettings, dataDir: string, log: LauncherLog): Promise<Target> {
-  if (settings.layout === 'plain') return startPlain(dataDir, log, settings);
-  throw new Error('the scaled-out layout is not available yet: run with --plain');
+  return settings.layout === 'plain'
+    ? startPlain(dataDir, log, settings)
+    : startCluster(dataDir, log, settings);
 }
 
 async function exercise(target: Target, settings: RunSettings, title: string) {
@@ -77,6 +82,7 @@ async function exercise(target: Target, settings: RunSettings, title: string) {
     for (const room of rooms) await revealTheRest(api, room);
     const outboxes = await drainOutboxes(() => target.outboxes(), 60_000);
     const final = await readBack(target.url, prepared, receiver);
+    say('read back; checking');
     const verdict = check({
       operations: ledger.operations,
       rooms: final,
@@ -100,30 +106,32 @@ async function main(): Promise<number> {
   const dataDir = mkdtempSync(join(tmpdir(), 'pp-faults-'));
   const logPath = join(dataDir, 'system.log');
   const title = `Fault run, ${settings.layout} layout${settings.short ? ' (short)' : ''}, ${new Date().toISOString().slice(0, 16)}Z`;
-  say(`${title}; the system's log: ${logPath}`);
-  const target = await startTarget(settings, dataDir, fileLog(logPath));
+  say(title);
+  const target = await startTarget(settings, dataDir, fileLog(logPath)).catch((err: unknown) => {
+    say(`the system did not start; its log: ${logPath}`);
+    throw err;
+  });
   const interrupt = () => void target.stop().finally(() => process.exit(130));
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);
   say(`system ready at ${target.url}`);
+  const artifacts = join(repoRoot, 'test-artifacts', 'faults');
+  const name = `${settings.layout}${settings.short ? '-short' : ''}`;
+  mkdirSync(artifacts, { recursive: true });
   let passed = false;
   try {
     const { verdict, report } = await exercise(target, settings, title);
     console.log(`\n${report}\n`);
     if (!verdict.passed) console.log(formatFindings(verdict));
-    const artifacts = join(repoRoot, 'test-artifacts', 'faults');
-    mkdirSync(artifacts, { recursive: true });
-    writeFileSync(
-      join(artifacts, `last-${settings.layout}${settings.short ? '-short' : ''}.md`),
-      `${report}\n`,
-    );
+    writeFileSync(join(artifacts, `last-${name}.md`), `${report}\n\n${formatFindings(verdict)}\n`);
     passed = verdict.passed;
   } finally {
     closeClient();
     await target.stop();
+    copyFileSync(logPath, join(artifacts, `last-${name}.log`));
+    rmSync(dataDir, { recursive: true, force: true });
   }
-  if (passed) rmSync(dataDir, { recursive: true, force: true });
-  else say(`the system's log is kept: ${logPath}`);
+  say(`table and the system's log in ${artifacts}`);
   return passed ? 0 : 1;
 }
 

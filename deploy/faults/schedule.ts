@@ -52,10 +52,9 @@ export async function runOne(url: string, fault: Fault, log: (line: string) => v
   }
   const restoredAt = Date.now();
   log(`  back after ${((restoredAt - injectedAt) / 1000).toFixed(1)} s`);
-  const answers = await watch.stop();
-  if (answers.length > 0) notes.push(`/readyz: ${answers.slice(0, 3).join('; ')}`);
-  else if (fault.outage) notes.push('/readyz never said not ready');
-  return { name: fault.name, injectedAt, restoredAt, notes };
+  const notReady = await watch.stop();
+  if (notReady.length > 0) notes.push(`/readyz: ${notReady.slice(0, 3).join('; ')}`);
+  return { name: fault.name, injectedAt, restoredAt, notes, outage: fault.outage, notReady };
 }
 
 /** Every fault, `rounds` times over, one at a time, with a recovery pause (and /readyz 200) after each. */
