@@ -3,7 +3,7 @@
  * answered 401, /readyz names what is down, the system writes again soon after each fault, and every
  * outbox drains.
  */
-import { WRITES, type Operation } from './ledger.ts';
+import type { Operation } from './ledger.ts';
 import type { FaultWindow, Finding, Observations } from './observations.ts';
 
 /** Slack over the gateway's timeout for the answer to travel back on a busy machine. */
@@ -27,14 +27,29 @@ function checkAnswers(operations: Operation[], upstreamTimeoutMs: number): Findi
   return findings;
 }
 
-/** Milliseconds from `since` to the end of the first 2xx write sent at or after it; undefined: none. */
-export function timeToWrite(operations: Operation[], since: number): number | undefined {
+/** The writes the traffic keeps sending, in groups that reach different units (sessions; stories and sessions). */
+const WRITE_GROUPS: ReadonlyArray<ReadonlySet<string>> = [
+  new Set(['vote']),
+  new Set(['add-story', 'activate', 'reveal']),
+];
+
+/** Milliseconds from `since` to the end of the first 2xx write of the group sent at or after it. */
+function firstWrite(operations: Operation[], since: number, group: ReadonlySet<string>): number | undefined {
   let best: number | undefined;
   for (const op of operations) {
-    if (op.outcome !== 'ok' || !WRITES.has(op.kind) || op.startedAt < since) continue;
+    if (op.outcome !== 'ok' || !group.has(op.kind) || op.startedAt < since) continue;
     if (best === undefined || op.endedAt < best) best = op.endedAt;
   }
   return best === undefined ? undefined : best - since;
+}
+
+/**
+ * Milliseconds from `since` until the system wrote again: a vote and a story change each answered 2xx
+ * (sent at or after it); undefined when one of them never was.
+ */
+export function timeToWrite(operations: Operation[], since: number): number | undefined {
+  const times = WRITE_GROUPS.map((group) => firstWrite(operations, since, group));
+  return times.some((t) => t === undefined) ? undefined : Math.max(...(times as number[]));
 }
 
 function checkRecovery(operations: Operation[], faults: FaultWindow[], limitMs: number): Finding[] {

@@ -88,7 +88,8 @@ describe('fault run checker', () => {
     expect(verdict.findings).toEqual([]);
     expect(verdict.passed).toBe(true);
     expect(verdict.requests).toEqual({ sent: 4, ok: 4, rejected: 0, refusedFast: 0, hung: 0 });
-    expect(verdict.faults[0]!.firstWriteAfterReturnMs).toBe(110 - 90);
+    // Written again: a vote (ended at 110) and a story change (the reveal, ended at 510).
+    expect(verdict.faults[0]!.firstWriteAfterReturnMs).toBe(510 - 90);
   });
 
   it('reports a vote answered 2xx that is not among its story votes after the reveal', () => {

@@ -18,6 +18,8 @@ export interface FaultResult {
 export interface Verdict {
   requests: { sent: number; ok: number; rejected: number; refusedFast: number; hung: number };
   faults: FaultResult[];
+  /** Non-2xx answers by request kind, status and error code, most frequent first. */
+  refusals: Array<{ what: string; count: number }>;
   counts: Record<FindingKind, number>;
   findings: Finding[];
   passed: boolean;
@@ -45,6 +47,16 @@ function duringFault(o: Observations, from: number, to: number) {
   };
 }
 
+function refusalsOf(o: Observations) {
+  const counts = new Map<string, number>();
+  for (const op of o.operations) {
+    if (op.outcome === 'ok') continue;
+    const what = `${op.kind} ${op.outcome === 'hung' ? 'no answer' : op.status || 'no connection'} ${op.code ?? ''}`;
+    counts.set(what.trim(), (counts.get(what.trim()) ?? 0) + 1);
+  }
+  return [...counts].map(([what, count]) => ({ what, count })).sort((a, b) => b.count - a.count);
+}
+
 export function check(o: Observations): Verdict {
   const findings = [
     ...checkWrites(o.rooms, o.operations),
@@ -69,6 +81,7 @@ export function check(o: Observations): Verdict {
       during: duringFault(o, f.injectedAt, f.restoredAt),
       notes: f.notes,
     })),
+    refusals: refusalsOf(o),
     counts,
     findings,
     passed: findings.length === 0,

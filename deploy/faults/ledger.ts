@@ -6,15 +6,6 @@ import type { Answer, Outcome } from './client.ts';
 
 export type OperationKind = 'join' | 'vote' | 'add-story' | 'activate' | 'reveal' | 'read';
 
-/** The changes: the time until the next successful one after a fault is the fault's recovery time. */
-export const WRITES: ReadonlySet<OperationKind> = new Set([
-  'join',
-  'vote',
-  'add-story',
-  'activate',
-  'reveal',
-]);
-
 export interface RevealedVote {
   participantId: number;
   value: string;
@@ -30,6 +21,8 @@ export interface Operation {
   endedAt: number;
   /** A refusal (5xx) carried the error envelope. */
   enveloped: boolean;
+  /** The error envelope's code of a non-2xx answer. */
+  code?: string;
   /** A bearer token known to be valid went with it: a 401 for it is a failure. */
   validToken: boolean;
   participantId?: number;
@@ -57,6 +50,7 @@ export class Ledger {
       startedAt: answer.startedAt,
       endedAt: answer.endedAt,
       enveloped: answer.enveloped,
+      code: answer.outcome === 'ok' ? undefined : answer.body?.error?.code,
       ...(answer.outcome === 'ok' ? promised : {}),
     };
     this.operations.push(op);

@@ -49,6 +49,11 @@ export function formatReport(verdict: Verdict, title: string): string {
   return lines.join('\n');
 }
 
+/** The non-2xx answers by request, status and error code. */
+export function formatRefusals(verdict: Verdict): string {
+  return `non-2xx answers: ${verdict.refusals.map((r) => `${r.what} x${r.count}`).join(', ')}`;
+}
+
 /** The findings, grouped by kind, at most `perKind` of each. */
 export function formatFindings(verdict: Verdict, perKind = 10): string {
   const byKind = new Map<string, string[]>();

@@ -18,7 +18,7 @@ import { Ledger } from './ledger.ts';
 import { startCluster } from './cluster-layout.ts';
 import { startPlain } from './plain-layout.ts';
 import { drainOutboxes, readBack } from './read-back.ts';
-import { formatFindings, formatReport } from './report.ts';
+import { formatFindings, formatRefusals, formatReport } from './report.ts';
 import { runSchedule } from './schedule.ts';
 import { readSettings, type RunSettings } from './settings.ts';
 import type { Target } from './target.ts';
@@ -95,7 +95,12 @@ async function exercise(target: Target, settings: RunSettings, title: string) {
     });
     const reconnects = prepared.flatMap((p) => p.clients).reduce((n, c) => n + c.view.reconnects, 0);
     const extra = `live clients reconnected ${reconnects} times; webhook deliveries ${receiver.deliveries.length} (${receiver.refused} refused on purpose)`;
-    return { verdict, report: `${formatReport(verdict, title)}\n${extra}` };
+    const ledgerDump = JSON.stringify({ faults, operations: ledger.operations });
+    return {
+      verdict,
+      ledgerDump,
+      report: `${formatReport(verdict, title)}\n${extra}\n${formatRefusals(verdict)}`,
+    };
   } finally {
     await receiver.close();
   }
@@ -120,7 +125,8 @@ async function main(): Promise<number> {
   mkdirSync(artifacts, { recursive: true });
   let passed = false;
   try {
-    const { verdict, report } = await exercise(target, settings, title);
+    const { verdict, report, ledgerDump } = await exercise(target, settings, title);
+    writeFileSync(join(artifacts, `last-${name}.json`), ledgerDump);
     console.log(`\n${report}\n`);
     if (!verdict.passed) console.log(formatFindings(verdict));
     writeFileSync(join(artifacts, `last-${name}.md`), `${report}\n\n${formatFindings(verdict)}\n`);
