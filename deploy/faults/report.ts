@@ -27,7 +27,9 @@ export function formatReport(verdict: Verdict, title: string): string {
         seconds(f.firstWriteAfterStartMs).padStart(22),
         seconds(f.firstWriteAfterReturnMs).padStart(12),
         f.notes.join('; '),
-      ].join(' | '),
+      ]
+        .join(' | ')
+        .trimEnd(),
     ),
     '',
     row('check (must be 0)', 'count'),
