@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DCLinter } from 'dclint';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
-import { Deployment } from 'kubernetes-models/apps/v1';
+import { Deployment, StatefulSet } from 'kubernetes-models/apps/v1';
 import { ConfigMap, Namespace, Service } from 'kubernetes-models/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { parse, parseAllDocuments } from 'yaml';
@@ -31,16 +31,45 @@ describe('Dockerfile', () => {
     expect(dockerfile).toMatch(/^HEALTHCHECK .*\n?.*\/healthz/m);
   });
 
-  it("copies every workspace's package.json before npm ci, so none is missing from the install", () => {
+  /** The workspaces the units run: the gateway, every service and the @pp/ packages they depend on (not dev). */
+  const imageWorkspaces = () => {
     const globs = (JSON.parse(read('package.json')) as { workspaces: string[] }).workspaces;
-    const workspaces = globs.flatMap((g) =>
-      g.endsWith('/*')
-        ? readdirSync(join(repoRoot, g.slice(0, -2))).map((d) => `${g.slice(0, -2)}/${d}`)
-        : [g],
-    );
-    for (const ws of workspaces.filter((w) => existsSync(join(repoRoot, w, 'package.json')))) {
-      expect(dockerfile).toContain(`COPY ${ws}/package.json ${ws}/`);
+    const all = globs
+      .flatMap((g) =>
+        g.endsWith('/*')
+          ? readdirSync(join(repoRoot, g.slice(0, -2))).map((d) => `${g.slice(0, -2)}/${d}`)
+          : [g],
+      )
+      .filter((w) => existsSync(join(repoRoot, w, 'package.json')));
+    const manifest = (w: string) =>
+      JSON.parse(read(`${w}/package.json`)) as { name: string; dependencies?: Record<string, string> };
+    const byName = new Map(all.map((w) => [manifest(w).name, w]));
+    const needed = new Set(all.filter((w) => w === 'gateway' || w.startsWith('services/')));
+    for (const w of needed)
+      for (const dep of Object.keys(manifest(w).dependencies ?? {}))
+        if (byName.has(dep)) needed.add(byName.get(dep)!);
+    return { all, needed };
+  };
+
+  it('copies the package.json of every workspace the units run before npm ci, and of no other', () => {
+    const { all, needed } = imageWorkspaces();
+    const stage = /^FROM \S+ AS deps$([\s\S]*?)^FROM /m.exec(dockerfile)![1]!;
+    for (const ws of all) {
+      if (needed.has(ws)) expect(stage).toContain(`COPY ${ws}/package.json ${ws}/`);
+      else expect(stage).not.toContain(`COPY ${ws}/package.json`);
     }
+    // The test helpers (testcontainers, a Docker client) and the launcher are no unit's dependency.
+    expect(needed).not.toContain('libs/testing');
+    expect(needed).not.toContain('deploy');
+  });
+
+  it("installs production dependencies only, and leaves the test helpers' sources out of the build context", () => {
+    const stage = /^FROM \S+ AS deps$([\s\S]*?)^FROM /m.exec(dockerfile)![1]!;
+    const commands = stage.replace(/^#.*$/gm, '');
+    const installs = [...commands.matchAll(/npm (?:ci|install)\b[^|\n]*/g)].map((m) => m[0]);
+    expect(installs.length).toBeGreaterThan(0);
+    for (const install of installs) expect(install).toContain('--omit=dev');
+    expect(read('.dockerignore').split('\n')).toContain('libs/testing');
   });
 
   it('gives the web stage the tsconfig that web/tsconfig.json extends (Vite reads it to build)', () => {
@@ -92,7 +121,8 @@ describe('docker-compose.yml', () => {
     expect(svc.gateway!.environment.DATABASE_URL).toBeUndefined();
     for (const name of unitNames) {
       const env = svc[name]!.environment;
-      expect(env.NATS_URL).toBe('nats://nats:4222');
+      expect(env.NATS_URL).toBe('nats://nats-1:4222,nats://nats-2:4222,nats://nats-3:4222');
+      expect(env.EVENTS_REPLICAS).toBe('3');
       expect(env.INTERNAL_SIGNING_KEY).toBeTruthy();
       for (const s of services) expect(env[`${s.name.toUpperCase()}_URL`]).toBe(`http://${s.name}:8080`);
     }
@@ -105,7 +135,9 @@ describe('docker-compose.yml', () => {
     for (const s of services.filter((s) => s.database)) {
       expect(svc[s.name]!.depends_on).toEqual({
         postgres: { condition: 'service_healthy' },
-        nats: { condition: 'service_healthy' },
+        'nats-1': { condition: 'service_healthy' },
+        'nats-2': { condition: 'service_healthy' },
+        'nats-3': { condition: 'service_healthy' },
       });
     }
     // A unit that owns no data waits for the units it calls.
@@ -116,7 +148,8 @@ describe('docker-compose.yml', () => {
     for (const dep of [...services.map((s) => s.name), 'redis']) {
       expect(svc.gateway!.depends_on[dep]).toEqual({ condition: 'service_healthy' });
     }
-    for (const infra of ['postgres', 'nats', 'redis']) expect(svc[infra]!.healthcheck.test).toBeDefined();
+    for (const infra of ['postgres', 'nats-1', 'nats-2', 'nats-3', 'redis'])
+      expect(svc[infra]!.healthcheck.test).toBeDefined();
     expect(svc.gateway!.ports).toEqual(['127.0.0.1:${PORT:-8080}:8080']);
   });
 
@@ -129,12 +162,24 @@ describe('docker-compose.yml', () => {
       expect(sql).toMatch(new RegExp(`CREATE DATABASE ${s.database};`));
   });
 
-  it('runs NATS with JetStream syncing every write (sync_interval: always) from its config file', () => {
-    const mount = (svc.nats!.volumes as string[]).find((v) => v.endsWith(':ro'))!;
-    const [file, target] = mount.split(':');
-    expect(svc.nats!.command).toEqual(['-c', target]);
-    const conf = read(file!.replace(/^\.\//, ''));
+  it('runs a cluster of three NATS servers from one config: JetStream syncing every write, routes to all three', () => {
+    const servers = ['nats-1', 'nats-2', 'nats-3'];
+    const volumes = new Set<string>();
+    for (const name of servers) {
+      const mounts = svc[name]!.volumes as string[];
+      const [file, target] = mounts.find((v) => v.endsWith(':ro'))!.split(':');
+      expect(file).toBe('./deploy/docker/nats.conf');
+      expect(svc[name]!.command).toEqual(['-c', target]);
+      expect(svc[name]!.environment.NATS_SERVER_NAME).toBe(name);
+      volumes.add(mounts.find((v) => v.endsWith(':/data'))!);
+    }
+    expect(volumes.size).toBe(3); // a store of its own each
+    expect(svc.nats).toBeUndefined();
+    const conf = read('deploy/docker/nats.conf');
+    expect(conf).toMatch(/^server_name: \$NATS_SERVER_NAME$/m);
     expect(conf).toMatch(/jetstream\s*\{[^}]*sync_interval:\s*always/);
+    const routes = /cluster\s*\{[\s\S]*routes:\s*\[([^\]]*)\]/.exec(conf)![1]!;
+    expect(routes.trim().split(/\s+/)).toEqual(servers.map((s) => `nats://${s}:6222`));
   });
 });
 
@@ -149,6 +194,7 @@ describe('Kubernetes manifests', () => {
   // Each model's constructor wants its own object type; the parsed YAML is checked by validate() instead.
   const models: Record<string, new (o: never) => { validate(): void }> = {
     Deployment,
+    StatefulSet,
     Service,
     HorizontalPodAutoscaler,
     PodDisruptionBudget,
@@ -216,5 +262,58 @@ describe('Kubernetes manifests', () => {
     expect(config.data.NATS_URL).toMatch(/^nats:\/\//);
     // The cluster the manifests expect keeps each event on three servers.
     expect(config.data.EVENTS_REPLICAS).toBe('3');
+  });
+
+  it('runs at least two replicas of every Deployment, through its autoscaler or its own count, each with a disruption budget', () => {
+    const deployments = docs.filter((d) => d.kind === 'Deployment');
+    expect(deployments.map((d) => d.metadata.name).sort()).toEqual([...unitNames].sort());
+    for (const deployment of deployments) {
+      const name = deployment.metadata.name as string;
+      const hpa = docs.find(
+        (d) => d.kind === 'HorizontalPodAutoscaler' && d.spec.scaleTargetRef.name === name,
+      );
+      if (hpa) {
+        expect(hpa.spec.minReplicas).toBeGreaterThanOrEqual(2);
+        expect(deployment.spec.replicas).toBeUndefined();
+      } else expect(deployment.spec.replicas).toBeGreaterThanOrEqual(2);
+      const labels = deployment.spec.template.metadata.labels as Record<string, string>;
+      const budgets = docs.filter(
+        (d) =>
+          d.kind === 'PodDisruptionBudget' &&
+          Object.entries(d.spec.selector.matchLabels as Record<string, string>).every(
+            ([k, v]) => labels[k] === v,
+          ),
+      );
+      expect(budgets).toHaveLength(1);
+      // One pod may go at a time, never the last.
+      expect(budgets[0]!.spec.minAvailable ?? 0).toBeGreaterThanOrEqual(1);
+    }
+  });
+
+  it('runs NATS as a StatefulSet of three JetStream servers with a volume each, clustered through a headless Service', () => {
+    const nats = byKind('StatefulSet', 'nats')!;
+    expect(nats.spec.replicas).toBe(3);
+    expect(nats.spec.podManagementPolicy).toBe('Parallel');
+    const headless = byKind('Service', nats.spec.serviceName)!;
+    expect(headless.spec.clusterIP).toBe('None');
+    expect(headless.spec.selector).toEqual(nats.spec.selector.matchLabels);
+    expect(byKind('Service', 'nats')!.spec.selector).toEqual(nats.spec.selector.matchLabels);
+    const [claim] = nats.spec.volumeClaimTemplates as Obj[];
+    const [container] = nats.spec.template.spec.containers as Obj[];
+    expect(container!.volumeMounts).toContainEqual({ name: claim!.metadata.name, mountPath: '/data' });
+    expect(nats.spec.template.spec.securityContext.runAsNonRoot).toBe(true);
+
+    const configVolume = (nats.spec.template.spec.volumes as Obj[]).find((v) => v.configMap)!;
+    const conf = byKind('ConfigMap', configVolume.configMap.name)!.data['nats.conf'] as string;
+    expect(container!.args).toEqual(['-c', '/etc/nats/nats.conf']);
+    expect(conf).toMatch(/jetstream\s*\{[^}]*store_dir:\s*\/data\/jetstream[^}]*sync_interval:\s*always/);
+    const routes = /cluster\s*\{[\s\S]*routes:\s*\[([^\]]*)\]/.exec(conf)![1]!;
+    expect(routes.trim().split(/\s+/)).toEqual(
+      [0, 1, 2].map((i) => `nats://nats-${i}.${nats.spec.serviceName}:6222`),
+    );
+    // JetStream takes writes while a majority is up: a voluntary disruption may take one server only.
+    const budget = byKind('PodDisruptionBudget', 'nats')!;
+    expect(budget.spec.minAvailable).toBe(2);
+    expect(byKind('ConfigMap', 'planning-poker-config')!.data.NATS_URL).toBe('nats://nats:4222');
   });
 });

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startNats } from '../src/launcher/nats.ts';
@@ -89,6 +89,9 @@ describe('the launcher scaled out', () => {
     expect(procs).toHaveLength(units.length * 2);
     expect(procs.filter((p) => p.name === 'gateway').map((p) => p.replica)).toEqual([1, 2]);
     expect(lines.some((l) => /REDIS_URL is not set/.test(l))).toBe(true);
+    // A launch after a hard kill of this one stops every replica it left behind: each is in the pid file.
+    const recorded = readFileSync(join(dataDir, 'units.pid'), 'utf8').split('\n').map(Number);
+    expect(recorded.sort()).toEqual(procs.map((p) => p.pid).sort());
 
     for (let i = 0; i < 6; i++) expect((await freshRequest(`${url}/healthz`)).status).toBe(200);
     const handed = Object.values(system.frontConnections().gateway!);

@@ -19,7 +19,7 @@ function connectToOne(backends: readonly number[], first: number): Promise<net.S
     const attempt = (tried: number) => {
       if (tried === backends.length) return resolve(undefined);
       const port = backends[(first + tried) % backends.length]!;
-      const socket = net.connect({ host: '127.0.0.1', port });
+      const socket = net.connect({ host: '127.0.0.1', port, allowHalfOpen: true });
       socket.once('connect', () => {
         socket.removeAllListeners('error');
         resolve(socket);
@@ -30,7 +30,10 @@ function connectToOne(backends: readonly number[], first: number): Promise<net.S
   });
 }
 
-/** Both ways until either side closes or fails; then both are closed. */
+/**
+ * Both ways; an end of input from one side is passed on (half-open: the other may still answer), and once
+ * either side is closed or fails, both are.
+ */
 function splice(client: net.Socket, backend: net.Socket): void {
   const closeBoth = () => {
     client.destroy();
@@ -55,7 +58,7 @@ export async function startFront(
   const handed = new Map(backends.map((b) => [b, 0]));
   const open = new Set<net.Socket>();
   let next = 0;
-  const server = net.createServer({ pauseOnConnect: true }, (client) => {
+  const server = net.createServer({ pauseOnConnect: true, allowHalfOpen: true }, (client) => {
     open.add(client);
     client.once('close', () => open.delete(client));
     client.once('error', () => client.destroy());

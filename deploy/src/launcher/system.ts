@@ -139,6 +139,7 @@ export function createSystem(options: SystemOptions): System {
         throw err;
       }
       running.push(...startReplicas(list, replicas, ctx, log, recordPids));
+      recordPids(); // each spawn wrote the file before the list it writes was complete
       const urlOf = (name: string) => `http://127.0.0.1:${ctx.ports.get(name)}`;
       const unitUrls = Object.fromEntries(list.map((u) => [u.name, urlOf(u.name)]));
       const front = list.some((u) => u.name === 'gateway') ? 'gateway' : list[0]!.name;

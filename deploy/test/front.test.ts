@@ -1,0 +1,60 @@
+import http from 'node:http';
+import type net from 'node:net';
+import { startFront, type Front } from '../src/launcher/front.ts';
+import { ephemeralPort } from '../src/launcher/ports.ts';
+import { capturedLog } from './support/captured-log.ts';
+import { freshRequest } from './support/fresh-request.ts';
+
+/** A replica that answers every request with its name. */
+async function replica(name: string): Promise<{ port: number; server: http.Server }> {
+  const server = http.createServer((_req, res) => res.end(name));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { port: (server.address() as net.AddressInfo).port, server };
+}
+
+describe('the front over replicas', () => {
+  const servers: http.Server[] = [];
+  let front: Front | undefined;
+  afterEach(async () => {
+    await front?.close();
+    await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
+  });
+
+  it('hands connections to the replicas in turn, skipping one that is down', async () => {
+    const [a, b] = [await replica('a'), await replica('b')];
+    servers.push(a.server, b.server);
+    const down = await ephemeralPort('127.0.0.1');
+    const port = await ephemeralPort('127.0.0.1');
+    front = await startFront('gateway', port, [a.port, down, b.port], capturedLog().log);
+    const answers = [];
+    for (let i = 0; i < 6; i++) answers.push((await freshRequest(`http://127.0.0.1:${port}/`)).text);
+    expect(answers.filter((x) => x === 'a').length).toBeGreaterThanOrEqual(2);
+    expect(answers.filter((x) => x === 'b').length).toBeGreaterThanOrEqual(2);
+    expect(answers.every((x) => x === 'a' || x === 'b')).toBe(true);
+    expect(front.handed.get(down)).toBe(0);
+    expect(front.handed.get(a.port)! + front.handed.get(b.port)!).toBe(6);
+  });
+
+  it('closes a connection that no replica accepts, and closes open ones when it closes', async () => {
+    const port = await ephemeralPort('127.0.0.1');
+    front = await startFront('sessions', port, [await ephemeralPort('127.0.0.1')], capturedLog().log);
+    await expect(freshRequest(`http://127.0.0.1:${port}/`)).rejects.toThrow();
+
+    const hanging = http.createServer(() => undefined); // never answers
+    servers.push(hanging);
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    const other = await ephemeralPort('127.0.0.1');
+    await front.close();
+    front = await startFront(
+      'sessions',
+      other,
+      [(hanging.address() as net.AddressInfo).port],
+      capturedLog().log,
+    );
+    const pending = freshRequest(`http://127.0.0.1:${other}/`);
+    await new Promise((r) => setTimeout(r, 200));
+    await front.close();
+    front = undefined;
+    await expect(pending).rejects.toThrow();
+  });
+});
