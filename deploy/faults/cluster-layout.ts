@@ -8,8 +8,10 @@ import type { LauncherLog } from '../src/launcher/log.ts';
 import { createSystem } from '../src/launcher/system.ts';
 import { units } from '../src/launcher/units.ts';
 import { ownPostgres } from './dependencies.ts';
-import { killServer, killUnits, stopServers } from './faults.ts';
+import { eventBus } from '@pp/events';
+import { killUnits, stopServers } from './faults.ts';
 import type { RunSettings } from './settings.ts';
+import { killStreamLeader } from './stream-leader.ts';
 import { countOutboxes, unitSettings, type Target } from './target.ts';
 
 export const REPLICAS = 2;
@@ -46,7 +48,7 @@ export async function startCluster(
   return {
     url,
     faults: [
-      killServer(`${nats[0]!.name} SIGKILLed`, nats[0]!, settings.natsKillMs),
+      killStreamLeader(nats, eventBus().stream, settings.natsKillMs),
       stopServers(`all ${nats.length} NATS servers stopped`, nats, settings.natsOutageMs),
       stopServers('PostgreSQL stopped', [postgres], settings.postgresOutageMs),
       // The first replica of each unit: the launcher lists them first.

@@ -15,8 +15,6 @@ export interface Restartable {
   url: string;
   start(): Promise<void>;
   stop(): Promise<void>;
-  /** Ended without a clean shutdown (the server is not restarted until start()). */
-  kill(): Promise<void>;
 }
 
 /** A nats-server with JetStream on a port of its own; start() after stop() comes back on the same port and store. */
@@ -39,7 +37,6 @@ export async function ownNats(dir: string, log: LauncherLog): Promise<Restartabl
       await waitForPort(port, 15_000);
     },
     stop: async () => server?.stop(5_000),
-    kill: async () => server?.kill({ restart: false }),
   };
 }
 
@@ -57,7 +54,5 @@ export async function ownPostgres(dir: string, log: LauncherLog): Promise<Restar
       }
     },
     stop: async () => handle?.stop(),
-    // PostgreSQL is never SIGKILLed here: a fast shutdown at once, as the launcher's last resort does.
-    kill: async () => handle?.killNow(),
   };
 }

@@ -28,17 +28,6 @@ export function stopServers(name: string, servers: Restartable[], holdMs: number
   };
 }
 
-/** SIGKILLs one server (of a cluster, which goes on without it) and starts it again after `holdMs`. */
-export function killServer(name: string, server: Restartable, holdMs: number): Fault {
-  return {
-    name,
-    holdMs,
-    outage: false,
-    inject: async () => server.kill(),
-    restore: () => server.start(),
-  };
-}
-
 export interface UnitProcess {
   name: string;
   pid: number | undefined;
