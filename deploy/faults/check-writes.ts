@@ -1,6 +1,7 @@
 /**
  * Writes: what every 2xx promised is in the final state, and every change in it was made whole (its
- * event is in the room's history); a change answered 503 or never answered may be there or not.
+ * event is in the room's history, and no event announces a change it lacks); a change answered 503 or
+ * never answered may be there or not.
  */
 import type { Operation } from './ledger.ts';
 import type { EventData, Finding, FinalStory, RoomState } from './observations.ts';
@@ -107,10 +108,40 @@ function checkWhole(room: RoomState, ops: Operation[]): Finding[] {
   return findings;
 }
 
+/**
+ * The other way round: every event of the history announces a change the final state holds (no event
+ * for a change that was not committed). Stories are never deleted nor votes cleared by the traffic.
+ */
+function checkAnnounced(room: RoomState, stories: Map<string, FinalStory>): Finding[] {
+  const findings: Finding[] = [];
+  const phantom = (what: string) =>
+    findings.push({ kind: 'half-change', detail: `room ${room.code}: ${what}` });
+  for (const event of room.history) {
+    const storyId = event.type === 'vote.cast' ? event.data.story_id : event.data.story?.id;
+    const story = stories.get(storyId ?? '');
+    if (event.type === 'story.created' && !story) phantom(`story.created ${event.id} for a story not there`);
+    if (event.type === 'story.revealed' && story?.status !== 'revealed')
+      phantom(`story.revealed ${event.id} for a story not revealed`);
+    const voter = event.data.participant?.id;
+    if (
+      event.type === 'vote.cast' &&
+      story?.status === 'revealed' &&
+      !story.votes?.some((v) => v.participantId === voter)
+    )
+      phantom(`vote.cast ${event.id} of ${voter} not among the votes of revealed story ${storyId}`);
+  }
+  return findings;
+}
+
 export function checkWrites(rooms: RoomState[], operations: Operation[]): Finding[] {
   return rooms.flatMap((room) => {
     const ops = operations.filter((op) => op.room === room.code);
     const stories = new Map(room.stories.map((s) => [s.id, s]));
-    return [...checkVotes(room, ops, stories), ...checkStories(room, ops, stories), ...checkWhole(room, ops)];
+    return [
+      ...checkVotes(room, ops, stories),
+      ...checkStories(room, ops, stories),
+      ...checkWhole(room, ops),
+      ...checkAnnounced(room, stories),
+    ];
   });
 }

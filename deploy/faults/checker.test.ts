@@ -129,6 +129,28 @@ describe('fault run checker', () => {
     expect(kindsOf(observations({ rooms: [room], clients: [] }))).toContain('half-change');
   });
 
+  it('reports an event announcing a change the final state lacks (a reveal, a story, a vote)', () => {
+    const [story] = observations().rooms[0]!.stories;
+    const unrevealed = {
+      ...observations().rooms[0]!,
+      stories: [{ ...story!, status: 'voting', votes: null }],
+    };
+    expect(kindsOf(observations({ rooms: [unrevealed], operations: [], faults: [] }))).toEqual([
+      'half-change',
+    ]);
+    const gone = { ...observations().rooms[0]!, stories: [] };
+    expect(kindsOf(observations({ rooms: [gone], operations: [], faults: [] }))).toEqual([
+      'half-change',
+      'half-change',
+    ]);
+    const votes = [{ participantId: 2, value: '3' }];
+    const lacking = { ...observations().rooms[0]!, stories: [{ ...story!, votes }] };
+    expect(kindsOf(observations({ rooms: [lacking], operations: [], faults: [] }))).toEqual([
+      'half-change',
+      'half-change',
+    ]);
+  });
+
   it('reports a reveal that reached the webhook under two ids, and one that never reached it', () => {
     expect(kindsOf(observations({ deliveries: [delivery('msg_1'), delivery('msg_2')] }))).toEqual([
       'duplicate-event',

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import type { LauncherLog } from '../src/launcher/log.ts';
 import { repoRoot } from '../src/launcher/units.ts';
 import { createApi } from './api.ts';
+import { timeToWrite } from './check-service.ts';
 import { check } from './checker.ts';
 import { closeClient } from './client.ts';
 import { Ledger } from './ledger.ts';
@@ -75,7 +76,8 @@ async function exercise(target: Target, settings: RunSettings, title: string) {
       (scheduleDone && Date.now() - startedAt > settings.trafficMs) || Date.now() - startedAt > 3_600_000;
     const traffic = driveTraffic(api, rooms, { stopped, maxOperations: 100_000 });
     await pause(settings.warmUpMs);
-    const faults = await runSchedule(target.url, target.faults, { ...settings, log: say });
+    const recovered = (since: number) => timeToWrite(ledger.operations, since) !== undefined;
+    const faults = await runSchedule(target.url, target.faults, { ...settings, recovered, log: say });
     scheduleDone = true;
     await traffic;
     say(`traffic stopped: ${ledger.operations.length} requests; revealing what is left, reading back`);

@@ -57,19 +57,31 @@ export async function runOne(url: string, fault: Fault, log: (line: string) => v
   return { name: fault.name, injectedAt, restoredAt, notes, outage: fault.outage, notReady };
 }
 
-/** Every fault, `rounds` times over, one at a time, with a recovery pause (and /readyz 200) after each. */
+/**
+ * Every fault, `rounds` times over, one at a time. After each, a recovery pause, then a bounded wait
+ * until the traffic has written again since the return (`recovered`) and /readyz is 200: the next
+ * fault never starts on a system still recovering from the last one.
+ */
 export async function runSchedule(
   url: string,
   faults: Fault[],
-  options: { rounds: number; recoveryGapMs: number; log: (line: string) => void },
+  options: {
+    rounds: number;
+    recoveryGapMs: number;
+    recovered: (since: number) => boolean;
+    log: (line: string) => void;
+  },
 ): Promise<FaultWindow[]> {
   const windows: FaultWindow[] = [];
   for (let round = 0; round < options.rounds; round++) {
     for (const fault of faults) {
-      windows.push(await runOne(url, fault, options.log));
+      const window = await runOne(url, fault, options.log);
+      windows.push(window);
       await pause(options.recoveryGapMs);
-      if (!(await waitReady(url, 60_000)))
-        windows.at(-1)!.notes.push('not ready 60 s after the recovery pause');
+      const deadline = Date.now() + 60_000;
+      while (!options.recovered(window.restoredAt) && Date.now() < deadline) await pause(250);
+      if (!(await waitReady(url, Math.max(5_000, deadline - Date.now()))))
+        window.notes.push('not ready 60 s after the recovery pause');
     }
   }
   return windows;
