@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createClient } from 'redis';
-import { api, until } from '@pp/testing';
+import { api, testRedisUrl, until } from '@pp/testing';
 import { startGateway, startStubUnits, type GatewayHarness } from './support/gateway-harness.ts';
 
 let units: Awaited<ReturnType<typeof startStubUnits>>;
@@ -188,7 +188,7 @@ describe('gateway: rate limit', () => {
 });
 
 describe('gateway: rate limit shared through Redis', () => {
-  const redis = createClient({ url: 'redis://127.0.0.1:6379' });
+  const redis = createClient({ url: testRedisUrl() });
   const prefix = `pp:rl:test:${randomBytes(4).toString('hex')}:`;
   let a: GatewayHarness;
   let b: GatewayHarness;

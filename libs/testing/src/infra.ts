@@ -7,6 +7,8 @@ export const DEFAULT_NATS_URL = 'nats://127.0.0.1:4222';
 /** PostgreSQL of the tests: DATABASE_URL (the global setup sets it to the server it found or started). */
 export const testServerUrl = () => process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
 export const testNatsUrl = () => process.env.NATS_URL || DEFAULT_NATS_URL;
+/** Redis of the tests: TEST_REDIS_URL (the global setup sets it), never REDIS_URL, which gateways read. */
+export const testRedisUrl = () => process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
 
 export interface TestDatabase {
   url: string;
