@@ -3,7 +3,12 @@
  * none beside this one here: null), the open round, and where the live stream resumes so that the
  * page misses nothing of what happens after the read.
  */
-import { openStream } from '@pp/testing';
+import { createLogger } from '@pp/logger';
+import { openStream, until } from '@pp/testing';
+import type { StoriesClient } from '../src/clients/stories.client.ts';
+import { roomPosition } from '../src/db/room-event.repository.ts';
+import { openRoom } from '../src/use-cases/open-room.use-case.ts';
+import { voteScenes } from '../src/use-cases/shared/vote-scenes.ts';
 import { rooms } from './support/room.ts';
 import { asUser, startSessions, type SessionsHarness } from './support/sessions-harness.ts';
 
@@ -78,6 +83,32 @@ describe('opening a room in one read', () => {
     } finally {
       await watching.close();
       await resumed?.close();
+    }
+  });
+
+  it('resumes from where the record ends when the live feed is not up yet (a replica starting)', async () => {
+    const session = await r.createSession('ann');
+    const watching = await streamOf(session.code);
+    try {
+      await r.join(session.code, 'Before');
+      const joined = await watching.waitFor((e) => e.data.participant?.name === 'Before');
+      const em = h.runtime.db.fork();
+      const place = await until(() => roomPosition(em, session.id, joined.id));
+      const ctx = {
+        em,
+        publish: () => undefined,
+        now: () => new Date(),
+        newCode: () => 'UNUSED',
+        voteScenes: voteScenes(),
+        stories: { roomStories: async () => [] } as unknown as StoriesClient,
+        logger: createLogger({ name: 'room-read-test', level: 'silent' }),
+        roomMaxParticipants: 1_000,
+      };
+      const read = await openRoom(ctx, session.code, undefined, undefined);
+      expect(read.lastEventId).toBe(`at:${place}`);
+      expect(read.participants.map((p) => p.name)).toEqual(['Before']);
+    } finally {
+      await watching.close();
     }
   });
 });

@@ -21,6 +21,16 @@ export async function lastRoomPosition(em: EntityManager): Promise<number | unde
   return found?.position ? Number(found.position) : undefined;
 }
 
+/** The place of a session's last event in the record (undefined when it has none). */
+export async function lastRoomPositionOf(em: EntityManager, sessionId: string): Promise<number | undefined> {
+  const found = await row<{ position: string | null }>(
+    em,
+    'select max(position) as position from room_positions where session_id = ?',
+    [sessionId],
+  );
+  return found?.position ? Number(found.position) : undefined;
+}
+
 /** The room's messages after a place in the bus's order and up to another, in that order. */
 export async function roomMessagesBetween(
   em: EntityManager,

@@ -2,11 +2,12 @@ import { atMost } from '@pp/async';
 import type { Identity } from '@pp/http';
 import type { RoomStory } from '../clients/stories.client.ts';
 import { listParticipants } from '../db/participant.repository.ts';
-import { lastRoomPosition } from '../db/room-event.repository.ts';
+import { lastRoomPositionOf } from '../db/room-event.repository.ts';
 import { roundCounts, votersOfRound } from '../db/vote.repository.ts';
 import { voteStats } from '../domain/vote-rules.ts';
 import { streamPlace } from '../domain/room-events.ts';
 import type { SessionsContext } from './shared/context.ts';
+import { findSession } from './shared/find-session.ts';
 import { lookUpSession } from './look-up-session.use-case.ts';
 
 /**
@@ -30,7 +31,7 @@ export async function openRoom(
   identity: Identity | undefined,
   livePlace: number | undefined,
 ) {
-  const place = livePlace ?? (await lastRoomPosition(ctx.em)) ?? 0;
+  const place = livePlace ?? (await recordedPlace(ctx, code));
   const found = await lookUpSession(ctx, code, identity);
   const sessionId = found.session.id;
   const stories = ctx.stories.roomStories(sessionId).catch((err: unknown): RoomStory[] | null => {
@@ -44,6 +45,15 @@ export async function openRoom(
     atMost(STORIES_AT_MOST_MS, stories, null),
   ]);
   return { ...found, participants, stories: roomStories, round, lastEventId: streamPlace(place) };
+}
+
+/**
+ * Where the room's record ends for the session, when the live feed is not up yet (a replica that is
+ * starting): every event of the session up to it is recorded, so published, so committed.
+ */
+async function recordedPlace(ctx: SessionsContext, code: string) {
+  const session = await findSession(ctx.em, code);
+  return (await lastRoomPositionOf(ctx.em, session.id)) ?? 0;
 }
 
 async function openRound(ctx: SessionsContext, sessionId: string, storyId: string) {
