@@ -90,8 +90,11 @@ async function callersOf(target: string): Promise<string[]> {
   const callers: string[] = [];
   for (const unit of units) {
     const url = pathToFileURL(join(repoRoot, dirname(unit.entry), 'config.ts')).href;
-    const { configSchema } = (await import(url)) as { configSchema: { shape: Record<string, unknown> } };
-    if (unit.name !== target && serviceUrlVar(target as never) in configSchema.shape) callers.push(unit.name);
+    // A schema with a transform after it is a pipe: its settings are those of what goes in.
+    type Settings = { shape?: Record<string, unknown>; in?: { shape: Record<string, unknown> } };
+    const { configSchema } = (await import(url)) as { configSchema: Settings };
+    const shape = configSchema.shape ?? configSchema.in!.shape;
+    if (unit.name !== target && serviceUrlVar(target as never) in shape) callers.push(unit.name);
   }
   return callers.sort();
 }
