@@ -18,11 +18,11 @@ export function formatReport(verdict: Verdict, title: string): string {
     row('refused fast (5xx or no connection)', requests.refusedFast),
     row('hung (no answer within the client timeout)', requests.hung),
     '',
-    `| ${'fault'.padEnd(34)} | 2xx / refused meanwhile | next write after start | after return | notes`,
-    `|${'-'.repeat(36)}|${'-'.repeat(25)}|${'-'.repeat(24)}|${'-'.repeat(14)}|------`,
+    `| ${'fault'.padEnd(38)} | 2xx / refused meanwhile | next write after start | after return | notes`,
+    `|${'-'.repeat(40)}|${'-'.repeat(25)}|${'-'.repeat(24)}|${'-'.repeat(14)}|------`,
     ...verdict.faults.map((f) =>
       [
-        `| ${f.name.padEnd(34)}`,
+        `| ${f.name.padEnd(38)}`,
         `${`${f.during.ok} / ${f.during.refused}`.padStart(23)}`,
         seconds(f.firstWriteAfterStartMs).padStart(22),
         seconds(f.firstWriteAfterReturnMs).padStart(12),
