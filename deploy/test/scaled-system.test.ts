@@ -23,6 +23,20 @@ describe('the platform scaled out', () => {
     return { status: res.status, body: JSON.parse(res.text || '{}') as any };
   };
 
+  /** Until each of these addresses answers /readyz with 200. */
+  const untilReady = async (urls: string[]) => {
+    const ready = (url: string) =>
+      fetch(`${url}/readyz`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
+    for (let i = 0; i < 300; i++) {
+      if ((await Promise.all(urls.map(ready))).every(Boolean)) return;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    throw new Error(`not ready within a minute: ${urls.join(', ')}`);
+  };
+
   /** Owner, session, a participant and a story open for votes; resolves once sessions knows the story. */
   const openRoom = async (email: string) => {
     const owner = await call('POST', '/auth/register', { email, password: 'a-long-password', name: 'Ann' });
@@ -52,10 +66,10 @@ describe('the platform scaled out', () => {
     expect(revealed.body.story).toMatchObject({ status: 'revealed', final_estimate: '5' });
   };
 
-  /** Everything the room's live stream sends until `text` shows up (rejects after 20 s). */
-  const streamUntil = async (code: string, text: string) => {
+  /** Everything the room's live stream at `base` sends until `text` shows up (or for 20 s). */
+  const streamUntil = async (base: string, code: string, text: string) => {
     const abort = new AbortController();
-    const res = await fetch(`${url}/sessions/${code}/events`, { signal: abort.signal });
+    const res = await fetch(`${base}/sessions/${code}/events`, { signal: abort.signal });
     const reader = res.body!.getReader();
     const decoder = new TextDecoder();
     let seen = '';
@@ -96,28 +110,50 @@ describe('the platform scaled out', () => {
     ).toEqual([]);
   });
 
-  /** The event stream as the cluster's monitoring sees it: on how many servers, and which one leads it. */
+  /**
+   * The event stream as the cluster's monitoring sees it: on how many servers, which one leads it, and
+   * which servers hold the live feeds of the sessions replicas (ordered consumers: one server each).
+   */
   const eventStream = async () => {
-    const [server] = platform.system.natsServers();
-    const res = await fetch(`${server!.monitorUrl}/jsz?streams=true&config=true`);
-    const jsz = (await res.json()) as { account_details: Array<{ stream_detail?: any[] }> };
-    const stream = jsz.account_details
-      .flatMap((a) => a.stream_detail ?? [])
-      .find((s) => s.name === 'PP_EVENTS');
-    return { replicas: stream.config.num_replicas as number, leader: stream.cluster.leader as string };
+    const answers = await Promise.all(
+      platform.system
+        .natsServers()
+        .map((s) =>
+          fetch(`${s.monitorUrl}/jsz?streams=true&consumers=true&config=true`).then((r) => r.json()),
+        ),
+    );
+    const copies = (answers as Array<{ account_details: Array<{ stream_detail?: any[] }> }>)
+      .flatMap((j) => j.account_details.flatMap((a) => a.stream_detail ?? []))
+      .filter((s) => s.name === 'PP_EVENTS');
+    const feeds = copies
+      .flatMap((s) => (s.consumer_detail ?? []) as any[])
+      .filter((c) => !c.config?.durable_name)
+      .map((c) => c.cluster?.leader as string);
+    return {
+      replicas: copies[0].config.num_replicas as number,
+      leader: copies[0].cluster.leader as string,
+      feedServers: new Set(feeds),
+    };
   };
 
-  it('keeps serving and passing events on with the NATS server leading the event stream killed', async () => {
-    const { replicas, leader } = await eventStream();
+  it('keeps serving and passing events on with a NATS server killed: the one holding a live feed', async () => {
+    await untilReady(platform.system.processes().map((p) => p.url));
+    const { replicas, leader, feedServers } = await eventStream();
     expect(replicas).toBe(3);
-    const victim = platform.system.natsServers().find((s) => s.name === leader)!;
+    expect(feedServers.size).toBeGreaterThan(0);
+    // The stream's leader too when it holds a feed: publishing then fails over as well.
+    const chosen = feedServers.has(leader) ? leader : [...feedServers][0]!;
+    const victim = platform.system.natsServers().find((s) => s.name === chosen)!;
     await victim.kill();
-    expect(platform.system.natsServers().find((s) => s.name === leader)!.running).toBe(false);
+    expect(platform.system.natsServers().find((s) => s.name === chosen)!.running).toBe(false);
+
     const room = await openRoom('cleo@example.test');
-    const stream = streamUntil(room.code, 'event:story.revealed');
-    await new Promise((r) => setTimeout(r, 500)); // the stream is open before the reveal
+    // The room's stream on each sessions replica: the one whose feed was on the killed server too.
+    const replicasOf = platform.system.processes().filter((p) => p.name === 'sessions');
+    const streams = replicasOf.map((p) => streamUntil(p.url, room.code, 'event:story.revealed'));
+    await new Promise((r) => setTimeout(r, 500)); // the streams are open before the reveal
     await voteAndReveal(room);
-    expect(await stream).toContain('event:story.revealed');
+    for (const seen of await Promise.all(streams)) expect(seen).toContain('event:story.revealed');
     await victim.start();
   }, 90_000);
 
@@ -125,6 +161,8 @@ describe('the platform scaled out', () => {
     const room = await openRoom('dan@example.test');
     const sessions = platform.system.processes().filter((p) => p.name === 'sessions');
     expect(sessions).toHaveLength(2);
+    // Both answer first (the NATS fault before may have had one restarted): then one is killed.
+    await untilReady(sessions.map((p) => p.url));
     await sessions[0]!.kill();
     const answers = [];
     for (let i = 0; i < 8; i++) answers.push((await call('GET', `/sessions/${room.code}`)).status);

@@ -26,23 +26,31 @@ export class NotReadyError extends Error {
 }
 
 /**
- * Polls the gateway's /readyz until it is 200. On timeout, asks every unit for its own state so the error
- * names what is not ready.
+ * Polls the gateway's /readyz until it is 200, and each of `replicaUrls` (a unit's replicas behind a
+ * front, of which the gateway sees only one at a time) until it is. On timeout, asks every unit (and
+ * replica not ready yet) for its own state so the error names what is not ready.
  */
 export async function waitUntilReady(
   gatewayUrl: string,
   unitUrls: Record<string, string>,
   timeoutMs: number,
   isAborted: () => boolean = () => false,
+  replicaUrls: Record<string, string> = {},
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  const pending = new Map(Object.entries(replicaUrls));
+  let gatewayReady = false;
   while (Date.now() < deadline) {
     if (isAborted()) throw new Error('aborted');
-    if ((await probeReady(gatewayUrl, 1_000)).ready) return;
+    gatewayReady ||= (await probeReady(gatewayUrl, 1_000)).ready;
+    if (gatewayReady)
+      for (const [name, url] of pending) if ((await probeReady(url, 1_000)).ready) pending.delete(name);
+    if (gatewayReady && pending.size === 0) return;
     await new Promise((r) => setTimeout(r, 250));
   }
+  const asked = { ...unitUrls, ...Object.fromEntries(pending) };
   const states = await Promise.all(
-    Object.entries(unitUrls).map(async ([name, url]) => [name, url, await probeReady(url)] as const),
+    Object.entries(asked).map(async ([name, url]) => [name, url, await probeReady(url)] as const),
   );
   const report = states
     .filter(([, , s]) => !s.ready)

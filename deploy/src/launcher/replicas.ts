@@ -21,6 +21,8 @@ export interface UnitProcess {
   name: string;
   /** 1, 2, ...: which of the unit's replicas (its log prefix is `sessions-2` when there are several). */
   replica: number;
+  /** Its own address (not the front's): e.g. `${url}/readyz` says whether this replica is ready. */
+  url: string;
   /** Undefined while it is being restarted. */
   pid: number | undefined;
   /** SIGKILL to it (and whatever it started); the launcher restarts it with backoff, as after a crash. */
@@ -50,8 +52,14 @@ export interface UnitReplica {
   unit: Unit;
   /** 1-based. */
   replica: number;
+  /** Its own address. */
+  url: string;
   proc: ManagedProcess;
 }
+
+/** Each replica's own address by its process name (`sessions-2`), for a readiness check of every one. */
+export const replicaUrls = (replicas: readonly UnitReplica[]): Record<string, string> =>
+  Object.fromEntries(replicas.map((r) => [r.proc.spec.name, r.url]));
 
 /** Every replica of every unit, started; each its own port (from `ctx`) and its own log prefix. */
 export function startReplicas(
@@ -73,7 +81,8 @@ export function startReplicas(
         finalExitCode: EXIT_BAD_CONFIG,
       };
       const proc = new ManagedProcess(spec, log, onSpawn);
-      started.push({ unit, replica: i + 1, proc });
+      const url = `http://127.0.0.1:${spec.env.PORT}`;
+      started.push({ unit, replica: i + 1, url, proc });
       proc.start();
     }
   }

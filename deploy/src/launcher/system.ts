@@ -9,6 +9,7 @@ import { startPostgres, type PostgresHandle } from './postgres.ts';
 import { waitUntilReady } from './readiness.ts';
 import {
   natsServerControl,
+  replicaUrls,
   startFronts,
   startReplicas,
   type NatsServerControl,
@@ -158,7 +159,9 @@ export function createSystem(options: SystemOptions): System {
       // A unit that refused its settings will not start with them however long we wait: stop at once, with why.
       const refused = () => running.find((r) => r.proc.gaveUp)?.proc;
       try {
-        await waitUntilReady(urlOf(front), unitUrls, options.readyTimeoutMs, () => stopping || !!refused());
+        const aborted = () => stopping || !!refused();
+        const each = replicas > 1 ? replicaUrls(running) : {};
+        await waitUntilReady(urlOf(front), unitUrls, options.readyTimeoutMs, aborted, each);
       } catch (err) {
         await stopAll();
         const unit = refused();
@@ -177,9 +180,10 @@ export function createSystem(options: SystemOptions): System {
       lock.release();
     },
     processes: () =>
-      running.map(({ unit, replica, proc }) => ({
+      running.map(({ unit, replica, url, proc }) => ({
         name: unit.name,
         replica,
+        url,
         pid: proc.pid,
         kill: () => proc.kill({ restart: true }),
       })),

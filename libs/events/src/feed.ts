@@ -1,6 +1,9 @@
-import { DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { EventBus } from './bus.ts';
+
+/** How often the server of a feed's consumer shows it is there while no event comes. */
+export const FEED_HEARTBEAT_MS = 2_000;
 
 /** A live feed of the bus: stop it to let go of its consumer. */
 export interface BusFeed {
@@ -9,16 +12,7 @@ export interface BusFeed {
   stop(): Promise<void>;
 }
 
-/**
- * Follows the bus in the stream's order: each event (its type, read from the subject, and its body)
- * with its place in the stream, its sequence. The sequence is one order for every reader of the bus,
- * whichever connection published what and whichever replica follows it: core subscriptions of two
- * replicas can see two publishers' events in different orders, the stream cannot. The feed starts
- * after a given place (what the stream still keeps of what came after it), or at the stream's end.
- * The consumer is an ordered one (no acks, nothing kept on the broker when the feed stops); it
- * recreates itself after a reconnect from the place it had reached, so the feed has no gaps.
- */
-export async function followBus(options: {
+interface FeedOptions {
   nc: NatsConnection;
   bus: EventBus;
   /** Start after this place; the stream's end when absent (or beyond the end). */
@@ -28,9 +22,26 @@ export async function followBus(options: {
   onEvent: (type: string, body: Uint8Array, position: number) => void;
   /** What onEvent threw: the feed goes on with the next event. */
   onError: (err: unknown, type: string) => void;
-}): Promise<BusFeed> {
-  const jsm = await jetstreamManager(options.nc);
-  const { state } = await jsm.streams.info(options.bus.stream);
+}
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Follows the bus in the stream's order: each event (its type, read from the subject, and its body)
+ * with its place in the stream, its sequence. The sequence is one order for every reader of the bus,
+ * whichever connection published what and whichever replica follows it: core subscriptions of two
+ * replicas can see two publishers' events in different orders, the stream cannot. The feed starts
+ * after a given place (what the stream still keeps of what came after it), or at the stream's end.
+ * The consumer is an ordered one (no acks, nothing kept on the broker when the feed stops).
+ *
+ * In a cluster the consumer lives on one server. When that server goes, nothing says so but silence:
+ * the client's own recovery asks the server for a consumer whose server is gone and waits. So the feed
+ * makes a new consumer itself, from the place it had reached (no gap, nothing twice), when two
+ * heartbeats are missed (every FEED_HEARTBEAT_MS while no event comes) and after every reconnect.
+ */
+export async function followBus(options: FeedOptions): Promise<BusFeed> {
+  const { nc, bus } = options;
+  const { state } = await (await jetstreamManager(nc)).streams.info(bus.stream);
   // From the stream's end when the place is beyond it (the stream was made again, its sequence
   // started over) or too far behind it (what came meanwhile is too much to go through at a start).
   const { after } = options;
@@ -40,26 +51,70 @@ export async function followBus(options: {
     state.last_seq - after <= (options.catchUpAtMost ?? Infinity)
       ? after
       : state.last_seq;
-  const consumer = await jetstream(options.nc).consumers.getPushConsumer(options.bus.stream, {
-    filter_subjects: `${options.bus.prefix}.>`,
-    deliver_policy: DeliverPolicy.StartSequence,
-    opt_start_seq: Math.max(from + 1, state.first_seq),
-  });
-  const skip = options.bus.prefix.length + 1;
-  const messages = await consumer.consume({
-    callback: (msg) => {
-      const type = msg.subject.slice(skip);
-      try {
-        options.onEvent(type, msg.data, msg.info.streamSequence);
-      } catch (err) {
-        options.onError(err, type);
+  const skip = bus.prefix.length + 1;
+  let next = Math.max(from + 1, state.first_seq);
+  let generation = 0;
+  let current: ConsumerMessages | undefined;
+  let replacing: Promise<void> | undefined;
+  let stopped = false;
+
+  const open = async (): Promise<ConsumerMessages> => {
+    const own = ++generation;
+    const consumer = await jetstream(nc).consumers.get(bus.stream, {
+      filter_subjects: `${bus.prefix}.>`,
+      deliver_policy: DeliverPolicy.StartSequence,
+      opt_start_seq: next,
+    });
+    const messages = await consumer.consume({
+      // Each pull waits this long at most, with a heartbeat every half of it.
+      expires: FEED_HEARTBEAT_MS * 2,
+      callback: (msg) => {
+        // A consumer replaced may still hand over what it had: the new one has it too, in order.
+        if (own !== generation || msg.info.streamSequence < next) return;
+        next = msg.info.streamSequence + 1;
+        const type = msg.subject.slice(skip);
+        try {
+          options.onEvent(type, msg.data, msg.info.streamSequence);
+        } catch (err) {
+          options.onError(err, type);
+        }
+      },
+    });
+    void (async () => {
+      for await (const s of messages.status())
+        if (s.type === 'heartbeats_missed' && s.count >= 2 && own === generation) return replace();
+    })();
+    return messages;
+  };
+
+  /** A new consumer from where the feed is, tried again (0.5 s doubling to 5 s) until one is made. */
+  const replace = () => {
+    replacing ??= (async () => {
+      current?.stop();
+      for (let attempt = 0; !stopped; attempt++) {
+        try {
+          current = await open();
+          if (stopped) current.stop();
+          return;
+        } catch {
+          await pause(Math.min(5_000, 500 * 2 ** attempt));
+        }
       }
-    },
-  });
+    })().finally(() => (replacing = undefined));
+  };
+
+  const statuses = nc.status();
+  void (async () => {
+    for await (const s of statuses) if (s.type === 'reconnect' && !stopped) replace();
+  })();
+  current = await open();
   return {
     from,
     stop: async () => {
-      await messages.close();
+      stopped = true;
+      (statuses as { stop?: () => void }).stop?.();
+      await replacing;
+      await current?.close();
     },
   };
 }

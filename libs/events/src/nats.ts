@@ -42,17 +42,38 @@ export async function connectNats(options: {
 /** How long the event stream keeps an event (so how late a redelivery can come). */
 export const EVENT_RETENTION_SECONDS = 7 * 24 * 3600;
 
+/** How long ensureStream waits for a cluster that does not answer yet (electing a leader, busy starting). */
+export const STREAM_SETUP_PATIENCE_MS = 30_000;
+
+/** A cluster that cannot answer yet (no leader, no quorum) times out or has no responder. */
+const notAnsweringYet = (err: unknown) => /timeout|no responders/i.test((err as Error)?.message ?? '');
+
+/** `work` again (0.25 s doubling to 2 s) while the cluster does not answer, for `patienceMs` at most. */
+async function whenAnswering<T>(work: () => Promise<T>, patienceMs: number): Promise<T> {
+  const deadline = Date.now() + patienceMs;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await work();
+    } catch (err) {
+      if (!notAnsweringYet(err) || Date.now() >= deadline) throw err;
+      await new Promise((r) => setTimeout(r, Math.min(2_000, 250 * 2 ** attempt)));
+    }
+  }
+}
+
 /**
  * Creates (or updates) the event stream and the dead-letter stream. `replicas`: on how many servers
  * of a NATS cluster each keeps its messages (1 for a single server; 3 lets a cluster lose one server
- * without losing an event). A stream kept with another count is changed to this one.
+ * without losing an event). A stream kept with another count is changed to this one. A cluster that
+ * does not answer yet (replicas starting together while it elects its leader) is waited for, up to
+ * `patienceMs`; a count the servers cannot keep fails at once.
  */
 export async function ensureStream(
   nc: NatsConnection,
   bus: EventBus = defaultBus,
-  { replicas = 1 }: { replicas?: number } = {},
+  { replicas = 1, patienceMs = STREAM_SETUP_PATIENCE_MS }: { replicas?: number; patienceMs?: number } = {},
 ): Promise<void> {
-  const jsm = await jetstreamManager(nc);
+  const jsm = await whenAnswering(() => jetstreamManager(nc), patienceMs);
   const streams: Array<[string, string, number]> = [
     [bus.stream, `${bus.prefix}.>`, EVENT_RETENTION_SECONDS],
     [bus.deadLetterStream, `${bus.deadLetterPrefix}.>`, 30 * 24 * 3600],
@@ -68,12 +89,18 @@ export async function ensureStream(
       duplicate_window: 120 * 1e9,
       num_replicas: replicas,
     };
-    const exists = await jsm.streams.info(name).then(
-      () => true,
-      () => false,
-    );
+    let exists = false;
     try {
-      await (exists ? jsm.streams.update(name, config) : jsm.streams.add(config));
+      await whenAnswering(async () => {
+        exists = await jsm.streams.info(name).then(
+          () => true,
+          (err: Error) => {
+            if (notAnsweringYet(err)) throw err;
+            return false;
+          },
+        );
+        await (exists ? jsm.streams.update(name, config) : jsm.streams.add(config));
+      }, patienceMs);
     } catch (err) {
       throw new Error(
         `could not ${exists ? 'update' : 'create'} the stream ${name} with ${replicas} replica(s) (EVENTS_REPLICAS): ${(err as Error).message}`,
