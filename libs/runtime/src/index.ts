@@ -31,6 +31,7 @@ import {
   type UnitDocs,
 } from '@pp/http';
 import { createLogger, type Logger } from '@pp/logger';
+import { stopTracing } from '@pp/telemetry';
 import type { BackgroundTask } from './periodic-task.ts';
 
 export interface ServiceRuntime {
@@ -153,7 +154,10 @@ export async function runService(def: ServiceDefinition): Promise<StartedService
       logger,
       timeoutMs: def.config.SHUTDOWN_TIMEOUT_MS,
       onStart: () => started.runtime.markShuttingDown(),
-      steps: [['service', () => started.stop()]],
+      steps: [
+        ['service', () => started.stop()],
+        ['tracing', stopTracing],
+      ],
     });
     return started;
   } catch (err) {

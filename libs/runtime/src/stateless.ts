@@ -1,6 +1,7 @@
 import type { Express } from 'express';
 import { installGracefulShutdown, listen, type RunningServer } from '@pp/http';
 import { createLogger, type Logger } from '@pp/logger';
+import { stopTracing } from '@pp/telemetry';
 import type { BackgroundTask } from './periodic-task.ts';
 
 /** What a unit that owns no data (no database, no event bus) is made of. */
@@ -56,7 +57,10 @@ export async function runStatelessService(def: StatelessServiceDefinition): Prom
     installGracefulShutdown(started.server, {
       logger,
       timeoutMs: def.config.SHUTDOWN_TIMEOUT_MS,
-      steps: [['service', () => started.stop()]],
+      steps: [
+        ['service', () => started.stop()],
+        ['tracing', stopTracing],
+      ],
     });
     return started;
   } catch (err) {
