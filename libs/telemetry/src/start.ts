@@ -67,7 +67,9 @@ export async function startTracing(options: TracingOptions, env = process.env): 
         ignoreIncomingRequestHook: (req: IncomingMessage) => UNTRACED.test(req.url ?? ''),
         requireParentforOutgoingSpans: true,
       }),
-      new express.ExpressInstrumentation({ ignoreLayersType: [express.ExpressLayerType.MIDDLEWARE] }),
+      new express.ExpressInstrumentation({
+        ignoreLayersType: [express.ExpressLayerType.MIDDLEWARE, express.ExpressLayerType.ROUTER],
+      }),
       // The outbox relay and the timers query all the time: only queries inside a trace are spans.
       new pg.PgInstrumentation({ requireParentSpan: true }),
     ],
