@@ -1,7 +1,7 @@
 /** The gateway's process, once tracing has started (main.ts). */
 import { createClient } from 'redis';
 import { configOrExit } from '@pp/config';
-import { installGracefulShutdown, listen } from '@pp/http';
+import { installGracefulShutdown, labelMetricsWith, listen } from '@pp/http';
 import { createLogger } from '@pp/logger';
 import { stopTracing } from '@pp/telemetry';
 import { createApp } from './app.ts';
@@ -12,6 +12,7 @@ import { readConfig } from './config.ts';
 
 const config = configOrExit(readConfig);
 const logger = createLogger({ name: 'gateway', level: config.LOG_LEVEL });
+labelMetricsWith('gateway');
 
 const tokenCache = new TokenCache({
   positiveTtlMs: config.TOKEN_CACHE_TTL_SECONDS * 1000,

@@ -35,6 +35,10 @@ export interface OutboxRelay {
 }
 
 const backlogGauge = gauge('outbox_backlog', 'Events in the outbox not yet published');
+const ageGauge = gauge(
+  'outbox_oldest_age_seconds',
+  'Age of the oldest event in the outbox not yet published',
+);
 const publishedCounter = counter('outbox_published_total', 'Events published by the outbox relay', ['type']);
 
 interface Row {
@@ -188,18 +192,25 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     return running;
   }
 
-  async function backlog(): Promise<number> {
+  /** How many events wait, and how long the oldest has (0 when none does). */
+  async function pending(): Promise<{ n: number; age: number }> {
     const rows = (await options.orm.em
       .fork()
       .getConnection()
-      .execute(`select count(*)::int as n from outbox`)) as Array<{ n: number }>;
-    return rows[0]?.n ?? 0;
+      .execute(
+        `select count(*)::int as n, coalesce(extract(epoch from now() - min(created_at)), 0)::float8 as age from outbox`,
+      )) as Array<{ n: number; age: number }>;
+    return rows[0] ?? { n: 0, age: 0 };
   }
+  const backlog = async () => (await pending()).n;
 
   const timer = setInterval(() => {
     void trigger();
-    void backlog().then(
-      (n) => backlogGauge.set(n),
+    void pending().then(
+      ({ n, age }) => {
+        backlogGauge.set(n);
+        ageGauge.set(age);
+      },
       () => undefined,
     );
   }, intervalMs);

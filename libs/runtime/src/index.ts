@@ -24,6 +24,7 @@ import {
 import {
   createServiceApp,
   installGracefulShutdown,
+  labelMetricsWith,
   listen,
   unitOpenApiRoutes,
   type ReadinessCheck,
@@ -148,6 +149,7 @@ export async function startService(def: ServiceDefinition, logger?: Logger): Pro
 /** main.ts of a service: start it, and stop it gracefully on SIGTERM / SIGINT. */
 export async function runService(def: ServiceDefinition): Promise<StartedService> {
   const logger = createLogger({ name: def.name, level: def.config.LOG_LEVEL });
+  labelMetricsWith(def.name);
   try {
     const started = await startService(def, logger);
     installGracefulShutdown(started.server, {

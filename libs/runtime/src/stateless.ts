@@ -1,5 +1,5 @@
 import type { Express } from 'express';
-import { installGracefulShutdown, listen, type RunningServer } from '@pp/http';
+import { installGracefulShutdown, labelMetricsWith, listen, type RunningServer } from '@pp/http';
 import { createLogger, type Logger } from '@pp/logger';
 import { stopTracing } from '@pp/telemetry';
 import type { BackgroundTask } from './periodic-task.ts';
@@ -52,6 +52,7 @@ export async function startStatelessService(
 /** main.ts of a unit that owns no data: start it, and stop it gracefully on SIGTERM / SIGINT. */
 export async function runStatelessService(def: StatelessServiceDefinition): Promise<StartedStatelessService> {
   const logger = createLogger({ name: def.name, level: def.config.LOG_LEVEL });
+  labelMetricsWith(def.name);
   try {
     const started = await startStatelessService(def, logger);
     installGracefulShutdown(started.server, {

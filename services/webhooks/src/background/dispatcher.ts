@@ -5,6 +5,7 @@ import type { EndpointAnswer, EndpointClient } from '../clients/endpoint.client.
 import type { ClaimedDelivery, SettledAttempt } from '../db/dispatch.repository.ts';
 import { endpointUnwell } from '../domain/attempt-outcome.ts';
 import { attemptDelivery } from '../use-cases/attempt-delivery.use-case.ts';
+import { countAttempt } from './delivery-metrics.ts';
 import { claimDueDeliveries } from '../use-cases/claim-due-deliveries.use-case.ts';
 import { settleAttempts } from '../use-cases/settle-attempts.use-case.ts';
 import type { WebhooksContext } from '../use-cases/shared/context.ts';
@@ -154,7 +155,10 @@ export function createDispatcher(options: DispatcherOptions) {
           REST_MS,
         );
     void attempt
-      .then((result) => settled.push(result))
+      .then((result) => {
+        countAttempt(result);
+        settled.push(result);
+      })
       .catch((err) =>
         options.logger.error({ err, delivery_id: d.id }, 'delivery attempt failed unexpectedly'),
       )
