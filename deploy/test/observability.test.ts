@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { repoRoot } from '../src/launcher/units.ts';
 
-type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Obj = Record<string, any>;
 const read = (path: string) => readFileSync(join(repoRoot, path), 'utf8');
 
 /** Every .ts file of the code (tests aside) under a folder. */
