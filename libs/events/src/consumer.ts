@@ -11,7 +11,7 @@ import {
 import { runWithContext, type Logger } from '@pp/logger';
 import { isDatabaseUnavailable } from '@pp/db';
 import { counter, gauge, ServiceUnavailableError } from '@pp/http';
-import { inConsumerSpan } from '@pp/telemetry';
+import { inConsumerSpan, tracingOn } from '@pp/telemetry';
 import { defaultBus, deadLetterSubjectFor, type EventBus } from './bus.ts';
 
 export type EventHandler<T extends EventType> = (
@@ -209,25 +209,30 @@ export async function startConsumer(options: ConsumerOptions): Promise<RunningCo
   }
 
   /** The span of handling messages, in the trace of the request that caused the (first) event. */
-  const traced = <T>(msgs: JsMsg[], type: string, fn: () => Promise<T>) =>
-    inConsumerSpan(
-      `${options.durable} process ${type}`,
-      msgs.map((m) => m.headers),
-      {
-        'messaging.system': 'nats',
-        'messaging.consumer.group.name': options.durable,
-        'messaging.batch.message_count': msgs.length,
-      },
-      fn,
-    );
+  const traced = <T>(msgs: JsMsg[], types: () => string, fn: () => Promise<T>) =>
+    !tracingOn()
+      ? fn()
+      : inConsumerSpan(
+          `${options.durable} process ${types()}`,
+          msgs.map((m) => m.headers),
+          {
+            'messaging.system': 'nats',
+            'messaging.consumer.group.name': options.durable,
+            'messaging.batch.message_count': msgs.length,
+          },
+          fn,
+        );
 
   async function handleOne(msg: JsMsg, event: EventEnvelope<EventData<EventType>>): Promise<void> {
     const handler = options.handlers[event.type as EventType] as EventHandler<EventType>;
     try {
-      await traced([msg], event.type, () =>
-        runWithContext({ correlationId: event.correlation_id ?? event.id }, () =>
-          options.idempotent ? handler(event, options.orm.em.fork()) : handleOnce(event, handler),
-        ),
+      await traced(
+        [msg],
+        () => event.type,
+        () =>
+          runWithContext({ correlationId: event.correlation_id ?? event.id }, () =>
+            options.idempotent ? handler(event, options.orm.em.fork()) : handleOnce(event, handler),
+          ),
       );
       ack(msg);
     } catch (err) {
@@ -247,11 +252,10 @@ export async function startConsumer(options: ConsumerOptions): Promise<RunningCo
       if (event) ready.push({ msg, event });
     }
     if (ready.length === 0) return;
-    const types = [...new Set(ready.map((r) => r.event.type))].join(',');
     try {
       await traced(
         ready.map((r) => r.msg),
-        types,
+        () => [...new Set(ready.map((r) => r.event.type))].join(','),
         () =>
           options.batch!.handle(
             ready.map((r) => r.event),

@@ -1,6 +1,6 @@
 import { DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { inConsumerSpan } from '@pp/telemetry';
+import { inConsumerSpan, tracingOn } from '@pp/telemetry';
 import type { EventBus } from './bus.ts';
 
 /** A live feed of the bus: stop it to let go of its consumer. */
@@ -51,10 +51,11 @@ export async function followBus(options: {
     callback: (msg) => {
       const type = msg.subject.slice(skip);
       try {
+        const deliver = () => options.onEvent(type, msg.data, msg.info.streamSequence);
         // In the trace of the request that caused the event (the live room's part of it).
-        inConsumerSpan(`feed ${type}`, [msg.headers], { 'messaging.system': 'nats' }, () =>
-          options.onEvent(type, msg.data, msg.info.streamSequence),
-        );
+        if (tracingOn())
+          inConsumerSpan(`feed ${type}`, [msg.headers], { 'messaging.system': 'nats' }, deliver);
+        else deliver();
       } catch (err) {
         options.onError(err, type);
       }

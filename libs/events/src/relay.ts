@@ -60,17 +60,20 @@ interface Row {
  */
 function publishRow(js: JetStreamClient, bus: EventBus, row: Row) {
   const subject = subjectFor(bus, row.type);
+  const send = (trace: Record<string, string>) => {
+    const h = natsHeaders();
+    h.set('Nats-Msg-Id', row.id);
+    for (const key in trace) h.set(key, trace[key]!);
+    return js.publish(subject, JSON.stringify(row.payload), { msgID: row.id, headers: h });
+  };
+  // Without tracing no row keeps a trace: nothing more than the publish.
+  if (!row.traceparent) return send({});
   const attributes = {
     'messaging.system': 'nats',
     'messaging.destination.name': subject,
     'messaging.message.id': row.id,
   };
-  return inProducerSpan(`publish ${row.type}`, row.traceparent, attributes, (trace) => {
-    const h = natsHeaders();
-    h.set('Nats-Msg-Id', row.id);
-    for (const [key, value] of Object.entries(trace)) h.set(key, value);
-    return js.publish(subject, JSON.stringify(row.payload), { msgID: row.id, headers: h });
-  });
+  return inProducerSpan(`publish ${row.type}`, row.traceparent, attributes, send);
 }
 
 /**
