@@ -1,7 +1,7 @@
 /**
  * One request followed across the units: a reveal through the gateway makes one trace, from the
  * gateway through the stories unit, the sessions unit's round command and the outbox's publish, to
- * the webhooks unit's consumer that makes the delivery. Spans are kept in memory (the http
+ * the webhooks unit's consumer that records the delivery and its attempt. Spans are kept in memory (the http
  * instrumentation on node's http module, the platform's own spans for the outbox and the bus).
  */
 import { createServer, type Server } from 'node:http';
@@ -69,7 +69,9 @@ describe('a reveal traced across the units', () => {
     const consumed = await until(async () =>
       inTrace().find((s) => s.name === 'webhooks-events process story.revealed'),
     );
-    const delivery = await until(async () => childOf(consumed, calls(hookUrl)));
+    // The attempt joins the trace the consumer kept with the delivery, whichever loop claimed it.
+    const attempt = await until(async () => childOf(consumed, (s) => s.name === 'webhook delivery'));
+    const delivery = await until(async () => childOf(attempt, calls(hookUrl)));
 
     const toStories = childOf(gateway, calls(`${p.unitUrls.stories}${path}`));
     const stories = childOf(toStories, served);

@@ -95,6 +95,21 @@ export function inSpan<T>(name: string, attributes: Attributes, fn: () => T): T 
 }
 
 /**
+ * Work that continues a trace kept with it (a row's traceparent, written by the request or consumer
+ * that queued the work): a span child of that context, fn run inside it.
+ */
+export function inKeptTrace<T>(
+  name: string,
+  traceparent: string | null | undefined,
+  attributes: Attributes,
+  fn: () => T,
+): T {
+  if (!on || !traceparent) return fn();
+  const parent = propagation.extract(ROOT_CONTEXT, { traceparent });
+  return tracer().startActiveSpan(name, { attributes }, parent, (span) => settle(span, fn));
+}
+
+/**
  * Publishing a message that continues a trace kept with it (an outbox row's traceparent): a producer
  * span, child of that context, whose own context `publish` gets as headers to send with the message.
  * Without a kept trace (or with tracing off) the message goes without one.

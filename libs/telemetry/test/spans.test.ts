@@ -4,6 +4,7 @@ import {
   activeTraceIds,
   currentTraceparent,
   inConsumerSpan,
+  inKeptTrace,
   inProducerSpan,
   inSpan,
   startTracing,
@@ -57,6 +58,15 @@ describe('tracing on', () => {
     );
     const batch = tracing.spans().find((s) => s.name === 'batch')!;
     expect(batch.links.map((l) => l.context.traceId)).toEqual([b!.split('-')[1]]);
+  });
+
+  it('continues a kept trace for work done later, outside the request', () => {
+    const kept = inSpan('queued', {}, () => currentTraceparent())!;
+    const ids = inKeptTrace('later', kept, {}, () => activeTraceIds())!;
+    expect(ids.trace_id).toBe(kept.split('-')[1]);
+    const later = tracing.spans().find((s) => s.name === 'later')!;
+    expect(later.parentSpanContext?.spanId).toBe(kept.split('-')[2]);
+    expect(inKeptTrace('none', null, {}, () => activeTraceIds())).toBeUndefined();
   });
 
   it('marks a span failed with what its work threw', async () => {

@@ -1,5 +1,6 @@
 import CircuitBreaker from 'opossum';
 import { atMost } from '@pp/async';
+import { inKeptTrace, outsideTrace } from '@pp/telemetry';
 import type { Logger } from '@pp/logger';
 import type { EndpointAnswer, EndpointClient } from '../clients/endpoint.client.ts';
 import type { ClaimedDelivery, SettledAttempt } from '../db/dispatch.repository.ts';
@@ -145,15 +146,19 @@ export function createDispatcher(options: DispatcherOptions) {
     total++;
     inFlight.set(d.webhookId, (inFlight.get(d.webhookId) ?? 0) + 1);
     const over = (inFlight.get(d.webhookId) ?? 0) > options.perEndpoint;
-    const attempt: Promise<SettledAttempt> = over
-      ? // Claimed in the same batch as others of its webhook past the limit: handed back, due at once.
-        attemptDelivery(options.context(), d, async () => 'deferred', 0)
-      : attemptDelivery(
-          options.context(),
-          d,
-          (url, body, headers) => send(d.webhookId, url, body, headers),
-          REST_MS,
-        );
+    // In the trace of the request whose event made the delivery (however late the attempt).
+    const attributes = { 'pp.webhook_id': d.webhookId, 'pp.delivery_id': d.id, 'pp.attempt': d.attempt };
+    const attempt: Promise<SettledAttempt> = inKeptTrace('webhook delivery', d.traceparent, attributes, () =>
+      over
+        ? // Claimed in the same batch as others of its webhook past the limit: handed back, due at once.
+          attemptDelivery(options.context(), d, async () => 'deferred', 0)
+        : attemptDelivery(
+            options.context(),
+            d,
+            (url, body, headers) => send(d.webhookId, url, body, headers),
+            REST_MS,
+          ),
+    );
     void attempt
       .then((result) => {
         countAttempt(result);
@@ -198,7 +203,8 @@ export function createDispatcher(options: DispatcherOptions) {
       again = true;
       return;
     }
-    claiming = claimWhileRoom()
+    // Kicked by a consumer, the claim is still no part of its trace: each attempt joins its own.
+    claiming = outsideTrace(claimWhileRoom)
       .catch((err) => options.logger.warn({ err }, 'could not claim due deliveries'))
       .finally(() => {
         claiming = undefined;
