@@ -4,7 +4,8 @@
  * the public lookup, both through the gateway; adding, activating and revealing stories (32 owners'
  * clients, a session each); then the machine's baseline: a minimal express service doing one INSERT
  * and one JetStream publish behind a bare http-proxy-middleware gateway, and the same with a second
- * such service that the first calls (the floor under a change two units make together).
+ * such service that the first calls (the floor under a change two units make together). The votes are
+ * measured once more with tracing on (spans exported to a local OTLP sink), to print what it costs.
  * Run alone with `node deploy/bench/estimation.bench.ts`; exits 0 when every target is met.
  */
 import type { ChildProcess } from 'node:child_process';
@@ -22,6 +23,7 @@ import {
   type LoadResult,
 } from '@pp/bench';
 import { withDatabaseName, ensureDatabase, dropDatabase } from '@pp/db';
+import { startOtlpSink } from './otlp-sink.ts';
 import { benchServers, benchSystem, cpuMeter, dropStreams, json, type Metered } from './whole-system.ts';
 
 const BASELINE = fileURLToPath(new URL('./baseline-service.ts', import.meta.url));
@@ -50,6 +52,44 @@ async function prepareRoom(gateway: string, token: string) {
   }
   await json('POST', `${gateway}/sessions/${session.code}/stories`, { title: 'Benchmark story' }, token);
   return { code: session.code as string, ids };
+}
+
+/** Votes spread over the room's participants, one body per request. */
+function votesIn(room: { ids: number[] }) {
+  let n = 0;
+  return () =>
+    JSON.stringify({ participant_id: room.ids[n++ % room.ids.length], vote: ['3', '5', '8'][n % 3] });
+}
+
+/**
+ * The votes again on a system with tracing on, every process exporting its spans over OTLP to a
+ * local sink that drops them: not a target, what tracing costs the vote path (its CPU per vote is
+ * reported with the others').
+ */
+async function tracedVotes(
+  duration: number,
+  costs: ReturnType<typeof cpuMeter>['costs'],
+): Promise<LoadResult> {
+  const sink = await startOtlpSink();
+  const system = benchSystem({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url } });
+  try {
+    const gateway = await system.start();
+    const room = await prepareRoom(gateway, await register(gateway));
+    const url = `${gateway}/sessions/${room.code}/vote`;
+    const votes = (name: string, durationSeconds: number) =>
+      load({ name, url, connections: CONNECTIONS, durationSeconds, method: 'POST', body: votesIn(room) });
+    // Longer than the untraced warm-up: with the instrumentations' loader hook, the modules a process
+    // loads on first use go through the hook's thread, a start-up cost the measurement must not take.
+    await votes('warm-up', 3);
+    const meter = cpuMeter(() => system.processes());
+    const result = await meter.metered(() => votes('vote through the gateway, traced', duration));
+    costs.push(...meter.costs);
+    if (sink.received().exports === 0) throw new Error('tracing on, yet no span reached the sink');
+    return result;
+  } finally {
+    await system.stop();
+    await sink.close();
+  }
 }
 
 /**
@@ -142,9 +182,7 @@ export async function run(
       connections: 32,
       durationSeconds: duration,
     });
-    let n = 0;
-    const vote = () =>
-      JSON.stringify({ participant_id: room.ids[n++ % room.ids.length], vote: ['3', '5', '8'][n % 3] });
+    const vote = votesIn(room);
     await load({
       name: 'warm-up',
       url: `${gateway}/sessions/${room.code}/vote`,
@@ -165,6 +203,7 @@ export async function run(
     );
     const changes = await storyChanges(gateway, token, duration, metered);
     await system.stop();
+    const traced = await tracedVotes(duration, costs);
 
     await dropDatabase(baselineDb);
     await ensureDatabase(baselineDb);
@@ -236,10 +275,13 @@ export async function run(
       `estimation loop benchmark: 32 connections, ${duration} s each, ${PARTICIPANTS} participants in one session`,
     );
     log(HEADER);
-    for (const r of [voteResult, lookup, baseline]) log(formatRow(r));
+    for (const r of [voteResult, traced, lookup, baseline]) log(formatRow(r));
     const pct = (a: number, b: number) => ((a / b) * 100).toFixed(1);
     log(
       `vote path: ${pct(voteResult.rps, baseline.rps)}% of the baseline's req/s (target >= 50%), p99 ${voteResult.p99} ms (target < 50 ms): ${result.meetsVote ? 'yes' : 'NO'}`,
+    );
+    log(
+      `vote path with tracing on (OTLP to a local sink): ${pct(traced.rps, voteResult.rps)}% of its req/s with tracing off, p99 ${traced.p99} ms (off: ${voteResult.p99} ms)`,
     );
     log(
       `public lookup: ${pct(lookup.rps, baseline.rps)}% of the baseline's req/s (target >= 100%): ${result.meetsLookup ? 'yes' : 'NO'}`,

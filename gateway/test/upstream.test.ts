@@ -232,6 +232,17 @@ describe('gateway: request hygiene', () => {
     });
   });
 
+  it("passes no trace context a client names on to the unit (the units continue the gateway's trace)", async () => {
+    const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+    const res = await client.get('/sessions/ABCDEF', {
+      headers: { ...from, traceparent, tracestate: 'chosen=by-the-client' },
+    });
+    expect(res.status).toBe(200);
+    const seen = units.stubs.sessions!.seen.at(-1)!.headers;
+    expect(seen.traceparent).toBeUndefined();
+    expect(seen.tracestate).toBeUndefined();
+  });
+
   it('sets its own request id, and security headers', async () => {
     const res = await client.get('/sessions/ABCDEF', {
       headers: { ...from, 'x-request-id': 'client-chosen' },

@@ -89,4 +89,6 @@ typed as one character or as e and a combining accent is one card, one vote, one
 in any case, as Unicode case folding has it (Straße and STRASSE are one name).
 
 **Session codes** are 6 characters and case-insensitive in paths. Every response carries \`X-Request-Id\`.
+A W3C \`traceparent\` (or \`tracestate\`) a client sends is neither continued nor passed on: each request starts
+a trace of its own; send \`X-Correlation-Id\` to follow your calls.
 `.trim();

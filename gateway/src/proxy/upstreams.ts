@@ -55,6 +55,9 @@ export function forwardToUnits(options: {
     // The unit sees the client address the gateway trusted, not whatever the client claimed.
     req.headers['x-forwarded-for'] = clientIp(req);
     req.headers['x-forwarded-proto'] = req.protocol;
+    // Nor the trace a client named: the unit continues the gateway's trace (with tracing on), or none.
+    if (req.headers.traceparent !== undefined) delete req.headers.traceparent;
+    if (req.headers.tracestate !== undefined) delete req.headers.tracestate;
     // This server has answered the client's `Expect: 100-continue` already. Sent on, the expectation
     // would make the proxy skip its hooks on the unit's request (the token left on it, the streamed
     // body not counted, a timeout not told apart).

@@ -67,6 +67,8 @@ export async function startStubUnit(name: string, port = 0, docs: UnitDocs = {})
             'x-correlation-id': req.get('x-correlation-id'),
             authorization: req.get('authorization'),
             'x-forwarded-for': req.get('x-forwarded-for'),
+            traceparent: req.get('traceparent'),
+            tracestate: req.get('tracestate'),
           },
         });
         next();

@@ -11,6 +11,7 @@ import {
 import { runWithContext, type Logger } from '@pp/logger';
 import { isDatabaseUnavailable } from '@pp/db';
 import { counter, gauge, ServiceUnavailableError } from '@pp/http';
+import { inConsumerSpan, tracingOn } from '@pp/telemetry';
 import { defaultBus, deadLetterSubjectFor, type EventBus } from './bus.ts';
 
 export type EventHandler<T extends EventType> = (
@@ -207,11 +208,31 @@ export async function startConsumer(options: ConsumerOptions): Promise<RunningCo
     msg.nak(backoff(deliveries));
   }
 
+  /** The span of handling messages, in the trace of the request that caused the (first) event. */
+  const traced = <T>(msgs: JsMsg[], types: () => string, fn: () => Promise<T>) =>
+    !tracingOn()
+      ? fn()
+      : inConsumerSpan(
+          `${options.durable} process ${types()}`,
+          msgs.map((m) => m.headers),
+          {
+            'messaging.system': 'nats',
+            'messaging.consumer.group.name': options.durable,
+            'messaging.batch.message_count': msgs.length,
+          },
+          fn,
+        );
+
   async function handleOne(msg: JsMsg, event: EventEnvelope<EventData<EventType>>): Promise<void> {
     const handler = options.handlers[event.type as EventType] as EventHandler<EventType>;
     try {
-      await runWithContext({ correlationId: event.correlation_id ?? event.id }, () =>
-        options.idempotent ? handler(event, options.orm.em.fork()) : handleOnce(event, handler),
+      await traced(
+        [msg],
+        () => event.type,
+        () =>
+          runWithContext({ correlationId: event.correlation_id ?? event.id }, () =>
+            options.idempotent ? handler(event, options.orm.em.fork()) : handleOnce(event, handler),
+          ),
       );
       ack(msg);
     } catch (err) {
@@ -232,9 +253,14 @@ export async function startConsumer(options: ConsumerOptions): Promise<RunningCo
     }
     if (ready.length === 0) return;
     try {
-      await options.batch!.handle(
-        ready.map((r) => r.event),
-        options.orm.em.fork(),
+      await traced(
+        ready.map((r) => r.msg),
+        () => [...new Set(ready.map((r) => r.event.type))].join(','),
+        () =>
+          options.batch!.handle(
+            ready.map((r) => r.event),
+            options.orm.em.fork(),
+          ),
       );
       for (const r of ready) ack(r.msg);
     } catch (err) {

@@ -14,6 +14,8 @@ const OutboxMessageSchema = defineEntity({
     createdAt: p.datetime().fieldName('created_at'),
     attempts: p.integer().default(0),
     lastError: p.text().nullable().fieldName('last_error'),
+    /** The W3C traceparent of the request that wrote the event (null without tracing). */
+    traceparent: p.text().nullable(),
   },
 });
 export class OutboxMessage extends OutboxMessageSchema.class {}

@@ -1,5 +1,6 @@
 import { DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
+import { inConsumerSpan, tracingOn } from '@pp/telemetry';
 import type { EventBus } from './bus.ts';
 
 /** How often the server of a feed's consumer shows it is there while no event comes. */
@@ -74,7 +75,11 @@ export async function followBus(options: FeedOptions): Promise<BusFeed> {
         next = msg.info.streamSequence + 1;
         const type = msg.subject.slice(skip);
         try {
-          options.onEvent(type, msg.data, msg.info.streamSequence);
+          const deliver = () => options.onEvent(type, msg.data, msg.info.streamSequence);
+          // In the trace of the request that caused the event (the live room's part of it).
+          if (tracingOn())
+            inConsumerSpan(`feed ${type}`, [msg.headers], { 'messaging.system': 'nats' }, deliver);
+          else deliver();
         } catch (err) {
           options.onError(err, type);
         }

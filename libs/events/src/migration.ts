@@ -80,10 +80,25 @@ export class OutboxWriteOrderMigration extends Migration {
   }
 }
 
+/**
+ * The trace an event belongs to: the W3C traceparent of the request that wrote it (null without
+ * tracing), which the relay sends on in the message's headers so consumers continue that trace.
+ */
+export class OutboxTraceMigration extends Migration {
+  override async up(): Promise<void> {
+    this.addSql('alter table outbox add column if not exists traceparent text null');
+  }
+
+  override async down(): Promise<void> {
+    this.addSql('alter table outbox drop column if exists traceparent');
+  }
+}
+
 /** The events tables' migrations, in order: every service with events runs them first. */
 export const eventsMigrations = [
   { name: '0000-events', class: EventsMigration },
   { name: '0000-events-outbox-queue', class: OutboxQueueMigration },
   { name: '0000-events-processed-age', class: ProcessedEventsAgeMigration },
   { name: '0000-events-outbox-write-order', class: OutboxWriteOrderMigration },
+  { name: '0000-events-outbox-trace', class: OutboxTraceMigration },
 ];

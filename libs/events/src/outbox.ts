@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { makeEvent, parseEventData, type EventData, type EventEnvelope, type EventType } from '@pp/contracts';
 import { currentContext } from '@pp/logger';
+import { currentTraceparent } from '@pp/telemetry';
 import { OutboxMessage } from './entities.ts';
 
 export interface OutboxEventOptions {
@@ -43,6 +44,7 @@ export function enqueue<T extends EventType>(
       payload: event as unknown as Record<string, unknown>,
       createdAt: new Date(event.occurred_at),
       attempts: 0,
+      traceparent: currentTraceparent(),
     }),
   );
   return event;
@@ -52,8 +54,14 @@ export function enqueue<T extends EventType>(
  * SQL that records events in the outbox, for a hot path that writes its whole change in one
  * statement (a data-modifying CTE): `envelopes` is a query whose single column is an event envelope
  * as jsonb, e.g. `select e from jsonb_array_elements($7::jsonb) e` over `JSON.stringify(events)` of
- * envelopes made by `outboxEvent`. The outbox table is known here only.
+ * envelopes made by `outboxEvent`. `traceparent` is the SQL (a parameter) of the events' trace, given
+ * `currentTraceparent()` (null without tracing), so the consumers continue the request's trace. The
+ * outbox table is known here only.
  */
-export const insertOutboxSql = (envelopes: string) =>
-  `insert into outbox (id, type, payload, created_at, attempts)
-     select (e->>'id')::uuid, e->>'type', e, (e->>'occurred_at')::timestamptz, 0 from (${envelopes}) as events(e)`;
+export const insertOutboxSql = (envelopes: string, traceparent = 'null') =>
+  `insert into outbox (id, type, payload, created_at, attempts, traceparent)
+     select (e->>'id')::uuid, e->>'type', e, (e->>'occurred_at')::timestamptz, 0, ${traceparent}::text
+       from (${envelopes}) as events(e)`;
+
+/** The trace a hot path's events belong to (the parameter of `insertOutboxSql`'s traceparent). */
+export { currentTraceparent };

@@ -1,9 +1,10 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { jetstream } from '@nats-io/jetstream';
+import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
 import { atMost } from '@pp/async';
 import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from '@pp/logger';
 import { gauge, counter } from '@pp/http';
+import { inProducerSpan, outsideTrace } from '@pp/telemetry';
 import { defaultBus, subjectFor, type EventBus } from './bus.ts';
 
 export interface OutboxRelayOptions {
@@ -34,6 +35,10 @@ export interface OutboxRelay {
 }
 
 const backlogGauge = gauge('outbox_backlog', 'Events in the outbox not yet published');
+const ageGauge = gauge(
+  'outbox_oldest_age_seconds',
+  'Age of the oldest event in the outbox not yet published',
+);
 const publishedCounter = counter('outbox_published_total', 'Events published by the outbox relay', ['type']);
 
 interface Row {
@@ -45,6 +50,30 @@ interface Row {
   /** Its place among the rows written at the same time (a row that goes back keeps it). */
   seq: string;
   attempts: number;
+  /** The trace of the request that wrote the event (sent on in the message's headers). */
+  traceparent: string | null;
+}
+
+/**
+ * Publishes one row: with its event id for the broker's deduplication, and, when the row kept a
+ * trace, as a producer span of that trace whose context the message's headers carry.
+ */
+function publishRow(js: JetStreamClient, bus: EventBus, row: Row) {
+  const subject = subjectFor(bus, row.type);
+  const send = (trace: Record<string, string>) => {
+    const h = natsHeaders();
+    h.set('Nats-Msg-Id', row.id);
+    for (const key in trace) h.set(key, trace[key]!);
+    return js.publish(subject, JSON.stringify(row.payload), { msgID: row.id, headers: h });
+  };
+  // Without tracing no row keeps a trace: nothing more than the publish.
+  if (!row.traceparent) return send({});
+  const attributes = {
+    'messaging.system': 'nats',
+    'messaging.destination.name': subject,
+    'messaging.message.id': row.id,
+  };
+  return inProducerSpan(`publish ${row.type}`, row.traceparent, attributes, send);
 }
 
 /**
@@ -81,21 +110,13 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       const rows = (await run(
         `with claimed as (select id from outbox order by created_at, seq limit ? for update skip locked),
               gone as (delete from outbox o using claimed where o.id = claimed.id returning o.*)
-         select id, type, payload, created_at::text as created_at, seq, attempts from gone order by gone.created_at, gone.seq`,
+         select id, type, payload, created_at::text as created_at, seq, attempts, traceparent
+           from gone order by gone.created_at, gone.seq`,
         [batchSize],
         'all',
       )) as Row[];
       // Published together (the connection keeps their order).
-      const acks = await Promise.allSettled(
-        rows.map((row) => {
-          const h = natsHeaders();
-          h.set('Nats-Msg-Id', row.id);
-          return js.publish(subjectFor(bus, row.type), JSON.stringify(row.payload), {
-            msgID: row.id,
-            headers: h,
-          });
-        }),
-      );
+      const acks = await Promise.allSettled(rows.map((row) => publishRow(js, bus, row)));
       const done = rows.filter((_, i) => acks[i]!.status === 'fulfilled');
       const failed = rows.filter((_, i) => acks[i]!.status === 'rejected');
       for (const row of done) publishedCounter.inc({ type: row.type });
@@ -104,8 +125,9 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       if (failed.length) {
         const message = reason instanceof Error ? reason.message : String(reason);
         await run(
-          `insert into outbox (id, type, payload, created_at, seq, attempts, last_error)
-           select id, type, payload, created_at, seq, attempts + 1, ? from jsonb_populate_recordset(null::outbox, ?::jsonb)`,
+          `insert into outbox (id, type, payload, created_at, seq, attempts, last_error, traceparent)
+           select id, type, payload, created_at, seq, attempts + 1, ?, traceparent
+             from jsonb_populate_recordset(null::outbox, ?::jsonb)`,
           [message.slice(0, 500), JSON.stringify(failed)],
           'run',
         );
@@ -155,7 +177,8 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       again = true;
       return running;
     }
-    running = run()
+    // Kicked after a request's commit, the relay's work is still no part of that request's trace.
+    running = outsideTrace(run)
       .then((n) => {
         failures = 0;
         return n;
@@ -172,18 +195,25 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     return running;
   }
 
-  async function backlog(): Promise<number> {
+  /** How many events wait, and how long the oldest has (0 when none does). */
+  async function pending(): Promise<{ n: number; age: number }> {
     const rows = (await options.orm.em
       .fork()
       .getConnection()
-      .execute(`select count(*)::int as n from outbox`)) as Array<{ n: number }>;
-    return rows[0]?.n ?? 0;
+      .execute(
+        `select count(*)::int as n, coalesce(extract(epoch from now() - min(created_at)), 0)::float8 as age from outbox`,
+      )) as Array<{ n: number; age: number }>;
+    return rows[0] ?? { n: 0, age: 0 };
   }
+  const backlog = async () => (await pending()).n;
 
   const timer = setInterval(() => {
     void trigger();
-    void backlog().then(
-      (n) => backlogGauge.set(n),
+    void pending().then(
+      ({ n, age }) => {
+        backlogGauge.set(n);
+        ageGauge.set(age);
+      },
       () => undefined,
     );
   }, intervalMs);

@@ -20,6 +20,23 @@ export const httpDuration = metric(
     }),
 );
 
+/**
+ * Every metric of the process labelled with its unit (`unit="sessions"`), wherever it is scraped
+ * from: the dashboard and the alerts group by it. Called once, by the process's main.
+ */
+export function labelMetricsWith(unit: string): void {
+  registry.setDefaultLabels({ unit });
+}
+
+export function histogram(
+  name: string,
+  help: string,
+  labelNames: string[],
+  buckets: number[],
+): client.Histogram {
+  return metric(name, () => new client.Histogram({ name, help, labelNames, buckets }));
+}
+
 export function gauge(name: string, help: string, labelNames: string[] = []): client.Gauge {
   return metric(name, () => new client.Gauge({ name, help, labelNames }));
 }

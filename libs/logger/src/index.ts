@@ -1,9 +1,13 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { pino, type Logger, type DestinationStream } from 'pino';
+import { activeTraceIds } from '@pp/telemetry';
 
 export type { Logger } from 'pino';
 
-/** What every log line of one request or one consumed message carries. */
+/**
+ * What every log line of one request or one consumed message carries (with tracing on, the trace_id
+ * and span_id of the span it was written in as well).
+ */
 export interface LogContext {
   requestId?: string;
   correlationId?: string;
@@ -40,6 +44,7 @@ export function createLogger({ name, level = 'info', destination }: LoggerOption
           ...(requestId ? { request_id: requestId } : {}),
           ...(correlationId ? { correlation_id: correlationId } : {}),
           ...(userId ? { user_id: userId } : {}),
+          ...activeTraceIds(),
         };
       },
       redact: {

@@ -24,6 +24,7 @@ import {
 import {
   createServiceApp,
   installGracefulShutdown,
+  labelMetricsWith,
   listen,
   unitOpenApiRoutes,
   type ReadinessCheck,
@@ -31,6 +32,7 @@ import {
   type UnitDocs,
 } from '@pp/http';
 import { createLogger, type Logger } from '@pp/logger';
+import { stopTracing } from '@pp/telemetry';
 import type { BackgroundTask } from './periodic-task.ts';
 
 export interface ServiceRuntime {
@@ -157,13 +159,17 @@ export async function startService(def: ServiceDefinition, logger?: Logger): Pro
 /** main.ts of a service: start it, and stop it gracefully on SIGTERM / SIGINT. */
 export async function runService(def: ServiceDefinition): Promise<StartedService> {
   const logger = createLogger({ name: def.name, level: def.config.LOG_LEVEL });
+  labelMetricsWith(def.name);
   try {
     const started = await startService(def, logger);
     installGracefulShutdown(started.server, {
       logger,
       timeoutMs: def.config.SHUTDOWN_TIMEOUT_MS,
       onStart: () => started.runtime.markShuttingDown(),
-      steps: [['service', () => started.stop()]],
+      steps: [
+        ['service', () => started.stop()],
+        ['tracing', stopTracing],
+      ],
     });
     return started;
   } catch (err) {

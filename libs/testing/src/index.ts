@@ -6,3 +6,4 @@ export * from './until.ts';
 export * from './tcp-proxy.ts';
 export * from './round-robin-proxy.ts';
 export * from './sse.ts';
+export * from './tracing.ts';

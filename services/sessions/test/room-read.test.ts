@@ -11,6 +11,7 @@ import { openRoom } from '../src/use-cases/open-room.use-case.ts';
 import { voteScenes } from '../src/use-cases/shared/vote-scenes.ts';
 import { rooms } from './support/room.ts';
 import { asUser, startSessions, type SessionsHarness } from './support/sessions-harness.ts';
+import { participantTokenKey } from '@pp/contracts';
 
 let h: SessionsHarness;
 let r: ReturnType<typeof rooms>;
@@ -103,6 +104,7 @@ describe('opening a room in one read', () => {
         stories: { roomStories: async () => [] } as unknown as StoriesClient,
         logger: createLogger({ name: 'room-read-test', level: 'silent' }),
         roomMaxParticipants: 1_000,
+        participantTokenKey: participantTokenKey('room-read-test-signing-key-0123456789'),
       };
       const read = await openRoom(ctx, session.code, undefined, undefined);
       expect(read.lastEventId).toBe(`at:${place}`);

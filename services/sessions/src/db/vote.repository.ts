@@ -1,5 +1,5 @@
 import { preparedRows, type EntityManager, type PreparedStatement } from '@pp/db';
-import { insertOutboxSql } from '@pp/events';
+import { currentTraceparent, insertOutboxSql } from '@pp/events';
 import { asDate, row, rows, run } from './sql.ts';
 
 export interface StoredVote {
@@ -70,7 +70,7 @@ const recordVoteStatement = (name: string, voterLock: string): PreparedStatement
        select jsonb_build_object('votes_cast', votes_cast, 'total_participants', total,
                 'all_voted', total > 0 and votes_cast >= total) as stats
          from saved, counts),
-     event as (${insertOutboxSql(`select jsonb_set($9::jsonb, '{data,stats}', stats.stats) from stats`)}),
+     event as (${insertOutboxSql(`select jsonb_set($9::jsonb, '{data,stats}', stats.stats) from stats`, '$13')}),
      room as (
        insert into room_events (event_id, session_id, type, payload, occurred_at)
        select $8::uuid, $2::uuid, 'vote.cast', jsonb_set($11::jsonb, '{stats}', stats.stats), $10::timestamptz
@@ -113,6 +113,7 @@ export async function recordVote(em: EntityManager, v: VoteToRecord) {
     v.event.createdAt,
     v.roomData,
     v.withToken,
+    currentTraceparent(),
   ]);
   if (!result) return undefined;
   const { votes_cast, total, participant_version, ...vote } = result;

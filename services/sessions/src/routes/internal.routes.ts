@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { roundCommand } from '@pp/contracts';
 import { requireService, sendToUnit, validate } from '@pp/http';
+import { inSpan } from '@pp/telemetry';
 import { internalSessionParams, roundParams, sessionIdParams } from '../api/schemas.ts';
 import { applyRoundCommand } from '../use-cases/apply-round-command.use-case.ts';
 import { getRoundStats } from '../use-cases/get-round-stats.use-case.ts';
@@ -20,7 +21,13 @@ export function internalRoutes(deps: RouteDeps): Router {
   router.put(
     '/internal/sessions/:sessionId/round',
     validate({ params: sessionIdParams, body: roundCommand }, async ({ params, body }, _req, res) => {
-      sendToUnit(res, 200, await applyRoundCommand(deps.context(), params.sessionId, body));
+      // A span of its own: the step of a reveal (or a move of the round) a trace is looked at for.
+      const answer = await inSpan(
+        'sessions round command',
+        { 'pp.session_id': params.sessionId, 'pp.round.kind': body.kind },
+        () => applyRoundCommand(deps.context(), params.sessionId, body),
+      );
+      sendToUnit(res, 200, answer);
     }),
   );
   router.get(

@@ -1,6 +1,6 @@
 import type { EventEnvelope } from '@pp/contracts';
 import { preparedRows, type EntityManager, type PreparedStatement } from '@pp/db';
-import { insertOutboxSql } from '@pp/events';
+import { currentTraceparent, insertOutboxSql } from '@pp/events';
 import type { SessionRecord, StoryRecord } from './entities/index.ts';
 
 /**
@@ -187,7 +187,7 @@ const COMMIT: PreparedStatement = {
         where exists (select 1 from ok)),
      deleted as (
        delete from stories where session_id = $1::uuid and id = any($6::uuid[]) and exists (select 1 from ok)),
-     events as (${insertOutboxSql(`select e from jsonb_array_elements($7::jsonb) e where exists (select 1 from ok)`)}),
+     events as (${insertOutboxSql(`select e from jsonb_array_elements($7::jsonb) e where exists (select 1 from ok)`, '$8')}),
      history as (
        insert into story_history (event_id, session_id, occurred_at, envelope)
        select (e->>'id')::uuid, $1::uuid, (e->>'occurred_at')::timestamptz, e
@@ -240,6 +240,7 @@ export async function commitQueue(em: EntityManager, write: QueueWrite): Promise
     JSON.stringify(write.created.map((s) => rowOf(s, true))),
     `{${write.deleted.join(',')}}`,
     JSON.stringify(write.events),
+    currentTraceparent(),
   ]);
   return result?.committed === 1;
 }

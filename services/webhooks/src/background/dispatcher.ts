@@ -1,8 +1,10 @@
 import { atMost } from '@pp/async';
+import { inKeptTrace, outsideTrace } from '@pp/telemetry';
 import type { Logger } from '@pp/logger';
 import type { EndpointClient } from '../clients/endpoint.client.ts';
 import type { ClaimedDelivery } from '../db/dispatch.repository.ts';
 import { attemptDelivery } from '../use-cases/attempt-delivery.use-case.ts';
+import { countAttempt } from './delivery-metrics.ts';
 import { claimDueDeliveries } from '../use-cases/claim-due-deliveries.use-case.ts';
 import type { WebhooksContext } from '../use-cases/shared/context.ts';
 import { endpointBreakers, REST_MS } from './dispatch/endpoint-breakers.ts';
@@ -75,7 +77,8 @@ export function createDispatcher(options: DispatcherOptions) {
       claims.again = true;
       return;
     }
-    claims.running = claimWhileRoom()
+    // Kicked by a consumer, the claim is still no part of its trace: each attempt joins its own.
+    claims.running = outsideTrace(claimWhileRoom)
       .catch((err) => options.logger.warn({ err }, 'could not claim due deliveries'))
       .finally(() => {
         claims.running = undefined;
@@ -86,17 +89,24 @@ export function createDispatcher(options: DispatcherOptions) {
 
   function attempt(d: ClaimedDelivery) {
     const within = slots.take(d.webhookId);
-    const made = within
-      ? attemptDelivery(
-          options.context(),
-          d,
-          (url, body, headers) => endpoints.post(d.webhookId, url, body, headers),
-          REST_MS,
-        )
-      : // Claimed in the same batch as others of its webhook past the limit: handed back, due at once.
-        attemptDelivery(options.context(), d, async () => 'deferred', 0);
+    // In the trace of the request whose event made the delivery (however late the attempt).
+    const attributes = { 'pp.webhook_id': d.webhookId, 'pp.delivery_id': d.id, 'pp.attempt': d.attempt };
+    const made = inKeptTrace('webhook delivery', d.traceparent, attributes, () =>
+      within
+        ? attemptDelivery(
+            options.context(),
+            d,
+            (url, body, headers) => endpoints.post(d.webhookId, url, body, headers),
+            REST_MS,
+          )
+        : // Claimed in the same batch as others of its webhook past the limit: handed back, due at once.
+          attemptDelivery(options.context(), d, async () => 'deferred', 0),
+    );
     void made
-      .then((result) => settler.add(result))
+      .then((result) => {
+        countAttempt(result);
+        settler.add(result);
+      })
       .catch((err) =>
         options.logger.error({ err, delivery_id: d.id }, 'delivery attempt failed unexpectedly'),
       )

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@pp/db';
+import { currentTraceparent } from '@pp/telemetry';
 import type { WebhookPayload } from '../domain/payload.ts';
 import { asDate, asDateOrNull, query } from './sql.ts';
 
@@ -74,9 +75,9 @@ export async function addEventDeliveries(em: EntityManager, events: EventDeliver
   const rows = await query<{ id: string }>(
     em,
     'add_event_deliveries',
-    `insert into deliveries (id, webhook_id, event_id, event_type, payload, status, attempts, retries, next_attempt_at, created_at)
+    `insert into deliveries (id, webhook_id, event_id, event_type, payload, status, attempts, retries, next_attempt_at, created_at, traceparent)
      select gen_random_uuid(), w.id, e.event_id, e.type, e.payload, 'pending', 0, true,
-            now() + (e.n - 1) * interval '1 microsecond', now() + (e.n - 1) * interval '1 microsecond'
+            now() + (e.n - 1) * interval '1 microsecond', now() + (e.n - 1) * interval '1 microsecond', $2::text
        from rows from (jsonb_to_recordset($1::jsonb)
               as (owner_id text, session_id uuid, event_id uuid, type varchar, payload jsonb))
               with ordinality as e(owner_id, session_id, event_id, type, payload, n)
@@ -95,6 +96,7 @@ export async function addEventDeliveries(em: EntityManager, events: EventDeliver
           payload: e.payload,
         })),
       ),
+      currentTraceparent(),
     ],
   );
   return rows.length;

@@ -17,6 +17,8 @@ export interface ClaimedDelivery {
   secretSealed: string;
   previousSecretSealed: string | null;
   previousSecretUntil: Date | null;
+  /** The trace of the consumer that recorded the delivery (null without tracing). */
+  traceparent?: string | null;
 }
 
 interface ClaimRow {
@@ -31,6 +33,7 @@ interface ClaimRow {
   secret_sealed: string;
   previous_secret_sealed: string | null;
   previous_secret_until: Date | null;
+  traceparent: string | null;
 }
 
 /**
@@ -66,7 +69,7 @@ export async function claimDueDeliveries(
      from previous p, webhooks w
      where d.id = p.id and w.id = d.webhook_id
      returning d.id, d.webhook_id, d.payload, d.attempts, d.retries, p.manual, w.url, w.kind,
-               w.secret_sealed, w.previous_secret_sealed, w.previous_secret_until`,
+               w.secret_sealed, w.previous_secret_sealed, w.previous_secret_until, d.traceparent`,
     [limit, skipWebhooks, leaseMs],
   );
   return rows.map((r) => ({
@@ -81,6 +84,7 @@ export async function claimDueDeliveries(
     secretSealed: r.secret_sealed,
     previousSecretSealed: r.previous_secret_sealed,
     previousSecretUntil: asDateOrNull(r.previous_secret_until),
+    traceparent: r.traceparent,
   }));
 }
 
