@@ -108,7 +108,10 @@ describe('deploy/observability', () => {
     expect(deployments.length).toBeGreaterThanOrEqual(8);
     for (const d of deployments) {
       const pod = d.spec.template;
-      const port = pod.spec.containers[0].ports.find((p: Obj) => p.name === 'http').containerPort;
+      // The gateway serves its metrics on a port of their own, off the public API; a unit on its HTTP port.
+      const ports = pod.spec.containers[0].ports as Obj[];
+      const port = (ports.find((p) => p.name === 'metrics') ?? ports.find((p) => p.name === 'http'))!
+        .containerPort;
       expect({ name: d.metadata.name, ...pod.metadata.annotations }).toMatchObject({
         name: d.metadata.name,
         'prometheus.io/scrape': 'true',
