@@ -45,8 +45,12 @@ export const EVENT_RETENTION_SECONDS = 7 * 24 * 3600;
 /** How long ensureStream waits for a cluster that does not answer yet (electing a leader, busy starting). */
 export const STREAM_SETUP_PATIENCE_MS = 30_000;
 
-/** A cluster that cannot answer yet (no leader, no quorum) times out or has no responder. */
-const notAnsweringYet = (err: unknown) => /timeout|no responders/i.test((err as Error)?.message ?? '');
+/**
+ * A cluster that cannot answer yet (no leader, no quorum) times out, has no responder, or says
+ * "JetStream system temporarily unavailable".
+ */
+const notAnsweringYet = (err: unknown) =>
+  /timeout|no responders|temporarily unavailable/i.test((err as Error)?.message ?? '');
 
 /** `work` again (0.25 s doubling to 2 s) while the cluster does not answer, for `patienceMs` at most. */
 async function whenAnswering<T>(work: () => Promise<T>, patienceMs: number): Promise<T> {
