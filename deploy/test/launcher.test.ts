@@ -110,6 +110,12 @@ describe('unit environment', () => {
       expect([u.name, unitEnvironment(u, context({ HOST: '0.0.0.0' })).HOST]).toEqual([u.name, '127.0.0.1']);
     expect(unitEnvironment(unit('gateway'), context()).HOST).toBe('127.0.0.1');
     expect(unitEnvironment(unit('gateway'), context({ HOST: '0.0.0.0' })).HOST).toBe('0.0.0.0');
+    // With several gateway replicas their front takes HOST; the replicas stay on loopback behind it.
+    const behindFront = {
+      ...context({ HOST: '0.0.0.0' }),
+      replicaPorts: new Map([['gateway', [9100, 9101]]]),
+    };
+    expect(unitEnvironment(unit('gateway'), behindFront, 1).HOST).toBe('127.0.0.1');
     expect(() => unitEnvironment(unit('gateway'), context({ HOST: 'my-laptop' }))).toThrow(
       'HOST must be an IP address such as 127.0.0.1 or 0.0.0.0, not "my-laptop"',
     );
