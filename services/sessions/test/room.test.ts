@@ -422,7 +422,9 @@ describe('live room', () => {
       await stream.ended;
       await stopping;
       expect(stopped).toBe(true);
-      expect(Date.now() - started).toBeLessThan(3_000);
+      // A stop that waited for its streams would never end (a stream ends only when its client goes):
+      // well under the test's own timeout, with room for a loaded machine's stop of the consumers.
+      expect(Date.now() - started).toBeLessThan(10_000);
     } finally {
       if (!stopped) await other.stop();
     }
