@@ -3,7 +3,7 @@
  * the units' path descriptions (schema.ts, written by `npm run generate:client`). A path, a parameter
  * or a body the API does not describe is a type error, and each answer has the type of its schema.
  */
-import createClient, { type Client, type ClientOptions } from 'openapi-fetch';
+import createClient, { defaultPathSerializer, type Client, type ClientOptions } from 'openapi-fetch';
 import type { components, paths } from './schema.ts';
 
 export type { components, operations, paths } from './schema.ts';
@@ -34,4 +34,12 @@ export type Answer<P extends ApiPath, M extends keyof paths[P]> = paths[P][M] ex
  */
 export function createApiClient(baseUrl: string, options: Omit<ClientOptions, 'baseUrl'> = {}): ApiClient {
   return createClient<paths>({ ...options, baseUrl });
+}
+
+/**
+ * A path of the API with its parameters filled in (encoded as the client encodes them), for what is
+ * not a JSON call: a live stream's URL, a link. `pathOf('/sessions/{code}/events', { code })`.
+ */
+export function pathOf(path: ApiPath, params: Record<string, string>): string {
+  return defaultPathSerializer(path, params);
 }

@@ -1,4 +1,4 @@
-import type { Schemas } from '@pp/api-client';
+import { pathOf, type Schemas } from '@pp/api-client';
 import { answerOf, api, as, fileOf } from './client.ts';
 import { seatTokenOf } from './seat.ts';
 
@@ -27,6 +27,8 @@ export const updateSession = (c: string, token: string, body: Schemas['UpdateSes
 
 export const joinSession = (c: string, token: string | null, body: Schemas['JoinRequest']) =>
   answerOf(api.POST('/sessions/{code}/join', { ...inRoom(c), body, ...as({ token }) }), { token });
+/** The room's live stream (read by room-stream.ts, not as JSON). */
+export const roomStreamPath = (c: string) => pathOf('/sessions/{code}/events', { code: c });
 /** The whole room in one read, with where its live stream resumes. */
 export const readRoom = (c: string, token: string | null) =>
   answerOf(api.GET('/sessions/{code}/room', { ...inRoom(c), ...as(seated(c, token)) }), { token });

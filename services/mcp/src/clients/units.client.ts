@@ -33,6 +33,12 @@ interface UnitLink {
   api: ApiClient;
 }
 
+/** A URL's path and query below a base URL's path (the service client adds the base again). */
+function pathBelow(baseUrl: string, url: string): string {
+  const { pathname, search } = new URL(url);
+  return pathname.slice(new URL(baseUrl).pathname.replace(/\/$/, '').length) + search;
+}
+
 /**
  * The typed client's fetch, sent through the unit's service client instead: signed as the caller
  * (the unit trusts only a signed identity), with its timeout and circuit breaker.
@@ -42,7 +48,7 @@ function signedAs(link: UnitLink, caller: Identity) {
     const text = await request.text();
     const answer = await link.service.call<unknown>({
       method: request.method,
-      url: request.url.slice(link.baseUrl.length),
+      url: pathBelow(link.baseUrl, request.url),
       data: text ? JSON.parse(text) : undefined,
       actAs: caller,
     });
