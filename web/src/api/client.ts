@@ -111,11 +111,14 @@ export async function answerOf<T>(call: Promise<Outcome<T>>, c: Credentials = {}
   return data as NonNullable<T>;
 }
 
-/** The answer of a call whose body is a file (not the JSON envelope), or an ApiError. */
+/** The answer of an export (a file, not the JSON envelope), or an ApiError. */
 export async function fileOf(call: Promise<Outcome<unknown>>, c: Credentials = {}): Promise<Blob> {
   const { data, error, response } = await call;
   if (response.status === 401 && c.token) onUnauthorized();
-  if (!response.ok) throw refusal(response, typeof error === 'object' ? (error as Envelope) : undefined);
+  if (!response.ok) {
+    const body = typeof error === 'object' ? (error as Envelope) : undefined;
+    throw refusal(response, { message: `Export failed (${response.status})`, ...body });
+  }
   return data as Blob;
 }
 
