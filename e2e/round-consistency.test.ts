@@ -4,7 +4,7 @@
  * of the sessions and stories units behind a round-robin proxy. The room's stream gets vote.cast for
  * every vote that was accepted.
  */
-import { startPlatform, type Platform } from './support/platform.ts';
+import { bearer, startPlatform, type Platform } from './support/platform.ts';
 
 const RUNS = 100;
 
@@ -17,26 +17,38 @@ describe.each([1, 2])('round consistency with %i replica(s) of each unit', (repl
   });
   afterAll(() => p.stop());
 
-  const as = (token: string) => ({ token });
+  const asOwner = () => bearer(owner);
+  const inRoom = (code: string) => ({ params: { path: { code } } });
+  const ofStory = (story: string) => ({ params: { path: { story } } });
   const createSession = async () => {
-    const res = await p.client.post('/sessions', { body: { name: 'Sprint' }, ...as(owner) });
-    expect(res.status).toBe(201);
-    return res.body.session as { id: string; code: string };
+    const res = await p.api.POST('/sessions', { body: { name: 'Sprint' }, ...asOwner() });
+    expect(res.response.status).toBe(201);
+    return res.data!.session;
   };
   const addStory = async (code: string, title: string) => {
-    const res = await p.client.post(`/sessions/${code}/stories`, { body: { title }, ...as(owner) });
-    expect(res.status).toBe(201);
-    return res.body.story as { id: string; status: string };
+    const res = await p.api.POST('/sessions/{code}/stories', {
+      ...inRoom(code),
+      body: { title },
+      ...asOwner(),
+    });
+    expect(res.response.status).toBe(201);
+    return res.data!.story;
   };
   const join = async (code: string, name: string) => {
-    const res = await p.client.post(`/sessions/${code}/join`, { body: { name } });
-    expect(res.status).toBe(200);
-    return res.body.participant.id as number;
+    const res = await p.api.POST('/sessions/{code}/join', { ...inRoom(code), body: { name } });
+    expect(res.response.status).toBe(200);
+    return res.data!.participant.id;
   };
   const vote = (code: string, participantId: number, value = '5') =>
-    p.client.post(`/sessions/${code}/vote`, { body: { participant_id: participantId, vote: value } });
+    p.api.POST('/sessions/{code}/vote', {
+      ...inRoom(code),
+      body: { participant_id: participantId, vote: value },
+    });
   const currentStory = async (code: string) =>
-    (await p.client.get(`/sessions/${code}`)).body.session.current_story?.id ?? null;
+    (await p.api.GET('/sessions/{code}', inRoom(code))).data?.session.current_story?.id ?? null;
+  /** Reveals, resets or activates a story as the owner; the status of the answer. */
+  const onStory = async (action: 'reveal' | 'reset' | 'activate', story: string) =>
+    (await p.api.POST(`/stories/{story}/${action}`, { ...ofStory(story), ...asOwner() })).response.status;
 
   /** A session with one voter, and its room's stream, live once it has shown the join. */
   const room = async () => {
@@ -64,7 +76,7 @@ describe.each([1, 2])('round consistency with %i replica(s) of each unit', (repl
       const { session, voter, stream } = await room();
       const story = await addStory(session.code, 'First');
       const res = await vote(session.code, voter);
-      if (res.status !== 200 || res.body.vote.story_id !== story.id) misses++;
+      if (res.response.status !== 200 || res.data?.vote.story_id !== story.id) misses++;
       else await expectVoteCasts(stream, [story.id]);
       await stream.close();
     }
@@ -90,11 +102,10 @@ describe.each([1, 2])('round consistency with %i replica(s) of each unit', (repl
     let misses = 0;
     for (let i = 0; i < RUNS; i++) {
       const target = stories[(i + 1) % 2]!;
-      const activated = await p.client.post(`/stories/${target.id}/activate`, as(owner));
-      expect(activated.status).toBe(200);
+      expect(await onStory('activate', target.id)).toBe(200);
       if ((await currentStory(session.code)) !== target.id) misses++;
       const res = await vote(session.code, voter);
-      if (res.status !== 200 || res.body.vote.story_id !== target.id) misses++;
+      if (res.response.status !== 200 || res.data?.vote.story_id !== target.id) misses++;
       else voted.push(target.id);
     }
     expect(misses).toBe(0);
@@ -108,9 +119,9 @@ describe.each([1, 2])('round consistency with %i replica(s) of each unit', (repl
     for (let i = 0; i <= RUNS; i++) stories.push((await addStory(session.code, `Story ${i}`)).id);
     let misses = 0;
     for (let i = 0; i < RUNS; i++) {
-      const revealed = await p.client.post(`/stories/${stories[i]}/reveal`, as(owner));
-      expect(revealed.status).toBe(200);
-      expect(revealed.body.next_story.id).toBe(stories[i + 1]);
+      const revealed = await p.api.POST('/stories/{story}/reveal', { ...ofStory(stories[i]!), ...asOwner() });
+      expect(revealed.response.status).toBe(200);
+      expect(revealed.data?.next_story?.id).toBe(stories[i + 1]);
       if ((await currentStory(session.code)) !== stories[i + 1]) misses++;
     }
     expect(misses).toBe(0);
@@ -122,12 +133,16 @@ describe.each([1, 2])('round consistency with %i replica(s) of each unit', (repl
     const voted: string[] = [];
     let misses = 0;
     for (let i = 0; i < RUNS; i++) {
-      expect((await vote(session.code, voter, '3')).status).toBe(200);
+      expect((await vote(session.code, voter, '3')).response.status).toBe(200);
       voted.push(story.id);
-      expect((await p.client.post(`/stories/${story.id}/reveal`, as(owner))).status).toBe(200);
-      expect((await p.client.post(`/stories/${story.id}/reset`, as(owner))).status).toBe(200);
+      expect(await onStory('reveal', story.id)).toBe(200);
+      expect(await onStory('reset', story.id)).toBe(200);
       const res = await vote(session.code, voter, '8');
-      if (res.status !== 200 || res.body.vote.story_id !== story.id || res.body.stats.votes_cast !== 1)
+      if (
+        res.response.status !== 200 ||
+        res.data?.vote.story_id !== story.id ||
+        res.data.stats.votes_cast !== 1
+      )
         misses++;
       else voted.push(story.id);
     }
@@ -139,20 +154,23 @@ describe.each([1, 2])('round consistency with %i replica(s) of each unit', (repl
   it("the session's activity right after a story change shows it", async () => {
     const misses: string[] = [];
     const activity = async (code: string) =>
-      (await p.client.get(`/sessions/${code}/activity?limit=10`, as(owner))).body.activity as Array<{
-        id: string;
-        type: string;
-        data: { story?: { id: string } };
-      }>;
+      (
+        await p.api.GET('/sessions/{code}/activity', {
+          params: { path: { code }, query: { limit: 10 } },
+          ...asOwner(),
+        })
+      ).data!.activity;
     const shows = (events: Awaited<ReturnType<typeof activity>>, type: string, storyId: string) =>
-      events.filter((e) => e.type === type && e.data.story?.id === storyId).length === 1;
+      // An event's data is described as open (what the room showed): its story is read as the room reads it.
+      events.filter((e) => e.type === type && (e.data.story as { id?: string } | undefined)?.id === storyId)
+        .length === 1;
     for (let i = 0; i < RUNS / 4; i++) {
       const session = await createSession();
       const story = await addStory(session.code, 'Seen at once');
       const added = await activity(session.code);
       if (!shows(added, 'story.created', story.id))
         misses.push(`after the add: ${added.map((e) => e.type).join(', ')}`);
-      expect((await p.client.post(`/stories/${story.id}/reveal`, as(owner))).status).toBe(200);
+      expect(await onStory('reveal', story.id)).toBe(200);
       const after = await activity(session.code);
       if (!shows(after, 'story.revealed', story.id) || !shows(after, 'story.created', story.id))
         misses.push(`after the reveal: ${after.map((e) => e.type).join(', ')}`);
@@ -164,27 +182,29 @@ describe.each([1, 2])('round consistency with %i replica(s) of each unit', (repl
     /** An auto-reveal session with stories A and B (A open) and two voters. */
     const autoRoom = async () => {
       const session = await createSession();
-      const switched = await p.client.patch(`/sessions/${session.code}`, {
+      const switched = await p.api.PATCH('/sessions/{code}', {
+        ...inRoom(session.code),
         body: { auto_reveal: true },
-        ...as(owner),
+        ...asOwner(),
       });
-      expect(switched.status).toBe(200);
+      expect(switched.response.status).toBe(200);
       const a = await addStory(session.code, 'A');
       const b = await addStory(session.code, 'B');
       const voters = [await join(session.code, 'Vi'), await join(session.code, 'Wu')];
       return { session, a: a.id, b: b.id, voters };
     };
     const revealed = async (storyId: string) =>
-      (await p.client.get(`/stories/${storyId}`, as(owner))).body.story.status === 'revealed';
+      (await p.api.GET('/stories/{story}', { ...ofStory(storyId), ...asOwner() })).data?.story.status ===
+      'revealed';
     const SOME = RUNS / 4;
 
     it('the lookup right after the last vote shows the next story, the voted one revealed', async () => {
       let misses = 0;
       for (let i = 0; i < SOME; i++) {
         const { session, a, b, voters } = await autoRoom();
-        expect((await vote(session.code, voters[0]!, '3')).status).toBe(200);
+        expect((await vote(session.code, voters[0]!, '3')).response.status).toBe(200);
         const last = await vote(session.code, voters[1]!, '5');
-        expect(last.body.stats.all_voted).toBe(true);
+        expect(last.data?.stats.all_voted).toBe(true);
         if ((await currentStory(session.code)) !== b || !(await revealed(a))) misses++;
       }
       expect(misses).toBe(0);
@@ -194,15 +214,16 @@ describe.each([1, 2])('round consistency with %i replica(s) of each unit', (repl
       let misses = 0;
       for (let i = 0; i < SOME; i++) {
         const { session, a, b, voters } = await autoRoom();
-        expect((await vote(session.code, voters[0]!)).status).toBe(200);
+        expect((await vote(session.code, voters[0]!)).response.status).toBe(200);
+        const voter = { params: { path: { code: session.code, id: voters[1]! } }, ...asOwner() };
         const change =
           i % 2 === 0
-            ? await p.client.delete(`/sessions/${session.code}/participants/${voters[1]}`, as(owner))
-            : await p.client.patch(`/sessions/${session.code}/participants/${voters[1]}`, {
+            ? await p.api.DELETE('/sessions/{code}/participants/{id}', voter)
+            : await p.api.PATCH('/sessions/{code}/participants/{id}', {
+                ...voter,
                 body: { role: 'observer' },
-                ...as(owner),
               });
-        expect(change.status).toBe(200);
+        expect(change.response.status).toBe(200);
         if ((await currentStory(session.code)) !== b || !(await revealed(a))) misses++;
       }
       expect(misses).toBe(0);
@@ -215,12 +236,13 @@ describe.each([1, 2])('round consistency with %i replica(s) of each unit', (repl
         const a = (await addStory(session.code, 'A')).id;
         const b = (await addStory(session.code, 'B')).id;
         const voter = await join(session.code, 'Xi');
-        expect((await vote(session.code, voter)).status).toBe(200);
-        const on = await p.client.patch(`/sessions/${session.code}`, {
+        expect((await vote(session.code, voter)).response.status).toBe(200);
+        const on = await p.api.PATCH('/sessions/{code}', {
+          ...inRoom(session.code),
           body: { auto_reveal: true },
-          ...as(owner),
+          ...asOwner(),
         });
-        expect(on.status).toBe(200);
+        expect(on.response.status).toBe(200);
         if ((await currentStory(session.code)) !== b || !(await revealed(a))) misses++;
       }
       expect(misses).toBe(0);

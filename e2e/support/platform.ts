@@ -4,6 +4,7 @@
  * for, and the real gateway in front, on fresh
  * databases and an event prefix of their own. Only tests put units together like this.
  */
+import { createApiClient } from '@pp/api-client';
 import { connectNats, deleteBusStreams, eventBus } from '@pp/events';
 import { createLogger } from '@pp/logger';
 import { startService, type ServiceDefinition, type StartedService } from '@pp/runtime';
@@ -38,6 +39,9 @@ import { readConfig as readWebhooksConfig } from '../../services/webhooks/src/co
 /** The internal signing key of the units started here (for a unit a test starts beside them). */
 export const KEY = 'internal-signing-key-for-platform-tests-0123456789';
 const logger = createLogger({ name: 'platform-test', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+
+/** A call's headers as the holder of this access token (the typed client's `headers` option). */
+export const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
 
 export interface PlatformOptions {
   /** Replicas of the sessions and the stories units (1 by default). */
@@ -167,6 +171,8 @@ export async function startPlatform(options: PlatformOptions = {}) {
     /** The event bus's subject prefix of this platform (`<prefix>.<type>`). */
     prefix,
     client,
+    /** The API's typed client (libs/api-client), on the gateway: calls as a client of the public API makes them. */
+    api: createApiClient(gateway.url),
     /** Where each unit started here listens (for a unit a test starts beside them). */
     unitUrls: {
       identity: identityUnit.url,

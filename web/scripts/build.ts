@@ -13,6 +13,8 @@ export const webRoot = fileURLToPath(new URL('..', import.meta.url));
 export const distDir = join(webRoot, 'dist');
 const STAMP = '.source-hash';
 const INPUTS = ['index.html', 'vite.config.ts', 'package.json', 'tsconfig.json', 'src'];
+/** The API's typed client, built into the room (a regenerated client is a new build). */
+const CLIENT = join(webRoot, '..', 'libs', 'api-client', 'src');
 
 function filesOf(path: string): string[] {
   if (!existsSync(path)) return [];
@@ -27,7 +29,9 @@ export function sourceHash(): string {
   const files = INPUTS.flatMap((input) => {
     const path = join(webRoot, input);
     return input.includes('.') ? [path] : filesOf(path);
-  }).sort();
+  })
+    .concat(filesOf(CLIENT))
+    .sort();
   for (const file of files)
     hash.update(relative(webRoot, file)).update('\0').update(readFileSync(file)).update('\0');
   return hash.digest('hex');

@@ -4,11 +4,14 @@ import { dirname, join, relative, resolve } from 'node:path';
 const src = join(import.meta.dirname, '..', 'src');
 
 /**
- * The web room is a client of the public API like any other: its code imports only itself and
- * Preact, never a unit's or a library's code (what it knows of the API is in api/).
+ * The web room is a client of the public API like any other: its code imports only itself, Preact
+ * and the API's typed client (generated from the API's description), never a unit's or another
+ * library's code (what it knows of the API is in api/, through that client).
  */
+const OUTSIDE = /^(preact(\/|$)|@pp\/api-client$)/;
+
 describe('the web room imports', () => {
-  it('only its own files and Preact', () => {
+  it('only its own files, Preact and the typed API client', () => {
     const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter(
       (f) => /\.tsx?$/.test(f) && !f.endsWith('.test.ts'),
     );
@@ -19,7 +22,7 @@ describe('the web room imports', () => {
       for (const [, spec] of text.matchAll(/(?:import|from)\s+['"]([^'"]+)['"]/g)) {
         const own =
           spec!.startsWith('.') && !relative(src, resolve(dirname(join(src, file)), spec!)).startsWith('..');
-        if (!own && !/^preact(\/|$)/.test(spec!)) outside.push(`${file}: ${spec}`);
+        if (!own && !OUTSIDE.test(spec!)) outside.push(`${file}: ${spec}`);
       }
     }
     expect(outside).toEqual([]);

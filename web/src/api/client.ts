@@ -1,3 +1,11 @@
+import { createApiClient } from '@pp/api-client';
+
+/**
+ * The room's calls go through the API's typed client (generated from the units' path descriptions):
+ * the paths, parameters, bodies and answers are the API's own. This file turns a call's outcome into
+ * the answer or an ApiError, and adds the caller's credentials.
+ */
+
 /** A refusal of the API, from its error envelope (`message`, `error.code`, `errors`). */
 export class ApiError extends Error {
   readonly status: number;
@@ -25,14 +33,22 @@ export class ApiError extends Error {
   }
 }
 
-export interface CallOptions {
-  method?: string;
-  body?: unknown;
-  /** The access token, when signed in. */
+/** Who calls: the access token when signed in, the participant token once seated in the room. */
+export interface Credentials {
   token?: string | null;
-  participantToken?: string;
+  participantToken?: string | undefined;
   signal?: AbortSignal;
 }
+
+/**
+ * The API on this page's origin. The fetch is looked up at each call (not once at load), and
+ * nothing is cached: a room's state is read fresh.
+ */
+export const api = createApiClient(location.origin, {
+  cache: 'no-store',
+  headers: { accept: 'application/json' },
+  fetch: (request) => fetch(request),
+});
 
 let onUnauthorized: () => void = () => undefined;
 /** What to do when the access token is refused (expired, revoked): sign out. */
@@ -40,56 +56,70 @@ export const whenUnauthorized = (handler: () => void) => {
   onUnauthorized = handler;
 };
 
-function headersFor(o: CallOptions, accept: string) {
-  const headers: Record<string, string> = { accept };
-  if (o.body !== undefined) headers['content-type'] = 'application/json';
-  if (o.token) headers.authorization = `Bearer ${o.token}`;
-  if (o.participantToken) headers['x-participant-token'] = o.participantToken;
-  return headers;
+/** The headers (and abort signal) of a call made with these credentials. */
+export function as(c: Credentials) {
+  const headers: Record<string, string> = {};
+  if (c.token) headers.authorization = `Bearer ${c.token}`;
+  if (c.participantToken) headers['x-participant-token'] = c.participantToken;
+  return c.signal ? { headers, signal: c.signal } : { headers };
 }
 
-/** One request to the API on this origin; the resource of the answer, or an ApiError. */
-export async function request(path: string, o: CallOptions = {}, accept = 'application/json') {
-  let res: Response;
+interface Envelope {
+  success?: boolean;
+  message?: string;
+  error?: { code?: string };
+  errors?: Record<string, string[]>;
+}
+
+function refusal(response: Response, body: Envelope | undefined): ApiError {
+  const retry = response.headers.get('retry-after');
+  const message =
+    body?.message ??
+    (response.status === 429
+      ? `Too many requests: try again in ${retry ?? 'a few'} s`
+      : `The server answered ${response.status}`);
+  const wait = Number(retry);
+  return new ApiError(
+    response.status,
+    body?.error?.code ?? 'http_error',
+    message,
+    body?.errors,
+    retry !== null && Number.isFinite(wait) ? wait : undefined,
+  );
+}
+
+/** A call's outcome as the typed client gives it. */
+interface Outcome<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+/** Awaits a call of the typed client: its answer when the API says `success`, else an ApiError. */
+export async function answerOf<T>(call: Promise<Outcome<T>>, c: Credentials = {}): Promise<NonNullable<T>> {
+  let outcome: Outcome<T>;
   try {
-    res = await fetch(path, {
-      method: o.method ?? (o.body === undefined ? 'GET' : 'POST'),
-      headers: headersFor(o, accept),
-      body: o.body === undefined ? undefined : JSON.stringify(o.body),
-      signal: o.signal,
-      cache: 'no-store',
-    });
+    outcome = await call;
   } catch (err) {
     if ((err as Error).name === 'AbortError') throw err;
     throw new ApiError(0, 'network', 'The server cannot be reached: check the connection and try again.');
   }
-  if (res.status === 401 && o.token) onUnauthorized();
-  return res;
+  const { data, error, response } = outcome;
+  if (response.status === 401 && c.token) onUnauthorized();
+  const body = (response.ok ? data : error) as Envelope | undefined;
+  if (!response.ok || typeof body !== 'object' || !body?.success) throw refusal(response, body);
+  return data as NonNullable<T>;
 }
 
-/** A JSON call: the envelope's fields on success. */
-// The answer's shape is the caller's to state (see types.ts).
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function call<T = any>(path: string, o: CallOptions = {}): Promise<T> {
-  const res = await request(path, o);
-  const body = await res.json().catch(() => undefined);
-  if (!res.ok || !body?.success) {
-    const retry = res.headers.get('retry-after');
-    const message =
-      body?.message ??
-      (res.status === 429
-        ? `Too many requests: try again in ${retry ?? 'a few'} s`
-        : `The server answered ${res.status}`);
-    const wait = Number(retry);
-    throw new ApiError(
-      res.status,
-      body?.error?.code ?? 'http_error',
-      message,
-      body?.errors,
-      retry !== null && Number.isFinite(wait) ? wait : undefined,
-    );
+/** The answer of an export (a file, not the JSON envelope), or an ApiError. */
+export async function fileOf(call: Promise<Outcome<unknown>>, c: Credentials = {}): Promise<Blob> {
+  const { data, error, response } = await call;
+  if (response.status === 401 && c.token) onUnauthorized();
+  if (!response.ok) {
+    const body = typeof error === 'object' ? (error as Envelope) : undefined;
+    throw refusal(response, { message: `Export failed (${response.status})`, ...body });
   }
-  return body as T;
+  return data as Blob;
 }
 
 export const describeError = (err: unknown) =>

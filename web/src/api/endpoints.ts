@@ -1,94 +1,75 @@
-import { call, request, ApiError } from './client.ts';
+import { pathOf, type Schemas } from '@pp/api-client';
+import { answerOf, api, as, fileOf } from './client.ts';
 import { seatTokenOf } from './seat.ts';
-import type {
-  Analytics,
-  Participant,
-  RoomRead,
-  RoomStory,
-  Session,
-  StorySummary,
-  User,
-  VoteStats,
-} from './types.ts';
 
-/** The public API calls the room makes, one function each (paths and bodies as /openapi.json has them). */
+/** The public API calls the room makes, one function each, through the API's typed client. */
 
-const code = (c: string) => encodeURIComponent(c.toUpperCase());
+const inRoom = (c: string) => ({ params: { path: { code: c.toUpperCase() } } });
+const ofStory = (id: string) => ({ params: { path: { story: id } } });
 
-export interface AuthAnswer {
-  user: User;
-  token: string;
-}
-export const register = (body: { email: string; password: string; name: string }) =>
-  call<AuthAnswer>('/auth/register', { body });
-export const login = (body: { email: string; password: string }) => call<AuthAnswer>('/auth/login', { body });
-export const me = (token: string) => call<{ user: User }>('/auth/me', { token });
+export const register = (body: Schemas['RegisterRequest']) => answerOf(api.POST('/auth/register', { body }));
+export const login = (body: Schemas['LoginRequest']) => answerOf(api.POST('/auth/login', { body }));
+export const me = (token: string) => answerOf(api.GET('/auth/me', as({ token })), { token });
 
-export interface NewSession {
-  name: string;
-  voting_system: Session['voting_system'];
-  custom_deck_name?: string | null;
-  custom_deck_values?: string[] | null;
-  auto_reveal: boolean;
-  voteby_enabled: boolean;
-  vote_by_at: string | null;
-  record_vote_names: boolean;
-}
+export type NewSession = Schemas['CreateSessionRequest'];
 export const createSession = (token: string, body: NewSession) =>
-  call<{ session: Session }>('/sessions', { token, body });
+  answerOf(api.POST('/sessions', { body, ...as({ token }) }), { token });
 export const listSessions = (token: string) =>
-  call<{ sessions: Session[] }>('/sessions?per_page=20&sort=updated_at', { token });
+  answerOf(
+    api.GET('/sessions', { params: { query: { per_page: 20, sort: 'updated_at' } }, ...as({ token }) }),
+    { token },
+  );
+const seated = (c: string, token: string | null) => ({ token, participantToken: seatTokenOf(c) });
 export const lookUpSession = (c: string, token: string | null) =>
-  call<{ session: Session }>(`/sessions/${code(c)}`, { token, participantToken: seatTokenOf(c) });
-export const updateSession = (c: string, token: string, body: Partial<NewSession>) =>
-  call<{ session: Session }>(`/sessions/${code(c)}`, { token, body, method: 'PATCH' });
+  answerOf(api.GET('/sessions/{code}', { ...inRoom(c), ...as(seated(c, token)) }), { token });
+export const updateSession = (c: string, token: string, body: Schemas['UpdateSessionRequest']) =>
+  answerOf(api.PATCH('/sessions/{code}', { ...inRoom(c), body, ...as({ token }) }), { token });
 
-export const joinSession = (c: string, token: string | null, body: { name?: string; role?: 'observer' }) =>
-  call<{ participant: Participant & { token: string }; session: Session }>(`/sessions/${code(c)}/join`, {
-    token,
-    body,
-  });
+export const joinSession = (c: string, token: string | null, body: Schemas['JoinRequest']) =>
+  answerOf(api.POST('/sessions/{code}/join', { ...inRoom(c), body, ...as({ token }) }), { token });
+/** The room's live stream (read by room-stream.ts, not as JSON). */
+export const roomStreamPath = (c: string) => pathOf('/sessions/{code}/events', { code: c });
 /** The whole room in one read, with where its live stream resumes. */
 export const readRoom = (c: string, token: string | null) =>
-  call<RoomRead>(`/sessions/${code(c)}/room`, { token, participantToken: seatTokenOf(c) });
+  answerOf(api.GET('/sessions/{code}/room', { ...inRoom(c), ...as(seated(c, token)) }), { token });
 export const castVote = (c: string, seat: { id: number; token: string }, vote: string) =>
-  call<{ vote: { story_id: string; value: string }; stats: VoteStats }>(`/sessions/${code(c)}/vote`, {
-    body: { participant_id: seat.id, vote },
-    participantToken: seat.token,
-  });
+  answerOf(
+    api.POST('/sessions/{code}/vote', {
+      ...inRoom(c),
+      body: { participant_id: seat.id, vote },
+      ...as({ participantToken: seat.token }),
+    }),
+  );
 
 export const listStories = (c: string) =>
-  call<{ stories: RoomStory[] }>(`/sessions/${code(c)}/stories`, { participantToken: seatTokenOf(c) });
-export const addStory = (
-  c: string,
-  token: string,
-  body: { title: string; description?: string; acceptance_criteria?: string },
-) => call<{ story: StorySummary }>(`/sessions/${code(c)}/stories`, { token, body });
+  answerOf(api.GET('/sessions/{code}/stories', { ...inRoom(c), ...as(seated(c, null)) }));
+export const addStory = (c: string, token: string, body: Schemas['CreateStoryRequest']) =>
+  answerOf(api.POST('/sessions/{code}/stories', { ...inRoom(c), body, ...as({ token }) }), { token });
 
-const story = (id: string, action = '') => `/stories/${encodeURIComponent(id)}${action}`;
 export const moveStory = (id: string, token: string, position: number) =>
-  call(story(id), { token, method: 'PATCH', body: { position } });
-export const deleteStory = (id: string, token: string) => call(story(id), { token, method: 'DELETE' });
+  answerOf(api.PATCH('/stories/{story}', { ...ofStory(id), body: { position }, ...as({ token }) }), {
+    token,
+  });
+export const deleteStory = (id: string, token: string) =>
+  answerOf(api.DELETE('/stories/{story}', { ...ofStory(id), ...as({ token }) }), { token });
 export const revealStory = (id: string, token: string) =>
-  call(story(id, '/reveal'), { token, method: 'POST' });
-export const resetStory = (id: string, token: string) => call(story(id, '/reset'), { token, method: 'POST' });
+  answerOf(api.POST('/stories/{story}/reveal', { ...ofStory(id), ...as({ token }) }), { token });
+export const resetStory = (id: string, token: string) =>
+  answerOf(api.POST('/stories/{story}/reset', { ...ofStory(id), ...as({ token }) }), { token });
 export const activateStory = (id: string, token: string) =>
-  call(story(id, '/activate'), { token, method: 'POST' });
+  answerOf(api.POST('/stories/{story}/activate', { ...ofStory(id), ...as({ token }) }), { token });
 
 export const analytics = (c: string, token: string) =>
-  call<{ analytics: Analytics }>(`/sessions/${code(c)}/analytics`, { token });
+  answerOf(api.GET('/sessions/{code}/analytics', { ...inRoom(c), ...as({ token }) }), { token });
 
 /** The export as a file: CSV as the API writes it, or the JSON answer. */
-export async function exportStories(c: string, token: string, format: 'csv' | 'json'): Promise<Blob> {
+export function exportStories(c: string, token: string, format: 'csv' | 'json'): Promise<Blob> {
+  const { headers } = as({ token });
   const accept = format === 'csv' ? 'text/csv' : 'application/json';
-  const res = await request(`/sessions/${code(c)}/export?format=${format}`, { token }, accept);
-  if (!res.ok) {
-    const body = await res.json().catch(() => undefined);
-    throw new ApiError(
-      res.status,
-      body?.error?.code ?? 'http_error',
-      body?.message ?? `Export failed (${res.status})`,
-    );
-  }
-  return res.blob();
+  const call = api.GET('/sessions/{code}/export', {
+    params: { path: { code: c.toUpperCase() }, query: { format } },
+    headers: { ...headers, accept },
+    parseAs: 'blob',
+  });
+  return fileOf(call, { token });
 }

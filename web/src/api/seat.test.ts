@@ -1,11 +1,14 @@
 import { jest } from '@jest/globals';
-import { readRoom } from './endpoints.ts';
 import { openRoomStream } from './room-stream.ts';
 import { writeSeat } from '../storage.ts';
+import type * as Endpoints from './endpoints.ts';
+
+// The API client is made for the page's origin when loaded: loaded once the page's globals are set.
+let readRoom: typeof Endpoints.readRoom;
 
 /** What the browser would send: the participant token header of each request. */
 const sent: Array<[string, string | undefined]> = [];
-beforeAll(() => {
+beforeAll(async () => {
   const kept = new Map<string, string>();
   Object.assign(globalThis, {
     localStorage: {
@@ -15,13 +18,18 @@ beforeAll(() => {
     },
     window: { addEventListener: () => undefined, removeEventListener: () => undefined },
     navigator: { onLine: true },
+    location: { origin: 'http://room.test' },
   });
-  jest.spyOn(globalThis, 'fetch').mockImplementation(async (url, init) => {
-    sent.push([String(url), (init?.headers as Record<string, string>)['x-participant-token']]);
+  jest.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    // The typed client sends a Request; the live stream, a URL and its init.
+    const headers = new Headers(input instanceof Request ? input.headers : init?.headers);
+    const url = input instanceof Request ? new URL(input.url).pathname : String(input);
+    sent.push([url, headers.get('x-participant-token') ?? undefined]);
     return new Response(JSON.stringify({ success: true, session: {}, participants: [], stories: [] }), {
       headers: { 'content-type': 'application/json' },
     });
   });
+  ({ readRoom } = await import('./endpoints.ts'));
 });
 afterAll(() => jest.restoreAllMocks());
 

@@ -134,13 +134,12 @@ export const compositeToolInput: Record<Exclude<ToolSpec['kind'], 'endpoint'>, J
   },
 };
 
-/** A tool's arguments split into the path's parameters and the rest (the body or the query). */
+/** A tool's arguments split into the path's parameters (by the path's names) and the rest (the body or the query). */
 export function splitArguments(tool: EndpointTool, args: Record<string, unknown>) {
-  const path = Object.entries(tool.pathInputs).reduce(
-    (p, [param, input]) => p.replace(`{${param}}`, encodeURIComponent(String(args[input] ?? ''))),
-    tool.path,
+  const pathParams = Object.fromEntries(
+    Object.entries(tool.pathInputs).map(([param, input]) => [param, String(args[input] ?? '')]),
   );
   const inputs = new Set(Object.values(tool.pathInputs));
   const rest = Object.fromEntries(Object.entries(args).filter(([k]) => !inputs.has(k)));
-  return { path, rest };
+  return { pathParams, rest };
 }

@@ -4,6 +4,8 @@
  * are the endpoint's own: its body (or query) as the unit describes it, and its path's parameters as
  * named inputs (`code` for a session, `story_id` for a story).
  */
+import type { ApiPath } from '@pp/api-client';
+
 export type Unit = 'sessions' | 'stories' | 'ai' | 'integrations';
 
 export interface EndpointTool {
@@ -13,8 +15,8 @@ export interface EndpointTool {
   description: string;
   unit: Unit;
   method: 'GET' | 'POST';
-  /** The endpoint as the API documents it, e.g. `/sessions/{code}/stories`. */
-  path: string;
+  /** The endpoint as the API documents it, e.g. `/sessions/{code}/stories` (a path of the typed client). */
+  path: ApiPath;
   /** The tool input that fills each of the path's parameters. */
   pathInputs: Record<string, string>;
   /** Where the rest of the input goes. */
@@ -43,7 +45,9 @@ const endpoint = (
   spec: Omit<EndpointTool, 'kind' | 'name' | 'title' | 'description'>,
 ): EndpointTool => ({ kind: 'endpoint', name, title, description, ...spec });
 
-const ai = (name: string, route: string, title: string, description: string): EndpointTool =>
+type AiRoute = ApiPath extends infer P ? (P extends `/sessions/{code}/ai/${infer R}` ? R : never) : never;
+
+const ai = (name: string, route: AiRoute, title: string, description: string): EndpointTool =>
   endpoint(name, title, `${description} A suggestion only: nothing is changed until you apply it.`, {
     unit: 'ai',
     method: 'POST',

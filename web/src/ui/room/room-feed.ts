@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, describeError } from '../../api/client.ts';
-import { listStories, readRoom } from '../../api/endpoints.ts';
+import { listStories, readRoom, roomStreamPath } from '../../api/endpoints.ts';
 import { openRoomStream, type StreamStatus } from '../../api/room-stream.ts';
 import type { Session } from '../../api/types.ts';
 import {
@@ -96,7 +96,7 @@ export function useRoomFeed(code: string, token: string | null, onRemoved: () =>
 
   const follow = (from: string) =>
     openRoomStream(
-      `/sessions/${encodeURIComponent(code)}/events`,
+      roomStreamPath(code),
       {
         onStatus: (next) => {
           setStatus(next);

@@ -44,7 +44,8 @@ async function getSession(ctx: McpContext, caller: Identity, args: Record<string
   return resultOf(
     await ctx.units.asCaller(caller, 'sessions', {
       method: 'GET',
-      path: `/sessions/${encodeURIComponent(code)}`,
+      path: '/sessions/{code}',
+      pathParams: { code },
     }),
   );
 }
@@ -55,7 +56,8 @@ async function importCsv(ctx: McpContext, caller: Identity, args: Record<string,
   return resultOf(
     await ctx.units.asCaller(caller, 'integrations', {
       method: 'POST',
-      path: `/sessions/${encodeURIComponent(args.code)}/integrations/import-confirm`,
+      path: '/sessions/{code}/integrations/import-confirm',
+      pathParams: { code: args.code },
       body: { provider: 'csv', csv: args.csv },
     }),
   );
@@ -77,10 +79,11 @@ export async function callTool(
       return tool.kind === 'get_session'
         ? await getSession(ctx, caller, args)
         : await importCsv(ctx, caller, args);
-    const { path, rest } = splitArguments(tool, args);
+    const { pathParams, rest } = splitArguments(tool, args);
     const answer = await ctx.units.asCaller(caller, tool.unit, {
       method: tool.method,
-      path,
+      path: tool.path,
+      pathParams,
       ...(tool.rest === 'query' ? { query: rest } : {}),
       ...(tool.rest === 'body' ? { body: rest } : {}),
     });
