@@ -4,9 +4,13 @@
  * of the sessions and stories units behind a round-robin proxy. The room's stream gets vote.cast for
  * every vote that was accepted.
  */
+import { jest } from '@jest/globals';
 import { bearer, startPlatform, type Platform } from './support/platform.ts';
 
 const RUNS = 100;
+// A hundred runs of a sequence take seconds alone, and several times that beside the suite's other
+// whole-platform tests on two cores.
+jest.setTimeout(90_000);
 
 describe.each([1, 2])('round consistency with %i replica(s) of each unit', (replicas) => {
   let p: Platform;
