@@ -122,6 +122,7 @@ export const routeTable: readonly RouteEntry[] = [
   // stories, reveal, analytics
   stories('GET', '/sessions/{code}/stories', 'public', "The room's view of the stories"),
   stories('POST', '/sessions/{code}/stories', 'token', 'Add a story', CREATED),
+  stories('POST', '/sessions/{code}/quick-vote', 'token', 'Start a round without a prepared story', CREATED),
   stories('GET', '/stories/{story}', 'token', 'A story'),
   stories('PATCH', '/stories/{story}', 'token', 'Update a story'),
   stories('DELETE', '/stories/{story}', 'token', 'Delete a story'),
