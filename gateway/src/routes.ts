@@ -93,6 +93,8 @@ export const routeTable: readonly RouteEntry[] = [
     stream: true,
   }),
   sessions('GET', '/sessions/{code}/activity', 'token', 'Recent events of a session (owner)'),
+  sessions('POST', '/sessions/{code}/countdown', 'token', 'Start a countdown for the open round (owner)'),
+  sessions('DELETE', '/sessions/{code}/countdown', 'token', "Stop the open round's countdown (owner)"),
 
   // folders, workspace, templates
   sessions('GET', '/folders', 'token', "The caller's folders"),

@@ -17,6 +17,7 @@ import { folderRoutes } from './routes/folders.routes.ts';
 import { internalRoutes } from './routes/internal.routes.ts';
 import { participantRoutes } from './routes/participants.routes.ts';
 import { activityRoutes } from './routes/activity.routes.ts';
+import { countdownRoutes } from './routes/countdown.routes.ts';
 import { roomRoutes } from './routes/room.routes.ts';
 import { sessionRoutes } from './routes/sessions.routes.ts';
 import { voteRoutes } from './routes/votes.routes.ts';
@@ -69,6 +70,7 @@ export function createApp(
       app.use(sessionRoutes(deps));
       app.use(participantRoutes(deps));
       app.use(roomRoutes(deps, hub));
+      app.use(countdownRoutes(deps));
       app.use(activityRoutes(deps));
       app.use(folderRoutes(deps));
       app.use(workspaceRoutes(deps));

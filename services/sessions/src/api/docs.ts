@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { optionalPageQuery, pageMetaSchema, urlInteger, type UnitDocs } from '@pp/http';
+import { meetingApi } from './meeting.docs.ts';
 import { organisingApi } from './organising.docs.ts';
 import { roomApi } from './room.docs.ts';
 import {
@@ -238,5 +239,6 @@ export const sessionsApi = {
     },
   },
   ...roomApi,
+  ...meetingApi,
   ...organisingApi,
 } satisfies UnitDocs;
