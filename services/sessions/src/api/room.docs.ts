@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { UnitDocs } from '@pp/http';
-import { codeParams, participant, sessionForCaller, voteStats } from './schemas.ts';
+import { codeParams, roomParticipant, sessionForCaller, voteStats } from './schemas.ts';
 
 const roomStory = z
   .object({
@@ -52,7 +52,7 @@ export const roomApi = {
         description: 'The room',
         payload: z.object({
           session: sessionForCaller,
-          participants: z.array(participant),
+          participants: z.array(roomParticipant),
           stories: z.array(roomStory).nullable(),
           round: openRound.nullable().meta({ description: 'The story open for votes, if any' }),
           last_event_id: z

@@ -191,6 +191,15 @@ export const participant = z
   .object({ id: z.number().int(), name: z.string(), role: z.enum(participantRoles) })
   .meta({ id: 'Participant' });
 
+export const roomParticipant = participant
+  .extend({
+    connected: z.boolean().meta({
+      description:
+        'Whether one of its live room streams (opened with its X-Participant-Token) is open, on any replica; false a few seconds after its last one closed',
+    }),
+  })
+  .meta({ id: 'RoomParticipant' });
+
 export const joinedParticipant = participant
   .extend({
     token: z

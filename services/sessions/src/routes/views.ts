@@ -43,6 +43,15 @@ export const participantView = (p: Pick<Participant, 'id' | 'name' | 'role'>) =>
   role: p.role,
 });
 
+/** A participant as the room lists it: with whether it is connected now. */
+export const roomParticipantView = (
+  p: Pick<Participant, 'id' | 'name' | 'role'>,
+  connected: ReadonlySet<number>,
+) => ({
+  ...participantView(p),
+  connected: connected.has(p.id),
+});
+
 const isoOf = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();
 
 export const folderView = (f: Folder) => ({

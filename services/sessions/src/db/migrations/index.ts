@@ -9,6 +9,7 @@ import { NfcCardsMigration } from './0006-nfc-cards.migration.ts';
 import { NameKeysMigration } from './0007-name-keys.migration.ts';
 import { VotedWithTokenMigration } from './0008-voted-with-token.migration.ts';
 import { RoundCountdownMigration } from './0009-round-countdown.migration.ts';
+import { PresenceMigration } from './0010-presence.migration.ts';
 
 export const migrations = [
   ...eventsMigrations,
@@ -22,4 +23,5 @@ export const migrations = [
   { name: '0007-name-keys', class: NameKeysMigration },
   { name: '0008-voted-with-token', class: VotedWithTokenMigration },
   { name: '0009-round-countdown', class: RoundCountdownMigration },
+  { name: '0010-presence', class: PresenceMigration },
 ];
