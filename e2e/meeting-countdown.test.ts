@@ -100,6 +100,11 @@ describe('round countdown', () => {
     const revealed = await p.client.post(`/stories/${stories[0]}/reveal`, { token: owner });
     expect(revealed.status).toBe(200);
     expect(await countdownOf(code)).toBeNull();
+
+    // The next story's countdown ends with the story's deletion.
+    expect((await start(code, { seconds: 60 })).body.countdown.story_id).toBe(stories[1]);
+    expect((await p.client.delete(`/stories/${stories[1]}`, { token: owner })).status).toBe(200);
+    expect(await countdownOf(code)).toBeNull();
     await stream.close();
   });
 

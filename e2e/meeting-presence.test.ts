@@ -79,5 +79,9 @@ describe('presence across two replicas', () => {
     await watcher.waitFor((e) => e.event === 'participant.presence' && e.data.connected);
     await until(async () => await connectedOf(code, id), 5_000);
     for (const s of [seat, stranger, anonymous, watcher]) await s.close();
+    // The activity tells what happened in the room, not who came and went.
+    const activity = await p.client.get(`/sessions/${code}/activity`, { token: owner });
+    expect(activity.status).toBe(200);
+    expect(activity.body.activity.map((e: { type: string }) => e.type)).toEqual(['participant.joined']);
   });
 });

@@ -183,7 +183,7 @@ export const sessionsApi = {
   'GET /sessions/{code}/activity': {
     summary: 'Recent events of a session (owner)',
     description:
-      'What the live room showed lately, oldest first: joins, departures and role changes, votes (who voted and the ' +
+      'What the live room showed lately, oldest first (but presence: who connected and left): joins, departures and role changes, countdowns, votes (who voted and the ' +
       'counts, never the value), stories added, changed, activated, reset, revealed (with the votes and the final ' +
       'estimate) and deleted, and session updates. Kept for a day. A change shows here as soon as it has been ' +
       'answered (story changes too, which the room hears of a moment later, are read from the stories unit; when ' +
