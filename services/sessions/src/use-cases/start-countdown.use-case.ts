@@ -21,7 +21,11 @@ export async function startCountdown(
     const session = await findOwnedSession(tx, code, userId, { locked: true });
     if (session.status === 'archived') throw new SessionArchivedError('its room');
     const endsAt = new Date(ctx.now().getTime() + input.seconds * 1000);
-    const storyId = await startRoundCountdown(tx, session.id, { endsAt, atZero: input.at_zero, ...input });
+    const storyId = await startRoundCountdown(tx, session.id, {
+      endsAt,
+      atZero: input.at_zero,
+      seconds: input.seconds,
+    });
     if (!storyId) throw voteRefusalError('no_open_story', []);
     const started = {
       story_id: storyId,
