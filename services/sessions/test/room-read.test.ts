@@ -3,6 +3,7 @@
  * none beside this one here: null), the open round, and where the live stream resumes so that the
  * page misses nothing of what happens after the read.
  */
+import { participantTokenKey } from '@pp/contracts';
 import { createLogger } from '@pp/logger';
 import { openStream, until } from '@pp/testing';
 import type { StoriesClient } from '../src/clients/stories.client.ts';
@@ -103,6 +104,7 @@ describe('opening a room in one read', () => {
         stories: { roomStories: async () => [] } as unknown as StoriesClient,
         logger: createLogger({ name: 'room-read-test', level: 'silent' }),
         roomMaxParticipants: 1_000,
+        participantTokenKey: participantTokenKey('internal-signing-key-for-room-read-tests-0123456789'),
       };
       const read = await openRoom(ctx, session.code, undefined, undefined);
       expect(read.lastEventId).toBe(`at:${place}`);
