@@ -106,30 +106,27 @@ export async function findSessionWithFacts(em: EntityManager, code: string) {
   return sessionAndFactsOf(em, found);
 }
 
+/** The columns FACT_COLUMNS adds to a session's. */
+const FACT_KEYS = [
+  'participants_count',
+  'story_id',
+  'story_title',
+  'story_status',
+  'story_position',
+  'countdown_ends_at',
+  'countdown_at_zero',
+  'countdown_seconds',
+] as const satisfies ReadonlyArray<keyof FactRow>;
+
 /** A row of the session's columns and its facts (FACT_COLUMNS), as the record and its facts. */
 function sessionAndFactsOf(em: EntityManager, row: Record<string, unknown>) {
-  const {
-    participants_count,
-    story_id,
-    story_title,
-    story_status,
-    story_position,
-    countdown_ends_at,
-    countdown_at_zero,
-    countdown_seconds,
-    ...columns
-  } = row;
-  const facts = toFacts({
-    participants_count,
-    story_id,
-    story_title,
-    story_status,
-    story_position,
-    countdown_ends_at,
-    countdown_at_zero,
-    countdown_seconds,
-  } as FactRow);
-  return { session: sessionRecordOf(em, columns), facts };
+  const columns = { ...row };
+  const facts: Record<string, unknown> = {};
+  for (const key of FACT_KEYS) {
+    facts[key] = row[key];
+    delete columns[key];
+  }
+  return { session: sessionRecordOf(em, columns), facts: toFacts(facts as unknown as FactRow) };
 }
 
 /** The session's columns as the entity maps them (prepared statements name them, never `s.*`). */
