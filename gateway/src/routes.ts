@@ -93,6 +93,8 @@ export const routeTable: readonly RouteEntry[] = [
     stream: true,
   }),
   sessions('GET', '/sessions/{code}/activity', 'token', 'Recent events of a session (owner)'),
+  sessions('POST', '/sessions/{code}/countdown', 'token', 'Start a countdown for the open round (owner)'),
+  sessions('DELETE', '/sessions/{code}/countdown', 'token', "Stop the open round's countdown (owner)"),
 
   // folders, workspace, templates
   sessions('GET', '/folders', 'token', "The caller's folders"),
@@ -122,6 +124,7 @@ export const routeTable: readonly RouteEntry[] = [
   // stories, reveal, analytics
   stories('GET', '/sessions/{code}/stories', 'public', "The room's view of the stories"),
   stories('POST', '/sessions/{code}/stories', 'token', 'Add a story', CREATED),
+  stories('POST', '/sessions/{code}/quick-vote', 'token', 'Start a round without a prepared story', CREATED),
   stories('GET', '/stories/{story}', 'token', 'A story'),
   stories('PATCH', '/stories/{story}', 'token', 'Update a story'),
   stories('DELETE', '/stories/{story}', 'token', 'Delete a story'),

@@ -385,7 +385,7 @@ export interface paths {
     };
     /**
      * Live room: a Server-Sent Events stream of the session
-     * @description Events (SSE `event:` = type, `id:` = event id, `data:` = JSON): participant.joined, participant.left (removed by the owner), participant.updated (role changed, with previous_role: a hand-over of the moderator role gives one for each, the new moderator and the one it was taken from), vote.cast (who voted and the new stats, never the value), story.created, story.updated, story.activated, story.reset, story.revealed (with votes and final_estimate), story.deleted, session.updated. A client that reconnects with Last-Event-ID gets what it missed (up to a day back, at most 1,000 events), in the order a stream open all along got them, then the live events, none twice; comments every 15 s keep an idle stream open. `Last-Event-ID` may also be the `last_event_id` of GET /sessions/{code}/room: the stream starts with every event since that read. A client that stops reading is dropped once more than ROOM_STREAM_MAX_UNSENT_BYTES (1 MiB by default) wait unsent for it; reconnecting with Last-Event-ID, it gets what it missed. A HEAD is answered at once with the status and headers a GET would get, and opens no stream.
+     * @description Events (SSE `event:` = type, `id:` = event id, `data:` = JSON): participant.joined, participant.left (removed by the owner), participant.updated (role changed, with previous_role: a hand-over of the moderator role gives one for each, the new moderator and the one it was taken from), participant.presence ({participant: {id, name}, connected}: the first stream of a participant opened with its X-Participant-Token, on any replica, announces it connected; closing its last one announces it away after a grace of PRESENCE_GRACE_MS, 5 s by default, so a reconnect does not flicker), countdown.started ({countdown: {story_id, ends_at, seconds, at_zero}}) and countdown.ended ({story_id}: stopped by the owner; a countdown also ends with the story.revealed, story.reset, story.activated or story.deleted of its round), vote.cast (who voted and the new stats, never the value), story.created, story.updated, story.activated, story.reset, story.revealed (with votes and final_estimate), story.deleted, session.updated. A client that reconnects with Last-Event-ID gets what it missed (up to a day back, at most 1,000 events), in the order a stream open all along got them, then the live events, none twice; comments every 15 s keep an idle stream open. `Last-Event-ID` may also be the `last_event_id` of GET /sessions/{code}/room: the stream starts with every event since that read. A client that stops reading is dropped once more than ROOM_STREAM_MAX_UNSENT_BYTES (1 MiB by default) wait unsent for it; reconnecting with Last-Event-ID, it gets what it missed. A HEAD is answered at once with the status and headers a GET would get, and opens no stream.
      */
     get: operations['getSessionsByCodeEvents'];
     put?: never;
@@ -405,12 +405,36 @@ export interface paths {
     };
     /**
      * Recent events of a session (owner)
-     * @description What the live room showed lately, oldest first: joins, departures and role changes, votes (who voted and the counts, never the value), stories added, changed, activated, reset, revealed (with the votes and the final estimate) and deleted, and session updates. Kept for a day. A change shows here as soon as it has been answered (story changes too, which the room hears of a moment later, are read from the stories unit; when it cannot answer within 3 s, the room's own history answers alone and may lack the latest story changes).
+     * @description What the live room showed lately, oldest first (but presence: who connected and left): joins, departures and role changes, countdowns, votes (who voted and the counts, never the value), stories added, changed, activated, reset, revealed (with the votes and the final estimate) and deleted, and session updates. Kept for a day. A change shows here as soon as it has been answered (story changes too, which the room hears of a moment later, are read from the stories unit; when it cannot answer within 3 s, the room's own history answers alone and may lack the latest story changes).
      */
     get: operations['getSessionsByCodeActivity'];
     put?: never;
     post?: never;
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sessions/{code}/countdown': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Start a countdown for the open round (owner)
+     * @description A countdown of `seconds` for the current story's round; starting one again replaces it. Everyone sees it: `countdown` in GET /sessions/{code} and the room read, and `countdown.started` on the live room (with `ends_at`, the server's time of zero). At zero the round is revealed (`at_zero: reveal`, within a second or two: `story.revealed` on the stream) or closed to votes (`close`: a vote gets 409 `voting_closed`, the owner can still reveal, reset or start another countdown). The countdown ends with its round: a reveal, a reset, another story made current or its story deleted ends it (the lookup's `countdown` is null again; the stream shows the round's own event).
+     */
+    post: operations['postSessionsByCodeCountdown'];
+    /**
+     * Stop the open round's countdown (owner)
+     * @description The round goes on without one (a round closed to votes by its countdown takes votes again); `countdown.ended` on the live room. `stopped` is false, and nothing is announced, when there was none.
+     */
+    delete: operations['deleteSessionsByCodeCountdown'];
     options?: never;
     head?: never;
     patch?: never;
@@ -573,6 +597,26 @@ export interface paths {
      * @description The first story (or one added while none is current) becomes `voting`; later ones are `pending`.
      */
     post: operations['postSessionsByCodeStories'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sessions/{code}/quick-vote': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Start a round without a prepared story (owner)
+     * @description One request: a story titled "Quick vote HH:MM" (UTC, the time it starts; or `title`) is added at the end of the queue and made the current one, open for votes; the story that was current goes back to `pending` with its votes kept. Announced by `story.created` and, when another story was current, `story.activated`. Rename it later with PATCH /stories/{story}.
+     */
+    post: operations['postSessionsByCodeQuickVote'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1336,6 +1380,16 @@ export interface components {
       /** @enum {string} */
       role: 'moderator' | 'participant' | 'observer';
     };
+    CountdownRequest: {
+      /** @description Length in seconds, 5..3600 (30, 60, 120, 300 or any other) */
+      seconds: number;
+      /**
+       * @description What happens at zero: reveal the round (default) or close it to votes
+       * @default reveal
+       * @enum {string}
+       */
+      at_zero: 'reveal' | 'close';
+    };
     CreateFolderRequest: {
       name: string;
       /**
@@ -1431,6 +1485,8 @@ export interface components {
       code: string;
       participants_count: number;
       current_story: components['schemas']['CurrentStory'] | null;
+      /** @description The open round's countdown, if the owner started one; it ends with its round */
+      countdown: components['schemas']['RoundCountdown'] | null;
       /** @enum {string} */
       voting_system: 'fibonacci' | 'tshirt' | 'powers_of_two' | 'custom';
       /** @description The cards a vote can be, in deck order */
@@ -1459,6 +1515,25 @@ export interface components {
       status: 'pending' | 'voting' | 'revealed';
       position: number;
     };
+    RoundCountdown: {
+      /**
+       * Format: uuid
+       * @description The round it counts down: the current story
+       */
+      story_id: string;
+      /**
+       * Format: date-time
+       * @description When it reaches zero (the server clock)
+       */
+      ends_at: string;
+      /** @description Its length as started */
+      seconds: number;
+      /**
+       * @description `reveal`: the round is revealed at zero (within a second or two); `close`: votes get 409 `voting_closed` from then on
+       * @enum {string}
+       */
+      at_zero: 'reveal' | 'close';
+    };
     PageMeta: {
       current_page: number;
       per_page: number;
@@ -1474,6 +1549,8 @@ export interface components {
       code: string;
       participants_count: number;
       current_story: components['schemas']['CurrentStory'] | null;
+      /** @description The open round's countdown, if the owner started one; it ends with its round */
+      countdown: components['schemas']['RoundCountdown'] | null;
       /** @enum {string} */
       voting_system: 'fibonacci' | 'tshirt' | 'powers_of_two' | 'custom';
       /** @description The cards a vote can be, in deck order */
@@ -1504,11 +1581,13 @@ export interface components {
       total_participants: number;
       all_voted: boolean;
     };
-    Participant: {
+    RoomParticipant: {
       id: number;
       name: string;
       /** @enum {string} */
       role: 'moderator' | 'participant' | 'observer';
+      /** @description Whether one of its live room streams (opened with its X-Participant-Token) is open, on any replica; false a few seconds after its last one closed */
+      connected: boolean;
     };
     ActivityEvent: {
       /**
@@ -1523,6 +1602,12 @@ export interface components {
       data: {
         [key: string]: unknown;
       };
+    };
+    Participant: {
+      id: number;
+      name: string;
+      /** @enum {string} */
+      role: 'moderator' | 'participant' | 'observer';
     };
     OpenRound: {
       /** Format: uuid */
@@ -1620,6 +1705,10 @@ export interface components {
       /** @description Free text, may contain line breaks */
       acceptance_criteria?: string;
     };
+    QuickVoteRequest: {
+      /** @description The story's title; "Quick vote HH:MM" (UTC, when it starts) by default */
+      title?: string;
+    };
     /** @description Any of the fields. `status` is not settable: reveal, reset and activate change it. */
     UpdateStoryRequest: {
       title?: string;
@@ -1664,6 +1753,8 @@ export interface components {
       /** Format: uuid */
       id: string;
       title: string;
+      description: string;
+      acceptance_criteria: string;
       /**
        * @description `voting` is the current story; `pending` ones wait in position order
        * @enum {string}
@@ -4052,10 +4143,10 @@ export interface operations {
           'application/json': {
             /** @constant */
             success: true;
-            participants: components['schemas']['Participant'][];
+            participants: components['schemas']['RoomParticipant'][];
             meta?: components['schemas']['PageMeta'];
             data: {
-              participants: components['schemas']['Participant'][];
+              participants: components['schemas']['RoomParticipant'][];
               meta?: components['schemas']['PageMeta'];
             };
             message?: string;
@@ -4197,12 +4288,14 @@ export interface operations {
             success: true;
             /** @description Session (the full record) when the caller is the session's owner, else PublicSession */
             session: components['schemas']['Session'] | components['schemas']['PublicSession'];
-            participants: components['schemas']['Participant'][];
+            participants: components['schemas']['RoomParticipant'][];
             stories:
               | {
                   /** Format: uuid */
                   id: string;
                   title: string;
+                  description: string;
+                  acceptance_criteria: string;
                   /** @enum {string} */
                   status: 'pending' | 'voting' | 'revealed';
                   position: number;
@@ -4226,12 +4319,14 @@ export interface operations {
             data: {
               /** @description Session (the full record) when the caller is the session's owner, else PublicSession */
               session: components['schemas']['Session'] | components['schemas']['PublicSession'];
-              participants: components['schemas']['Participant'][];
+              participants: components['schemas']['RoomParticipant'][];
               stories:
                 | {
                     /** Format: uuid */
                     id: string;
                     title: string;
+                    description: string;
+                    acceptance_criteria: string;
                     /** @enum {string} */
                     status: 'pending' | 'voting' | 'revealed';
                     position: number;
@@ -4339,6 +4434,131 @@ export interface operations {
       403: components['responses']['Forbidden2'];
       404: components['responses']['SessionNotFound'];
       422: components['responses']['Errors'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+      504: components['responses']['GatewayTimeout'];
+    };
+  };
+  postSessionsByCodeCountdown: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The 6-character session code (any case) */
+        code: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CountdownRequest'];
+      };
+    };
+    responses: {
+      /** @description The countdown */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            countdown: components['schemas']['RoundCountdown'];
+            data: {
+              countdown: components['schemas']['RoundCountdown'];
+            };
+            message?: string;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden2'];
+      404: components['responses']['SessionNotFound'];
+      /** @description No round is open: no current story, or it is revealed (`no_open_story`); the session is archived (`session_archived`) */
+      409: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      /** @description seconds not an integer in 5..3600, or at_zero not `reveal` or `close` */
+      422: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+      504: components['responses']['GatewayTimeout'];
+    };
+  };
+  deleteSessionsByCodeCountdown: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The 6-character session code (any case) */
+        code: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Stopped */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            stopped: boolean;
+            countdown: null;
+            data: {
+              stopped: boolean;
+              countdown: null;
+            };
+            message?: string;
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden2'];
+      404: components['responses']['SessionNotFound'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
       504: components['responses']['GatewayTimeout'];
@@ -5304,6 +5524,58 @@ export interface operations {
       422: components['responses']['UnprocessableEntity'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
+      504: components['responses']['GatewayTimeout'];
+    };
+  };
+  postSessionsByCodeQuickVote: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The 6-character session code (case-insensitive) */
+        code: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['QuickVoteRequest'];
+      };
+    };
+    responses: {
+      /** @description The new current story */
+      201: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            story: components['schemas']['Story'];
+            data: {
+              story: components['schemas']['Story'];
+            };
+            message?: string;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden2'];
+      404: components['responses']['SessionNotFound'];
+      409: components['responses']['SessionArchived'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['SessionsUnavailable'];
       504: components['responses']['GatewayTimeout'];
     };
   };

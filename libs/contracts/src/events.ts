@@ -75,6 +75,32 @@ export const eventSchemas = {
     participant: z.object({ id: z.number().int(), name: z.string(), role: participantRole }),
     previous_role: participantRole,
   }),
+  /**
+   * A participant's presence in the room: `connected` once one of its room streams (opened with its
+   * participant token) is open on any replica, `false` a few seconds after its last one closed.
+   */
+  'participant.presence': z.object({
+    session_id: z.uuid(),
+    session_code: z.string(),
+    participant: z.object({ id: z.number().int(), name: z.string() }),
+    connected: z.boolean(),
+  }),
+  /**
+   * The owner started (or started again) a countdown for the open round: at `ends_at` the round is
+   * revealed (`at_zero: reveal`) or closed to votes (`close`). It ends with its round.
+   */
+  'countdown.started': z.object({
+    session_id: z.uuid(),
+    session_code: z.string(),
+    countdown: z.object({
+      story_id: z.uuid(),
+      ends_at: isoDate,
+      seconds: z.number().int(),
+      at_zero: z.enum(['reveal', 'close']),
+    }),
+  }),
+  /** The owner stopped the round's countdown before its end (a countdown also ends with its round). */
+  'countdown.ended': z.object({ session_id: z.uuid(), session_code: z.string(), story_id: z.uuid() }),
   /** Never carries the vote's value: votes are secret until reveal. */
   'vote.cast': z.object({
     session_id: z.uuid(),

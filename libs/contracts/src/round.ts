@@ -19,10 +19,11 @@ export type RoundStory = z.infer<typeof roundStory>;
 /**
  * When a seal may happen: `always` (the owner reveals), `all_voted` (auto-reveal: only while the
  * session auto-reveals and every voting participant has voted) or `deadline_passed` (only while the
- * session's vote-by deadline is on and past). The sessions unit checks the condition on its own
- * current data, so a setting changed a moment ago is always the one that counts.
+ * session's vote-by deadline is on and past) or `countdown_ended` (only while the round's countdown,
+ * set to reveal at zero, is there and has reached zero). The sessions unit checks the condition on its
+ * own current data, so a setting changed a moment ago is always the one that counts.
  */
-export const sealCondition = z.enum(['always', 'all_voted', 'deadline_passed']);
+export const sealCondition = z.enum(['always', 'all_voted', 'deadline_passed', 'countdown_ended']);
 export type SealCondition = z.infer<typeof sealCondition>;
 
 export const roundCommand = z.strictObject({

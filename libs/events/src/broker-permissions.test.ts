@@ -20,6 +20,7 @@ describe('broker permissions', () => {
       'test1.session.>',
       'test1.participant.>',
       'test1.vote.cast',
+      'test1.countdown.>',
       '_INBOX.>',
     ]);
     expect(brokerPermissions('gateway').publish).toEqual([]);

@@ -9,6 +9,7 @@ import { entities } from './db/entities/index.ts';
 import { migrations } from './db/migrations/index.ts';
 import { CODE_ALPHABET, CODE_LENGTH } from './domain/session-code.ts';
 import { tasks } from './background/index.ts';
+import type { OpenPresenceStreams } from './background/presence.task.ts';
 import { createRoomHub, type RoomHub } from './background/room-hub.ts';
 import { keepPublishedForRoom, lastRecordedForRoom } from './use-cases/shared/room-history.ts';
 import { createStoriesClient } from './clients/stories.client.ts';
@@ -17,6 +18,7 @@ import { folderRoutes } from './routes/folders.routes.ts';
 import { internalRoutes } from './routes/internal.routes.ts';
 import { participantRoutes } from './routes/participants.routes.ts';
 import { activityRoutes } from './routes/activity.routes.ts';
+import { countdownRoutes } from './routes/countdown.routes.ts';
 import { roomRoutes } from './routes/room.routes.ts';
 import { sessionRoutes } from './routes/sessions.routes.ts';
 import { voteRoutes } from './routes/votes.routes.ts';
@@ -35,6 +37,7 @@ export function createApp(
   runtime: ServiceRuntime,
   hub: RoomHub,
   options: AppOptions = {},
+  presence: OpenPresenceStreams = new Set(),
 ): Express {
   const now = options.now ?? (() => new Date());
   const newCode = options.newCode ?? customAlphabet(CODE_ALPHABET, CODE_LENGTH);
@@ -68,7 +71,8 @@ export function createApp(
       app.use(internalRoutes(deps));
       app.use(sessionRoutes(deps));
       app.use(participantRoutes(deps));
-      app.use(roomRoutes(deps, hub));
+      app.use(roomRoutes(deps, hub, presence));
+      app.use(countdownRoutes(deps));
       app.use(activityRoutes(deps));
       app.use(folderRoutes(deps));
       app.use(workspaceRoutes(deps));
@@ -84,6 +88,7 @@ export function createApp(
 /** The sessions service as libs/runtime runs it (main.ts and the tests). */
 export function definition(config: Config, options: AppOptions = {}): ServiceDefinition {
   let hub: RoomHub | undefined;
+  const presence: OpenPresenceStreams = new Set();
   return {
     name: 'sessions',
     config,
@@ -99,11 +104,11 @@ export function definition(config: Config, options: AppOptions = {}): ServiceDef
         lastRecorded: () => lastRecordedForRoom(runtime.db.fork()),
         maxUnsentBytes: config.ROOM_STREAM_MAX_UNSENT_BYTES,
       });
-      return createApp(config, runtime, hub, options);
+      return createApp(config, runtime, hub, options, presence);
     },
     // No durable consumer: the room's live feed records what the room shows (background/room-hub.ts).
     // These wrote the room's record before.
     retiredConsumers: ['sessions-room', 'sessions-stories'],
-    background: (runtime) => tasks(runtime, hub, config),
+    background: (runtime) => tasks(runtime, hub, config, presence),
   };
 }

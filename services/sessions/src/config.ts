@@ -22,6 +22,12 @@ export const configSchema = z.object({
     .min(16 * 1024)
     .max(64 * 1024 * 1024)
     .default(1024 * 1024),
+  /**
+   * How long after a participant's last room stream closed it is announced away: a reconnect within it
+   * does not flicker. Replicas look for who left every PRESENCE_SWEEP_MS.
+   */
+  PRESENCE_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
+  PRESENCE_SWEEP_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
   /** How long a session made from a template may wait for its stories before it is discarded. */
   PROVISIONAL_TTL_MS: z.coerce.number().int().min(1_000).default(120_000),
 });

@@ -45,7 +45,11 @@ const refusals: Record<Exclude<VoteRefusal, 'invalid_vote'>, () => AppError> = {
     new ForbiddenError('The participant token does not match', 'invalid_participant_token'),
   observer_cannot_vote: () => new ForbiddenError('Observers do not vote', 'observer_cannot_vote'),
   session_not_active: () => new SessionNotActiveError(),
-  voting_closed: () => new ConflictError('The vote-by deadline has passed', 'voting_closed'),
+  voting_closed: () =>
+    new ConflictError(
+      "Voting is closed: the vote-by deadline or the round's countdown has passed",
+      'voting_closed',
+    ),
   no_open_story: () => new ConflictError('No story is open for voting', 'no_open_story'),
   story_already_revealed: () =>
     new ConflictError('The votes of this story are already revealed', 'story_already_revealed'),

@@ -95,7 +95,9 @@ describe('participants: listing and managing', () => {
     const bob = await r.join(session.code, 'Bob');
     const res = await h.client.get(`/sessions/${session.code}/participants`);
     expect(res.status).toBe(200);
-    expect(res.body.participants).toEqual([{ id: bob.id, name: 'Bob', role: 'participant' }]);
+    expect(res.body.participants).toEqual([
+      { id: bob.id, name: 'Bob', role: 'participant', connected: false },
+    ]);
     expect(res.text).not.toContain(bob.token);
     expect(res.text).not.toMatch(/token/);
   });
@@ -112,7 +114,9 @@ describe('participants: listing and managing', () => {
     const reroled = await h.client.patch(path, { body: { role: 'observer' }, headers: asUser('ann') });
     expect([removed.status, removed.body.error?.code]).toEqual([409, 'session_archived']);
     expect([reroled.status, reroled.body.error?.code]).toEqual([409, 'session_archived']);
-    expect(await participantsOf(session.code)).toEqual([{ id: bob.id, name: 'Bob', role: 'participant' }]);
+    expect(await participantsOf(session.code)).toEqual([
+      { id: bob.id, name: 'Bob', role: 'participant', connected: false },
+    ]);
     await h.client.patch(`/sessions/${session.code}`, { body: { status: 'active' }, headers: asUser('ann') });
     expect((await h.client.delete(path, { headers: asUser('ann') })).status).toBe(200);
   });
@@ -164,8 +168,8 @@ describe('participants: listing and managing', () => {
     expect(handed.status).toBe(200);
     expect(handed.body.participant).toEqual({ id: bob.id, name: 'Bob', role: 'moderator' });
     expect(await participantsOf(session.code)).toEqual([
-      { id: ann.id, name: 'Ann', role: 'participant' },
-      { id: bob.id, name: 'Bob', role: 'moderator' },
+      { id: ann.id, name: 'Ann', role: 'participant', connected: false },
+      { id: bob.id, name: 'Bob', role: 'moderator', connected: false },
     ]);
     expect((await setRole(ann.id, 'observer')).body.participant.role).toBe('observer');
     expect((await setRole(ann.id, 'owner')).status).toBe(422);

@@ -3,6 +3,7 @@
  * none beside this one here: null), the open round, and where the live stream resumes so that the
  * page misses nothing of what happens after the read.
  */
+import { participantTokenKey } from '@pp/contracts';
 import { createLogger } from '@pp/logger';
 import { openStream, until } from '@pp/testing';
 import type { StoriesClient } from '../src/clients/stories.client.ts';
@@ -11,7 +12,6 @@ import { openRoom } from '../src/use-cases/open-room.use-case.ts';
 import { voteScenes } from '../src/use-cases/shared/vote-scenes.ts';
 import { rooms } from './support/room.ts';
 import { asUser, startSessions, type SessionsHarness } from './support/sessions-harness.ts';
-import { participantTokenKey } from '@pp/contracts';
 
 let h: SessionsHarness;
 let r: ReturnType<typeof rooms>;
@@ -104,7 +104,7 @@ describe('opening a room in one read', () => {
         stories: { roomStories: async () => [] } as unknown as StoriesClient,
         logger: createLogger({ name: 'room-read-test', level: 'silent' }),
         roomMaxParticipants: 1_000,
-        participantTokenKey: participantTokenKey('room-read-test-signing-key-0123456789'),
+        participantTokenKey: participantTokenKey('internal-signing-key-for-room-read-tests-0123456789'),
       };
       const read = await openRoom(ctx, session.code, undefined, undefined);
       expect(read.lastEventId).toBe(`at:${place}`);

@@ -96,9 +96,9 @@ describe('stories: adding, reading, editing and deleting', () => {
     expect((await add(s.code, s.owner_id, 'ok', { description: 'x'.repeat(10_001) })).status).toBe(422);
   });
 
-  it('shows the room the stories in queue order without their votes before reveal', async () => {
+  it('shows the room the stories in queue order, with their details, without their votes before reveal', async () => {
     const s = await h.session();
-    await add(s.code, s.owner_id, 'A');
+    await add(s.code, s.owner_id, 'A', { description: 'About A', acceptance_criteria: 'Given A' });
     await add(s.code, s.owner_id, 'B');
     const room = await h.client.get(`/sessions/${s.code}/stories`);
     expect(room.status).toBe(200);
@@ -112,7 +112,7 @@ describe('stories: adding, reading, editing and deleting', () => {
       ['A', 'voting', null],
       ['B', 'pending', null],
     ]);
-    expect(room.body.stories[0]).not.toHaveProperty('description');
+    expect(room.body.stories[0]).toMatchObject({ description: 'About A', acceptance_criteria: 'Given A' });
     expect((await h.client.get('/sessions/QQQQQQ/stories')).status).toBe(404);
   });
 

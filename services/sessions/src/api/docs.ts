@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { optionalPageQuery, pageMetaSchema, urlInteger, type UnitDocs } from '@pp/http';
+import { meetingApi } from './meeting.docs.ts';
 import { organisingApi } from './organising.docs.ts';
 import { roomApi } from './room.docs.ts';
 import {
@@ -11,6 +12,7 @@ import {
   participant,
   participantParams,
   participantRoleBody,
+  roomParticipant,
   session,
   sessionForCaller,
   updateSessionBody,
@@ -160,7 +162,7 @@ export const sessionsApi = {
     responses: {
       200: {
         description: 'Participants, in joining order; `meta` only when a page was asked for',
-        payload: z.object({ participants: z.array(participant), meta: pageMetaSchema.optional() }),
+        payload: z.object({ participants: z.array(roomParticipant), meta: pageMetaSchema.optional() }),
       },
       400: { description: 'A query value of the wrong type, e.g. per_page=abc (`invalid_query`)' },
       404: notFound,
@@ -171,7 +173,7 @@ export const sessionsApi = {
     public: true,
     summary: 'Live room: a Server-Sent Events stream of the session',
     description:
-      'Events (SSE `event:` = type, `id:` = event id, `data:` = JSON): participant.joined, participant.left (removed by the owner), participant.updated (role changed, with previous_role: a hand-over of the moderator role gives one for each, the new moderator and the one it was taken from), vote.cast (who voted and the new stats, never the value), story.created, story.updated, story.activated, story.reset, story.revealed (with votes and final_estimate), story.deleted, session.updated. A client that reconnects with Last-Event-ID gets what it missed (up to a day back, at most 1,000 events), in the order a stream open all along got them, then the live events, none twice; comments every 15 s keep an idle stream open. `Last-Event-ID` may also be the `last_event_id` of GET /sessions/{code}/room: the stream starts with every event since that read. A client that stops reading is dropped once more than ROOM_STREAM_MAX_UNSENT_BYTES (1 MiB by default) wait unsent for it; reconnecting with Last-Event-ID, it gets what it missed. A HEAD is answered at once with the status and headers a GET would get, and opens no stream.',
+      'Events (SSE `event:` = type, `id:` = event id, `data:` = JSON): participant.joined, participant.left (removed by the owner), participant.updated (role changed, with previous_role: a hand-over of the moderator role gives one for each, the new moderator and the one it was taken from), participant.presence ({participant: {id, name}, connected}: the first stream of a participant opened with its X-Participant-Token, on any replica, announces it connected; closing its last one announces it away after a grace of PRESENCE_GRACE_MS, 5 s by default, so a reconnect does not flicker), countdown.started ({countdown: {story_id, ends_at, seconds, at_zero}}) and countdown.ended ({story_id}: stopped by the owner; a countdown also ends with the story.revealed, story.reset, story.activated or story.deleted of its round), vote.cast (who voted and the new stats, never the value), story.created, story.updated, story.activated, story.reset, story.revealed (with votes and final_estimate), story.deleted, session.updated. A client that reconnects with Last-Event-ID gets what it missed (up to a day back, at most 1,000 events), in the order a stream open all along got them, then the live events, none twice; comments every 15 s keep an idle stream open. `Last-Event-ID` may also be the `last_event_id` of GET /sessions/{code}/room: the stream starts with every event since that read. A client that stops reading is dropped once more than ROOM_STREAM_MAX_UNSENT_BYTES (1 MiB by default) wait unsent for it; reconnecting with Last-Event-ID, it gets what it missed. A HEAD is answered at once with the status and headers a GET would get, and opens no stream.',
     params: codeParams,
     responses: {
       200: { description: 'text/event-stream', headers: { 'Content-Type': 'text/event-stream' } },
@@ -181,7 +183,7 @@ export const sessionsApi = {
   'GET /sessions/{code}/activity': {
     summary: 'Recent events of a session (owner)',
     description:
-      'What the live room showed lately, oldest first: joins, departures and role changes, votes (who voted and the ' +
+      'What the live room showed lately, oldest first (but presence: who connected and left): joins, departures and role changes, countdowns, votes (who voted and the ' +
       'counts, never the value), stories added, changed, activated, reset, revealed (with the votes and the final ' +
       'estimate) and deleted, and session updates. Kept for a day. A change shows here as soon as it has been ' +
       'answered (story changes too, which the room hears of a moment later, are read from the stories unit; when ' +
@@ -238,5 +240,6 @@ export const sessionsApi = {
     },
   },
   ...roomApi,
+  ...meetingApi,
   ...organisingApi,
 } satisfies UnitDocs;

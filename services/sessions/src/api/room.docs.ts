@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import type { UnitDocs } from '@pp/http';
-import { codeParams, participant, sessionForCaller, voteStats } from './schemas.ts';
+import { codeParams, roomParticipant, sessionForCaller, voteStats } from './schemas.ts';
 
 const roomStory = z
   .object({
     id: z.uuid(),
     title: z.string(),
+    description: z.string(),
+    acceptance_criteria: z.string(),
     status: z.enum(['pending', 'voting', 'revealed']),
     position: z.number().int(),
     final_estimate: z.string().nullable(),
@@ -34,6 +36,7 @@ const openRound = z
 /** The documentation of the room read: everything a page needs to open a room, in one request. */
 export const roomApi = {
   'GET /sessions/{code}/room': {
+    public: true,
     summary: 'The whole room in one read, and where its live stream resumes',
     description:
       'The session (the full record for its owner, the public fields for anyone else), every participant ' +
@@ -49,7 +52,7 @@ export const roomApi = {
         description: 'The room',
         payload: z.object({
           session: sessionForCaller,
-          participants: z.array(participant),
+          participants: z.array(roomParticipant),
           stories: z.array(roomStory).nullable(),
           round: openRound.nullable().meta({ description: 'The story open for votes, if any' }),
           last_event_id: z

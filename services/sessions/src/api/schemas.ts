@@ -121,6 +121,33 @@ export const currentStory = z
   })
   .meta({ id: 'CurrentStory' });
 
+export const roundCountdown = z
+  .object({
+    story_id: z.uuid().meta({ description: 'The round it counts down: the current story' }),
+    ends_at: isoDate.meta({ description: 'When it reaches zero (the server clock)' }),
+    seconds: z.number().int().meta({ description: 'Its length as started' }),
+    at_zero: z.enum(['reveal', 'close']).meta({
+      description:
+        '`reveal`: the round is revealed at zero (within a second or two); `close`: votes get 409 `voting_closed` from then on',
+    }),
+  })
+  .meta({ id: 'RoundCountdown' });
+
+export const countdownBody = z
+  .strictObject({
+    seconds: z
+      .number()
+      .int()
+      .min(5)
+      .max(3600)
+      .meta({ description: 'Length in seconds, 5..3600 (30, 60, 120, 300 or any other)' }),
+    at_zero: z
+      .enum(['reveal', 'close'])
+      .default('reveal')
+      .meta({ description: 'What happens at zero: reveal the round (default) or close it to votes' }),
+  })
+  .meta({ id: 'CountdownRequest' });
+
 export const publicSession = z
   .object({
     id: z.uuid(),
@@ -129,6 +156,9 @@ export const publicSession = z
     code: z.string().length(6),
     participants_count: z.number().int(),
     current_story: currentStory.nullable(),
+    countdown: roundCountdown
+      .nullable()
+      .meta({ description: "The open round's countdown, if the owner started one; it ends with its round" }),
     voting_system: z.enum(votingSystems),
     deck: z.array(z.string()).meta({ description: 'The cards a vote can be, in deck order' }),
     voteby_enabled: z.boolean(),
@@ -160,6 +190,15 @@ export const sessionForCaller = z.xor([session, publicSession]).meta({
 export const participant = z
   .object({ id: z.number().int(), name: z.string(), role: z.enum(participantRoles) })
   .meta({ id: 'Participant' });
+
+export const roomParticipant = participant
+  .extend({
+    connected: z.boolean().meta({
+      description:
+        'Whether one of its live room streams (opened with its X-Participant-Token) is open, on any replica; false a few seconds after its last one closed',
+    }),
+  })
+  .meta({ id: 'RoomParticipant' });
 
 export const joinedParticipant = participant
   .extend({

@@ -49,6 +49,8 @@ const roomStories = z.object({
     z.object({
       id: z.uuid(),
       title: z.string(),
+      description: z.string(),
+      acceptance_criteria: z.string(),
       status: z.enum(['pending', 'voting', 'revealed']),
       position: z.number().int(),
       final_estimate: z.string().nullable(),

@@ -60,6 +60,14 @@ export async function participantsPage(em: EntityManager, sessionId: string, pag
 export const listParticipants = (em: EntityManager, sessionId: string) =>
   em.find(Participant, { sessionId, removedAt: null }, { orderBy: { id: 'asc' } });
 
+/** The live participant of a session holding this token (by its hash), if any. */
+export const participantByToken = (em: EntityManager, sessionId: string, tokenHash: string) =>
+  row<ParticipantRow>(
+    em,
+    'select id, name, role from participants where session_id = ? and token_hash = ? and removed_at is null',
+    [sessionId, tokenHash],
+  );
+
 /**
  * A live participant, its row locked for the rest of the transaction (FOR UPDATE): a vote in flight
  * (which holds the voter's row share-locked) commits first, and a later one waits and then finds the

@@ -106,7 +106,12 @@ export async function recordRoomMessages(em: EntityManager, messages: PublishedR
 }
 
 /** The room's latest messages, oldest first. */
-export async function latestRoomMessages(em: EntityManager, sessionId: string, limit: number) {
+export async function latestRoomMessages(
+  em: EntityManager,
+  sessionId: string,
+  limit: number,
+  leaveOut: readonly string[] = [],
+) {
   const found = await rows<{
     event_id: string;
     type: string;
@@ -114,8 +119,9 @@ export async function latestRoomMessages(em: EntityManager, sessionId: string, l
     occurred_at: Date | string;
   }>(
     em,
-    'select event_id, type, payload, occurred_at from room_events where session_id = ? order by seq desc limit ?',
-    [sessionId, limit],
+    `select event_id, type, payload, occurred_at from room_events
+      where session_id = ? and type <> all(?::text[]) order by seq desc limit ?`,
+    [sessionId, `{${leaveOut.join(',')}}`, limit],
   );
   return found
     .reverse()

@@ -17,6 +17,8 @@ export interface LockedRound {
   session_id: string;
   status: RoundStatus;
   sealed: boolean;
+  countdown_ends_at: Date | null;
+  countdown_at_zero: string | null;
 }
 
 /**
@@ -30,18 +32,22 @@ export const roundSql = {
     `insert into rounds (id, session_id, status, sealed, sealed_at)
      select ${p.id}, ${p.session}, 'revealed', true, ${p.at} where ${p.when ?? 'true'}
      on conflict (id) do update set status = 'revealed', sealed = true,
-       sealed_at = coalesce(rounds.sealed_at, excluded.sealed_at)
+       sealed_at = coalesce(rounds.sealed_at, excluded.sealed_at), countdown_ends_at = null
      where rounds.session_id = excluded.session_id`,
   /** The session's current round, but `keep`, goes back to pending (its votes kept). */
   demote: (p: { session: string; keep: string; when?: string }) =>
-    `update rounds set status = 'pending'
+    `update rounds set status = 'pending', countdown_ends_at = null
       where session_id = ${p.session} and status = 'voting' and id is distinct from ${p.keep} and ${p.when ?? 'true'}`,
-  /** The story's round is current and open for votes (unsealed); made if the session had none. */
+  /**
+   * The story's round is current and open for votes (unsealed); made if the session had none. A round
+   * that was not open already (pending, or sealed) starts without a countdown.
+   */
   promote: (p: { id: string; session: string; title: string; position: string; when?: string }) =>
     `insert into rounds (id, session_id, title, position, status)
      select ${p.id}, ${p.session}, ${p.title}, ${p.position}, 'voting' where ${p.when ?? 'true'}
      on conflict (id) do update set title = excluded.title, position = excluded.position, status = 'voting',
-       sealed = false, sealed_at = null
+       sealed = false, sealed_at = null,
+       countdown_ends_at = case when rounds.status = 'voting' and not rounds.sealed then rounds.countdown_ends_at end
      where rounds.session_id = excluded.session_id`,
 };
 
@@ -63,7 +69,7 @@ export async function lockRound(
   ]);
   const locked = await row<LockedRound>(
     tx,
-    'select id, session_id, status, sealed from rounds where id = ? for update',
+    'select id, session_id, status, sealed, countdown_ends_at, countdown_at_zero from rounds where id = ? for update',
     [storyId],
   );
   return locked?.session_id === sessionId ? locked : undefined;
@@ -79,15 +85,16 @@ export async function isSealed(em: EntityManager, sessionId: string, storyId: st
 }
 
 /**
- * A reset: the story's round is open again (its votes are deleted beside it), made pending when the
- * session had no round for it. One statement that locks the round as `lockRound` does (waiting for
+ * A reset: the story's round is open again (its votes are deleted beside it, its countdown ends),
+ * made pending when the session had no round for it. One statement that locks the round as `lockRound` does (waiting for
  * the votes in flight on it). False when the story's round belongs to another session.
  */
 export async function reopenRound(tx: EntityManager, sessionId: string, storyId: string): Promise<boolean> {
   const reopened = await row<{ id: string }>(
     tx,
     `insert into rounds (id, session_id, status) values (?, ?, 'pending')
-     on conflict (id) do update set sealed = false, sealed_at = null where rounds.session_id = excluded.session_id
+     on conflict (id) do update set sealed = false, sealed_at = null, countdown_ends_at = null
+       where rounds.session_id = excluded.session_id
      returning id`,
     [storyId, sessionId],
   );

@@ -2,6 +2,7 @@ import { isUuid } from '@pp/contracts';
 import { LockMode, preparedRows, type EntityManager, type PreparedStatement } from '@pp/db';
 import { Session, type SessionRecord } from './entities/index.ts';
 import { asDate, asDateOrNull, rows } from './sql.ts';
+import type { AtZero } from './countdown.repository.ts';
 import { roundSql, type RoundStatus } from './round.repository.ts';
 
 export const findSessionByCode = (em: EntityManager, code: string) => em.findOne(Session, { code });
@@ -75,7 +76,9 @@ export async function sessionFactRow(em: EntityManager, sessionId: string) {
 
 const FACT_COLUMNS = `(select count(*)::int from participants p where p.session_id = s.id and p.removed_at is null)
          as participants_count,
-       st.id as story_id, st.title as story_title, st.status as story_status, st.position as story_position`;
+       st.id as story_id, st.title as story_title, st.status as story_status, st.position as story_position,
+       st.countdown_ends_at as countdown_ends_at, st.countdown_at_zero as countdown_at_zero,
+       st.countdown_seconds as countdown_seconds`;
 const CURRENT_STORY = `left join rounds st on st.session_id = s.id and st.status = 'voting'`;
 
 /**
@@ -103,17 +106,27 @@ export async function findSessionWithFacts(em: EntityManager, code: string) {
   return sessionAndFactsOf(em, found);
 }
 
+/** The columns FACT_COLUMNS adds to a session's. */
+const FACT_KEYS = [
+  'participants_count',
+  'story_id',
+  'story_title',
+  'story_status',
+  'story_position',
+  'countdown_ends_at',
+  'countdown_at_zero',
+  'countdown_seconds',
+] as const satisfies ReadonlyArray<keyof FactRow>;
+
 /** A row of the session's columns and its facts (FACT_COLUMNS), as the record and its facts. */
 function sessionAndFactsOf(em: EntityManager, row: Record<string, unknown>) {
-  const { participants_count, story_id, story_title, story_status, story_position, ...columns } = row;
-  const facts = toFacts({
-    participants_count,
-    story_id,
-    story_title,
-    story_status,
-    story_position,
-  } as FactRow);
-  return { session: sessionRecordOf(em, columns), facts };
+  const columns = { ...row };
+  const facts: Record<string, unknown> = {};
+  for (const key of FACT_KEYS) {
+    facts[key] = row[key];
+    delete columns[key];
+  }
+  return { session: sessionRecordOf(em, columns), facts: toFacts(facts as unknown as FactRow) };
 }
 
 /** The session's columns as the entity maps them (prepared statements name them, never `s.*`). */
@@ -266,12 +279,27 @@ interface FactRow {
   story_title: string | null;
   story_status: RoundStatus | null;
   story_position: number | null;
+  countdown_ends_at: Date | string | null;
+  countdown_at_zero: AtZero | null;
+  countdown_seconds: number | null;
 }
 
-/** What a session record shows beside its own fields: how many are in the room, and the current story. */
+/**
+ * What a session record shows beside its own fields: how many are in the room, the current story, and
+ * its round's countdown (the current story is the open round: a sealed round is not `voting`).
+ */
 export const toFacts = (r: FactRow) => ({
   participantsCount: r.participants_count,
   currentStory: r.story_id
     ? { id: r.story_id, title: r.story_title!, status: r.story_status!, position: r.story_position! }
     : null,
+  countdown:
+    r.story_id && r.countdown_ends_at
+      ? {
+          story_id: r.story_id,
+          ends_at: new Date(r.countdown_ends_at).toISOString(),
+          seconds: r.countdown_seconds ?? 0,
+          at_zero: r.countdown_at_zero ?? 'reveal',
+        }
+      : null,
 });

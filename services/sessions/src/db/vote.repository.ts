@@ -46,6 +46,7 @@ const recordVoteStatement = (name: string, voterLock: string): PreparedStatement
   text: `with open_round as (
        select id from rounds
         where id = $1::uuid and session_id = $2::uuid and status = 'voting' and sealed = false
+          and not coalesce(countdown_at_zero = 'close' and countdown_ends_at <= $7::timestamptz, false)
         for share),
      voter as (
        select p.id from participants p join sessions s on s.id = p.session_id

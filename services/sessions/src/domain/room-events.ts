@@ -8,7 +8,10 @@ export const roomEventTypes = [
   'participant.joined',
   'participant.left',
   'participant.updated',
+  'participant.presence',
   'vote.cast',
+  'countdown.started',
+  'countdown.ended',
   ...storyEventTypes,
   'session.updated',
 ] as const;

@@ -58,6 +58,24 @@ describe('vote rules', () => {
     ).toBeNull();
   });
 
+  it("closes the round at its countdown's zero when it was started to close it, not before, and not to reveal it", () => {
+    const round = (ms: number, atZero: string) =>
+      open(
+        {},
+        {
+          round: {
+            sealed: false,
+            countdown_ends_at: new Date(NOW.getTime() + ms),
+            countdown_at_zero: atZero,
+          },
+        },
+      );
+    const vote = { value: '5', token: undefined };
+    expect(voteRefusal(round(1, 'close'), vote, NOW)).toBeNull();
+    expect(voteRefusal(round(0, 'close'), vote, NOW)).toBe('voting_closed');
+    expect(voteRefusal(round(-1, 'reveal'), vote, NOW)).toBeNull();
+  });
+
   it('checks who votes before anything else: unknown, token, observer', () => {
     const closed = open({ status: 'archived' }, { round: null });
     expect(voteRefusal({ ...closed, participant: null }, { value: 'x', token }, NOW)).toBe(

@@ -14,8 +14,8 @@ export interface VoteScene {
   };
   /** `votedWithToken`: it has voted with its participant token before, so every vote of it needs it. */
   participant: { role: ParticipantRole; tokenHash: string; votedWithToken: boolean } | null;
-  /** The current story's round; null when no story is open. */
-  round: { sealed: boolean } | null;
+  /** The current story's round (and its countdown, if any); null when no story is open. */
+  round: ({ sealed: boolean } & Partial<RoundCountdown>) | null;
 }
 
 export type VoteRefusal =
@@ -31,6 +31,23 @@ export type VoteRefusal =
 
 export const isVotingClosed = (s: Pick<VoteScene['session'], 'votebyEnabled' | 'voteByAt'>, now: Date) =>
   s.votebyEnabled && s.voteByAt !== null && s.voteByAt.getTime() <= now.getTime();
+
+/** A round's countdown, as the round keeps it: when it reaches zero, and what happens then. */
+export interface RoundCountdown {
+  countdown_ends_at: Date | string | null;
+  countdown_at_zero: string | null;
+}
+
+const hasReachedZero = (c: RoundCountdown, now: Date) =>
+  c.countdown_ends_at !== null && new Date(c.countdown_ends_at).getTime() <= now.getTime();
+
+/** The round's countdown reveals it at zero, and has reached zero. */
+export const countdownRevealsNow = (c: RoundCountdown, now: Date) =>
+  c.countdown_at_zero === 'reveal' && hasReachedZero(c, now);
+
+/** The round's countdown closes it to votes at zero, and has reached zero. */
+export const countdownClosed = (c: RoundCountdown, now: Date) =>
+  c.countdown_at_zero === 'close' && hasReachedZero(c, now);
 
 /**
  * Why this vote cannot be taken, or null. Order: who is voting (404, 403), then the session's state
@@ -57,6 +74,11 @@ export function voteRefusal(
   if (!session.deck.includes(vote.value)) return 'invalid_vote';
   if (!round) return 'no_open_story';
   if (round.sealed) return 'story_already_revealed';
+  const countdown = {
+    countdown_ends_at: round.countdown_ends_at ?? null,
+    countdown_at_zero: round.countdown_at_zero ?? null,
+  };
+  if (countdownClosed(countdown, now)) return 'voting_closed';
   return null;
 }
 

@@ -6,7 +6,7 @@ import { joinSession } from '../use-cases/join-session.use-case.ts';
 import { listSessionParticipants } from '../use-cases/list-participants.use-case.ts';
 import { removeParticipant } from '../use-cases/remove-participant.use-case.ts';
 import type { RouteDeps } from './deps.ts';
-import { participantView, publicSessionView, sessionView } from './views.ts';
+import { participantView, publicSessionView, roomParticipantView, sessionView } from './views.ts';
 
 export function participantRoutes(deps: RouteDeps): Router {
   const router = Router();
@@ -30,12 +30,13 @@ export function participantRoutes(deps: RouteDeps): Router {
   router.get(
     '/sessions/:code/participants',
     validate(api['GET /sessions/{code}/participants'], async ({ params, query }, _req, res) => {
-      const { participants, page } = await listSessionParticipants(deps.context(), params.code, {
+      const { participants, connected, page } = await listSessionParticipants(deps.context(), params.code, {
         page: query.page,
         perPage: query.per_page,
       });
       const meta = page && pageMeta(page.page, page.perPage, page.total);
-      send(res, 200, { participants: participants.map(participantView), ...(meta && { meta }) });
+      const listed = participants.map((p) => roomParticipantView(p, connected));
+      send(res, 200, { participants: listed, ...(meta && { meta }) });
     }),
   );
   router.patch(

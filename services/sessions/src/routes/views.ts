@@ -4,7 +4,7 @@ import { presetView } from '../use-cases/shared/presets.ts';
 import type { SessionFacts } from '../use-cases/shared/session-facts.ts';
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
-const noFacts: SessionFacts = { participantsCount: 0, currentStory: null };
+const noFacts: SessionFacts = { participantsCount: 0, currentStory: null, countdown: null };
 
 /** What anyone with the code sees: the room's facts and the cards. */
 export const publicSessionView = (s: SessionRecord, facts: SessionFacts = noFacts) => ({
@@ -14,6 +14,7 @@ export const publicSessionView = (s: SessionRecord, facts: SessionFacts = noFact
   code: s.code,
   participants_count: facts.participantsCount,
   current_story: facts.currentStory,
+  countdown: facts.countdown,
   voting_system: s.votingSystem,
   deck: deckOf(s.votingSystem, s.customDeckValues ?? null),
   voteby_enabled: s.votebyEnabled,
@@ -40,6 +41,15 @@ export const participantView = (p: Pick<Participant, 'id' | 'name' | 'role'>) =>
   id: p.id,
   name: p.name,
   role: p.role,
+});
+
+/** A participant as the room lists it: with whether it is connected now. */
+export const roomParticipantView = (
+  p: Pick<Participant, 'id' | 'name' | 'role'>,
+  connected: ReadonlySet<number>,
+) => ({
+  ...participantView(p),
+  connected: connected.has(p.id),
 });
 
 const isoOf = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();

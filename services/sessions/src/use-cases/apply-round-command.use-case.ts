@@ -12,7 +12,7 @@ import {
 } from '../db/round.repository.ts';
 import { applyRoundStatement, lockForRound, type OneStatementRound } from '../db/session.repository.ts';
 import { deleteVotesOfStory, roundCounts, votesOfStory } from '../db/vote.repository.ts';
-import { isVotingClosed } from '../domain/vote-rules.ts';
+import { countdownRevealsNow, isVotingClosed } from '../domain/vote-rules.ts';
 import {
   RevealNotDueError,
   SessionArchivedError,
@@ -43,6 +43,8 @@ async function assertSealDue(tx: EntityManager, session: SessionRecord, seal: Se
   const deadline = { votebyEnabled: session.votebyEnabled, voteByAt: session.voteByAt ?? null };
   if (seal.when === 'deadline_passed' && !isVotingClosed(deadline, now))
     throw new RevealNotDueError('the vote-by deadline has not passed');
+  if (seal.when === 'countdown_ended' && !countdownRevealsNow(round, now))
+    throw new RevealNotDueError("the round's countdown has not reached zero");
 }
 
 /**

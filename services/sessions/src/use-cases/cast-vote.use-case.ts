@@ -32,7 +32,14 @@ const sceneOf = (r: VoteSceneRow, deck: string[]): VoteScene => ({
           tokenHash: r.token_hash!,
           votedWithToken: r.voted_with_token === true,
         },
-  round: r.story_id === null ? null : { sealed: r.sealed === true },
+  round:
+    r.story_id === null
+      ? null
+      : {
+          sealed: r.sealed === true,
+          countdown_ends_at: r.countdown_ends_at,
+          countdown_at_zero: r.countdown_at_zero,
+        },
 });
 
 /** Why the vote cannot be taken in this scene (an error to throw), or null. */

@@ -10,10 +10,12 @@ import { findOwnedSession } from './shared/find-session.ts';
  * internal call's own timeout. An unreachable unit fails at once.
  */
 const HISTORY_AT_MOST_MS = 3_000;
+/** Comings and goings of the room's streams are the room's live state, not its history. */
+const NOT_ACTIVITY = ['participant.presence'];
 
 /**
- * The owner reads what happened in the session lately: the live room's history (kept a day), oldest
- * first. Votes never show their value, as in the room. The room learns of story changes through
+ * The owner reads what happened in the session lately: the live room's history (kept a day, but who
+ * connected and left), oldest first. Votes never show their value, as in the room. The room learns of story changes through
  * events, a moment after they were made; so the story events come from the stories unit, which wrote
  * them with each change, and a story added or revealed just before shows at once. When the stories
  * unit cannot be reached (or takes more than 3 s), the room's own history answers alone.
@@ -25,7 +27,7 @@ export async function listActivity(ctx: SessionsContext, code: string, userId: s
     return [];
   });
   const [own, stories] = await Promise.all([
-    latestRoomMessages(ctx.em, session.id, limit),
+    latestRoomMessages(ctx.em, session.id, limit, NOT_ACTIVITY),
     atMost(HISTORY_AT_MOST_MS, asked, []),
   ]);
   const seen = new Set(own.map((m) => m.id));

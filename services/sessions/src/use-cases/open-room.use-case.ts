@@ -2,6 +2,7 @@ import { atMost } from '@pp/async';
 import type { Identity } from '@pp/http';
 import type { RoomStory } from '../clients/stories.client.ts';
 import { listParticipants } from '../db/participant.repository.ts';
+import { connectedIn } from '../db/presence.repository.ts';
 import { lastRoomPositionOf } from '../db/room-event.repository.ts';
 import { roundCounts, votersOfRound } from '../db/vote.repository.ts';
 import { voteStats } from '../domain/vote-rules.ts';
@@ -18,7 +19,7 @@ const STORIES_AT_MOST_MS = 3_000;
 
 /**
  * Everything a page needs to open a room, in one read: the session (the full record for its owner),
- * who is in the room, the stories as the room shows them (from the stories unit, no lock held meanwhile;
+ * who is in the room (and who of them is connected now), the stories as the room shows them (from the stories unit, no lock held meanwhile;
  * null when it cannot answer in time), the open round (who voted, never what, and the counts), and the
  * place in the live stream to resume from (Last-Event-ID). That place is taken before anything is
  * read: every event up to it is in what is read (a change is published only once committed), and the
@@ -39,12 +40,13 @@ export async function openRoom(
     return null;
   });
   const current = found.facts.currentStory;
-  const [participants, round, roomStories] = await Promise.all([
+  const [participants, connected, round, roomStories] = await Promise.all([
     listParticipants(ctx.em, sessionId),
+    connectedIn(ctx.em, sessionId),
     current?.status === 'voting' ? openRound(ctx, sessionId, current.id) : null,
     atMost(STORIES_AT_MOST_MS, stories, null),
   ]);
-  return { ...found, participants, stories: roomStories, round, lastEventId: streamPlace(place) };
+  return { ...found, participants, connected, stories: roomStories, round, lastEventId: streamPlace(place) };
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   exportedStory,
   exportQuery,
   exportSession,
+  quickVoteBody,
   revealedStory,
   roomStory,
   story,
@@ -43,6 +44,23 @@ export const storiesApi = {
       ...OWNER,
       ...SESSION_404,
       ...conflicts(),
+    },
+  },
+  'POST /sessions/{code}/quick-vote': {
+    summary: 'Start a round without a prepared story (owner)',
+    description:
+      'One request: a story titled "Quick vote HH:MM" (UTC, the time it starts; or `title`) is added at the ' +
+      'end of the queue and made the current one, open for votes; the story that was current goes back to ' +
+      '`pending` with its votes kept. Announced by `story.created` and, when another story was current, ' +
+      '`story.activated`. Rename it later with PATCH /stories/{story}.',
+    params: codeParams,
+    body: quickVoteBody,
+    responses: {
+      201: { description: 'The new current story', payload: z.object({ story }) },
+      ...OWNER,
+      ...SESSION_404,
+      ...conflicts(),
+      ...SESSIONS_DOWN,
     },
   },
   'GET /sessions/{code}/stories': {

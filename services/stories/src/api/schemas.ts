@@ -22,6 +22,14 @@ export const createStoryBody = z
   })
   .meta({ id: 'CreateStoryRequest' });
 
+export const quickVoteBody = z
+  .strictObject({
+    title: title
+      .optional()
+      .meta({ description: 'The story\'s title; "Quick vote HH:MM" (UTC, when it starts) by default' }),
+  })
+  .meta({ id: 'QuickVoteRequest' });
+
 export const updateStoryBody = z
   .strictObject({
     title: title.optional(),
@@ -121,6 +129,8 @@ export const roomStory = z
   .object({
     id: z.uuid(),
     title: z.string(),
+    description: z.string(),
+    acceptance_criteria: z.string(),
     status: storyStatus,
     position: z.number().int(),
     final_estimate: z.string().nullable(),

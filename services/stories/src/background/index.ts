@@ -1,6 +1,7 @@
 import type { BackgroundTask, ConsumerSpec, ServiceRuntime } from '@pp/runtime';
 import type { Config } from '../config.ts';
 import type { ContextFactory } from '../use-cases/shared/context.ts';
+import { countdownEventsConsumer } from './countdown-events.consumer.ts';
 import { participantEventsConsumer } from './participant-events.consumer.ts';
 import { startRoundSyncTask } from './round-sync.task.ts';
 import { sessionEventsConsumer } from './session-events.consumer.ts';
@@ -10,15 +11,17 @@ import { startVoteDeadlineTask } from './vote-deadline.task.ts';
 
 /**
  * What the stories unit does outside requests: it keeps its read model of sessions, and reveals by
- * itself when everyone has voted (auto-reveal) or the vote-by deadline has passed.
+ * itself when everyone has voted (auto-reveal), the vote-by deadline has passed or a round's countdown
+ * reached zero.
  */
 export const consumers = (runtime: ServiceRuntime, context: ContextFactory): ConsumerSpec[] => [
   sessionEventsConsumer(runtime.bus.prefix, context),
   voteCastConsumer(runtime.bus.prefix, context),
   participantEventsConsumer(runtime.bus.prefix, context),
+  countdownEventsConsumer(runtime.bus.prefix),
 ];
 
-/** The vote-by deadline, stating again the rounds left unsettled, and the story history's upkeep. */
+/** The vote-by deadline and round countdowns, stating again the rounds left unsettled, and the story history's upkeep. */
 export const tasks = (
   runtime: ServiceRuntime,
   config: Config,

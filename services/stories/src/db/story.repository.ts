@@ -111,20 +111,37 @@ export function newStory(data: NewStory, now: Date): StoryRecord {
   };
 }
 
+/** Why a story is due to be revealed by the deadline task, and (for a countdown) its time of zero. */
+export type DueReveal =
+  { id: string; reason: 'vote_by_deadline' } | { id: string; reason: 'countdown'; revealAt: Date };
+
 /**
- * Stories still open at their session's vote-by deadline: `voting`, opened before the deadline, and the
- * deadline has passed. A story opened after the deadline is left to the owner, and an archived
- * session (read-only) is left as it is.
+ * Stories due to be revealed: still open at their session's vote-by deadline (`voting`, opened before
+ * the deadline, and the deadline has passed), or whose round's countdown, set to reveal, has reached
+ * zero. A story opened after the deadline is left to the owner, and an archived session (read-only) is
+ * left as it is.
  */
-export async function overdueStoryIds(em: EntityManager, now: Date, limit = 50): Promise<string[]> {
+export async function overdueStories(em: EntityManager, now: Date, limit = 50): Promise<DueReveal[]> {
   const rows = (await em.getConnection().execute(
-    `select st.id from stories st join sessions se on se.id = st.session_id
-      where st.status = 'voting' and se.status <> 'archived'
-        and se.voteby_enabled and se.vote_by_at is not null and se.vote_by_at <= ?
-        and (st.voting_started_at is null or st.voting_started_at <= se.vote_by_at)
-      order by se.vote_by_at limit ?`,
-    [now, limit],
+    `(select st.id, null::timestamptz as reveal_at, se.vote_by_at as due
+        from stories st join sessions se on se.id = st.session_id
+       where st.status = 'voting' and se.status <> 'archived'
+         and se.voteby_enabled and se.vote_by_at is not null and se.vote_by_at <= ?
+         and (st.voting_started_at is null or st.voting_started_at <= se.vote_by_at)
+       order by se.vote_by_at limit ?)
+     union all
+     (select c.story_id, c.reveal_at, c.reveal_at from round_countdowns c
+        join stories st on st.id = c.story_id and st.status = 'voting'
+        join sessions se on se.id = st.session_id and se.status <> 'archived'
+       where c.reveal_at is not null and c.reveal_at <= ?
+       order by c.reveal_at limit ?)
+     order by due`,
+    [now, limit, now, limit],
     'all',
-  )) as Array<{ id: string }>;
-  return rows.map((r) => r.id);
+  )) as Array<{ id: string; reveal_at: Date | string | null }>;
+  return rows.map((r) =>
+    r.reveal_at === null
+      ? { id: r.id, reason: 'vote_by_deadline' }
+      : { id: r.id, reason: 'countdown', revealAt: new Date(r.reveal_at) },
+  );
 }

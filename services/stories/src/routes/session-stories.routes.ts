@@ -8,6 +8,7 @@ import { addStory } from '../use-cases/add-story.use-case.ts';
 import { exportSession } from '../use-cases/export-session.use-case.ts';
 import { listSessionStories } from '../use-cases/list-session-stories.use-case.ts';
 import { sessionAnalytics } from '../use-cases/session-analytics.use-case.ts';
+import { startQuickVote } from '../use-cases/start-quick-vote.use-case.ts';
 import { userActor, type RouteDeps } from './deps.ts';
 import { roomStoryView, storyView } from './views.ts';
 
@@ -24,6 +25,19 @@ export function sessionStoriesRoutes(deps: RouteDeps): Router {
     signedIn,
     validate(api['POST /sessions/{code}/stories'], async ({ params, body }, req, res) => {
       const { story, session } = await addStory(deps.context(), userActor(req), params.code, body);
+      send(res, 201, { story: storyView(story, session) });
+    }),
+  );
+  router.post(
+    '/sessions/:code/quick-vote',
+    signedIn,
+    validate(api['POST /sessions/{code}/quick-vote'], async ({ params, body }, req, res) => {
+      const { story, session } = await startQuickVote(
+        deps.context(),
+        userActor(req),
+        params.code,
+        body.title,
+      );
       send(res, 201, { story: storyView(story, session) });
     }),
   );

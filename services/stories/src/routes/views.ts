@@ -34,6 +34,8 @@ export const revealedView = (story: StoryRecord, session: SessionRecord, votes: 
 export const roomStoryView = (story: StoryRecord, session: SessionRecord) => ({
   id: story.id,
   title: story.title,
+  description: story.description,
+  acceptance_criteria: story.acceptanceCriteria,
   status: story.status,
   position: story.position,
   final_estimate: story.finalEstimate ?? null,

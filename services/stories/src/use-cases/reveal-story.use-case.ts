@@ -8,8 +8,12 @@ import { changeQueue } from './shared/change-queue.ts';
 import type { Actor, StoriesContext } from './shared/context.ts';
 import { sessionRef, storySummary } from './shared/summaries.ts';
 
-const conditionOf = (actor: Actor): SealCondition =>
-  actor.kind === 'user' ? 'always' : actor.reason === 'auto_reveal' ? 'all_voted' : 'deadline_passed';
+/** What the sessions unit checks before it seals: nothing for the owner, the automatic reveal's reason else. */
+function conditionOf(actor: Actor): SealCondition {
+  if (actor.kind === 'user') return 'always';
+  if (actor.reason === 'auto_reveal') return 'all_voted';
+  return actor.reason === 'countdown' ? 'countdown_ended' : 'deadline_passed';
+}
 
 /**
  * Reveals a story: the sessions unit seals its round (a vote racing the reveal is either among the

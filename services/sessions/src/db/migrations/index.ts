@@ -8,6 +8,8 @@ import { RoomOrderMigration } from './0005-room-order.migration.ts';
 import { NfcCardsMigration } from './0006-nfc-cards.migration.ts';
 import { NameKeysMigration } from './0007-name-keys.migration.ts';
 import { VotedWithTokenMigration } from './0008-voted-with-token.migration.ts';
+import { RoundCountdownMigration } from './0009-round-countdown.migration.ts';
+import { PresenceMigration } from './0010-presence.migration.ts';
 
 export const migrations = [
   ...eventsMigrations,
@@ -20,4 +22,6 @@ export const migrations = [
   { name: '0006-nfc-cards', class: NfcCardsMigration },
   { name: '0007-name-keys', class: NameKeysMigration },
   { name: '0008-voted-with-token', class: VotedWithTokenMigration },
+  { name: '0009-round-countdown', class: RoundCountdownMigration },
+  { name: '0010-presence', class: PresenceMigration },
 ];

@@ -4,6 +4,7 @@ import { RoundVersionsMigration } from './0002-round-versions.migration.ts';
 import { QueueVersionMigration } from './0003-queue-version.migration.ts';
 import { StoryHistoryMigration } from './0004-story-history.migration.ts';
 import { NfcDecksMigration } from './0005-nfc-decks.migration.ts';
+import { RoundCountdownsMigration } from './0006-round-countdowns.migration.ts';
 
 export const migrations = [
   ...eventsMigrations,
@@ -12,4 +13,5 @@ export const migrations = [
   { name: '0003-queue-version', class: QueueVersionMigration },
   { name: '0004-story-history', class: StoryHistoryMigration },
   { name: '0005-nfc-decks', class: NfcDecksMigration },
+  { name: '0006-round-countdowns', class: RoundCountdownsMigration },
 ];

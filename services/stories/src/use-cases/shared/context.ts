@@ -21,7 +21,7 @@ export interface StoriesContext {
  */
 export type Actor =
   | { kind: 'user'; userId: string }
-  | { kind: 'system'; reason: 'auto_reveal' | 'vote_by_deadline' | 'round_sync' | 'batch' };
+  | { kind: 'system'; reason: 'auto_reveal' | 'vote_by_deadline' | 'countdown' | 'round_sync' | 'batch' };
 
 /** A use-case context on an entity manager (the request's, or a fresh one for a consumer or a task). */
 export type ContextFactory = (em: EntityManager) => StoriesContext;
