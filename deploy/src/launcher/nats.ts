@@ -62,10 +62,12 @@ export async function startNats(
     'macOS: brew install nats-server; or set NATS_URL to a running NATS with JetStream',
   );
   // The users and what each may do; the servers read the passwords from their environment.
-  const auth = {
-    config: natsAuthorization(env.EVENTS_PREFIX || 'pp'),
-    env: { PATH: process.env.PATH ?? '', ...natsPasswordEnvironment(passwords) },
-  };
+  const auth = open
+    ? { config: '', env: { PATH: process.env.PATH ?? '' } }
+    : {
+        config: natsAuthorization(env.EVENTS_PREFIX || 'pp'),
+        env: { PATH: process.env.PATH ?? '', ...natsPasswordEnvironment(passwords) },
+      };
   if (clusterSize > 1) {
     const servers = await startNatsCluster(bin, clusterSize, clusterDir, log, auth);
     return { url: servers.map((s) => s.url).join(','), servers, users: true };
@@ -78,7 +80,7 @@ export async function startNats(
   );
   const port = await findFreePort(DEFAULT_NATS_PORT);
   const config = join(dir, 'nats.conf');
-  writeFileSync(config, open ? '' : auth.config, { mode: 0o600 });
+  writeFileSync(config, auth.config, { mode: 0o600 });
   const server = new ManagedProcess(
     {
       name: 'nats',

@@ -42,6 +42,8 @@ describe('keyedBreakers', () => {
     const breakers = failing();
     await breakers.fire('quiet', false);
     for (let i = 0; i < 3; i++) await breakers.fire('open', true).catch(() => undefined);
+    // Unused for a while: at least a millisecond (within the same one, it was just used).
+    await new Promise((r) => setTimeout(r, 5));
     breakers.sweep(0, (key) => key === 'busy');
     expect(breakers.size).toBe(1);
     expect(breakers.opened()).toEqual(['open']);
