@@ -38,3 +38,29 @@ export const storyForUnits = z.object({
 export type StoryForUnits = z.infer<typeof storyForUnits>;
 
 export const storiesForUnits = z.object({ stories: z.array(storyForUnits) });
+
+/**
+ * A story as the room shows it (GET /sessions/{code}/stories), which the stories unit also gives the
+ * sessions unit for the room's one read: votes (named as the session keeps them) only once revealed.
+ */
+export const roomStorySchema = z
+  .object({
+    id: z.uuid(),
+    title: z.string(),
+    description: z.string(),
+    acceptance_criteria: z.string(),
+    status: storyStatus,
+    position: z.number().int(),
+    final_estimate: z.string().nullable(),
+    votes: z
+      .array(
+        z.object({
+          participant: z.object({ id: z.number().int().nullable(), name: z.string().nullable() }),
+          value: z.string(),
+        }),
+      )
+      .nullable()
+      .meta({ description: 'Only once revealed; names only when the session keeps them' }),
+  })
+  .meta({ description: 'A story as GET /sessions/{code}/stories shows it (RoomStory)' });
+export type RoomStory = z.infer<typeof roomStorySchema>;

@@ -1,27 +1,7 @@
 import { z } from 'zod';
+import { roomStorySchema as roomStory } from '@pp/contracts';
 import type { UnitDocs } from '@pp/http';
 import { codeParams, roomParticipant, sessionForCaller, voteStats } from './schemas.ts';
-
-const roomStory = z
-  .object({
-    id: z.uuid(),
-    title: z.string(),
-    description: z.string(),
-    acceptance_criteria: z.string(),
-    status: z.enum(['pending', 'voting', 'revealed']),
-    position: z.number().int(),
-    final_estimate: z.string().nullable(),
-    votes: z
-      .array(
-        z.object({
-          participant: z.object({ id: z.number().int().nullable(), name: z.string().nullable() }),
-          value: z.string(),
-        }),
-      )
-      .nullable()
-      .meta({ description: 'Only once revealed; names only when the session keeps them' }),
-  })
-  .meta({ description: 'A story as GET /sessions/{code}/stories shows it (RoomStory)' });
 
 const openRound = z
   .object({

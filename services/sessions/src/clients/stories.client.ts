@@ -1,4 +1,4 @@
-import { eventEnvelopeSchema, type EventEnvelope } from '@pp/contracts';
+import { eventEnvelopeSchema, roomStorySchema, type EventEnvelope, type RoomStory } from '@pp/contracts';
 import { createServiceClient } from '@pp/http-client';
 import type { Logger } from '@pp/logger';
 import { z } from 'zod';
@@ -44,29 +44,8 @@ export interface StoriesClient {
 
 const history = z.object({ events: z.array(eventEnvelopeSchema) });
 
-const roomStories = z.object({
-  stories: z.array(
-    z.object({
-      id: z.uuid(),
-      title: z.string(),
-      description: z.string(),
-      acceptance_criteria: z.string(),
-      status: z.enum(['pending', 'voting', 'revealed']),
-      position: z.number().int(),
-      final_estimate: z.string().nullable(),
-      votes: z
-        .array(
-          z.object({
-            participant: z.object({ id: z.number().int().nullable(), name: z.string().nullable() }),
-            value: z.string(),
-          }),
-        )
-        .nullable(),
-    }),
-  ),
-});
-/** A story as the room shows it: votes (named as the session keeps them) only once revealed. */
-export type RoomStory = z.infer<typeof roomStories>['stories'][number];
+const roomStories = z.object({ stories: z.array(roomStorySchema) });
+export type { RoomStory };
 
 /** The internal endpoints of the stories service, called as the sessions service (signed identity). */
 export function createStoriesClient(options: {
