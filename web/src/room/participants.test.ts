@@ -4,6 +4,8 @@ import { applyRoomEvent, initialRoomState, type RoomEvent } from './room-state.t
 const open: RoomStory = {
   id: 'a',
   title: 'A',
+  description: '',
+  acceptance_criteria: '',
   status: 'voting',
   position: 1,
   final_estimate: null,
@@ -20,6 +22,7 @@ const session: Session = {
   deck: ['1', '2', '3', '5', '?'],
   voteby_enabled: false,
   vote_by_at: null,
+  countdown: null,
 };
 const ann: Participant = { id: 1, name: 'Ann', role: 'moderator' };
 const bob: Participant = { id: 2, name: 'Bob', role: 'participant' };

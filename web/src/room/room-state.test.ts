@@ -17,6 +17,8 @@ const summary = (id: string, position: number, status: RoomStory['status'] = 'pe
 });
 const story = (id: string, position: number, status: RoomStory['status'] = 'pending'): RoomStory => ({
   ...summary(id, position, status),
+  description: '',
+  acceptance_criteria: '',
   final_estimate: null,
   votes: null,
 });
@@ -31,6 +33,7 @@ const session: Session = {
   deck: ['1', '2', '3', '5', '8', '?', 'coffee'],
   voteby_enabled: false,
   vote_by_at: null,
+  countdown: null,
 };
 const bob = { id: 1, name: 'Bob', role: 'participant' as const };
 const cleo = { id: 2, name: 'Cleo', role: 'participant' as const };
@@ -182,7 +185,7 @@ describe('the room state', () => {
   });
 
   it('keeps the names the reveal showed over a read that names no voters (the session keeps no names)', () => {
-    const revealed = { ...summary('a', 1, 'revealed'), final_estimate: '5' };
+    const revealed = { ...story('a', 1, 'revealed'), final_estimate: '5' };
     const named = [
       { participant: { id: 1, name: 'Bob' }, value: '5' },
       { participant: { id: 2, name: 'Cleo' }, value: '3' },

@@ -97,7 +97,15 @@ function withRound(state: RoomState, round: OpenRound) {
 export function currentStory(state: RoomState): RoomStory | null {
   const current = state.session.current_story;
   if (!current) return null;
-  return state.stories.find((s) => s.id === current.id) ?? { ...current, final_estimate: null, votes: null };
+  return (
+    state.stories.find((s) => s.id === current.id) ?? {
+      description: '',
+      acceptance_criteria: '',
+      ...current,
+      final_estimate: null,
+      votes: null,
+    }
+  );
 }
 
 export const lastRevealed = (state: RoomState): RoomStory | null =>
@@ -108,7 +116,15 @@ export const voters = (state: RoomState) => state.participants.filter((p) => p.r
 
 function upsertStory(stories: RoomStory[], summary: StorySummary, extra: Partial<RoomStory> = {}) {
   const found = stories.find((s) => s.id === summary.id);
-  const story: RoomStory = { final_estimate: null, votes: null, ...found, ...summary, ...extra };
+  const base = { description: '', acceptance_criteria: '', final_estimate: null, votes: null, ...found };
+  // A summary (an event's story) leaves the texts out: those known stay.
+  const story: RoomStory = {
+    ...base,
+    ...summary,
+    ...extra,
+    description: extra.description ?? base.description,
+    acceptance_criteria: extra.acceptance_criteria ?? base.acceptance_criteria,
+  };
   return [...stories.filter((s) => s.id !== summary.id), story].sort(byPosition);
 }
 
