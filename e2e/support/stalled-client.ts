@@ -37,6 +37,8 @@ export async function stalledClient(url: string) {
   const child = spawn('python3', ['-c', SCRIPT, target.hostname, target.port, target.pathname], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
+  // Watched from the start: the script may have exited by the time its last line is seen.
+  const exited = once(child, 'exit');
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (part: string) => (out += part));
   const line = async (n: number) => {
@@ -49,7 +51,7 @@ export async function stalledClient(url: string) {
     async readNow() {
       child.stdin.write('\n');
       const [bytes, state] = (await line(2)).split(' ');
-      await once(child, 'exit');
+      await exited;
       return { bytes: Number(bytes), ended: state === 'ended' };
     },
     stop: () => child.kill(),
