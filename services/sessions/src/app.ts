@@ -9,7 +9,7 @@ import { entities } from './db/entities/index.ts';
 import { migrations } from './db/migrations/index.ts';
 import { CODE_ALPHABET, CODE_LENGTH } from './domain/session-code.ts';
 import { tasks } from './background/index.ts';
-import type { OpenPresenceStreams } from './background/presence.task.ts';
+import { OpenPresenceStreams } from './background/presence.task.ts';
 import { createRoomHub, type RoomHub } from './background/room-hub.ts';
 import { keepPublishedForRoom, lastRecordedForRoom } from './use-cases/shared/room-history.ts';
 import { createStoriesClient } from './clients/stories.client.ts';
@@ -37,7 +37,7 @@ export function createApp(
   runtime: ServiceRuntime,
   hub: RoomHub,
   options: AppOptions = {},
-  presence: OpenPresenceStreams = new Set(),
+  presence: OpenPresenceStreams = new OpenPresenceStreams(),
 ): Express {
   const now = options.now ?? (() => new Date());
   const newCode = options.newCode ?? customAlphabet(CODE_ALPHABET, CODE_LENGTH);
@@ -88,7 +88,7 @@ export function createApp(
 /** The sessions service as libs/runtime runs it (main.ts and the tests). */
 export function definition(config: Config, options: AppOptions = {}): ServiceDefinition {
   let hub: RoomHub | undefined;
-  const presence: OpenPresenceStreams = new Set();
+  const presence = new OpenPresenceStreams();
   return {
     name: 'sessions',
     config,

@@ -1,8 +1,13 @@
 import { startPeriodicTask, type ServiceRuntime } from '@pp/runtime';
 import { forgetOldStreams, keepStreamsSeen, markAway } from '../use-cases/mark-away.use-case.ts';
 
-/** The room streams open on this replica with a participant's token, by stream id. */
-export type OpenPresenceStreams = Set<string>;
+/**
+ * The room streams open on this replica with a participant's token, by stream id, and the records of
+ * those closing: the unit's stop waits for them before its database goes (a stop closes every stream).
+ */
+export class OpenPresenceStreams extends Set<string> {
+  readonly closing = new Set<Promise<unknown>>();
+}
 
 export interface PresenceTiming {
   /** How long after its last stream closed a participant is announced away. */
@@ -22,7 +27,7 @@ const FORGET_AFTER_MS = 600_000;
  */
 export function presenceTask(runtime: ServiceRuntime, open: OpenPresenceStreams, timing: PresenceTiming) {
   let seenAt = 0;
-  return startPeriodicTask({
+  const task = startPeriodicTask({
     name: 'presence',
     intervalMs: timing.sweepMs,
     logger: runtime.logger,
@@ -40,4 +45,11 @@ export function presenceTask(runtime: ServiceRuntime, open: OpenPresenceStreams,
       });
     },
   });
+  return {
+    ...task,
+    stop: async () => {
+      await task.stop();
+      await Promise.allSettled([...open.closing]);
+    },
+  };
 }

@@ -27,9 +27,12 @@ export async function followPresence(
       if (closed) return;
       closed = true;
       open.delete(streamId);
-      streamClosed(deps.context(), streamId).catch((err: unknown) =>
-        ctx.logger.warn({ err, stream_id: streamId }, 'presence: a closed stream not recorded'),
-      );
+      const recorded: Promise<unknown> = streamClosed(deps.context(), streamId)
+        .catch((err: unknown) =>
+          ctx.logger.warn({ err, stream_id: streamId }, 'presence: a closed stream not recorded'),
+        )
+        .finally(() => open.closing.delete(recorded));
+      open.closing.add(recorded);
     };
     res.once('close', close);
     // The client may have gone while the stream was recorded.
