@@ -1609,6 +1609,32 @@ export interface components {
       /** @enum {string} */
       role: 'moderator' | 'participant' | 'observer';
     };
+    /** @description A story as the room shows it: the room's list of stories and its one read */
+    RoomStory: {
+      /** Format: uuid */
+      id: string;
+      title: string;
+      description: string;
+      acceptance_criteria: string;
+      /**
+       * @description `voting` is the current story; `pending` ones wait in position order
+       * @enum {string}
+       */
+      status: 'pending' | 'voting' | 'revealed';
+      position: number;
+      final_estimate: string | null;
+      /** @description Only once revealed; names only when the session keeps them */
+      votes:
+        | {
+            participant: {
+              id: number | null;
+              /** @description null unless the session's record_vote_names is on */
+              name: string | null;
+            };
+            value: string;
+          }[]
+        | null;
+    };
     OpenRound: {
       /** Format: uuid */
       story_id: string;
@@ -1748,22 +1774,6 @@ export interface components {
         name: string | null;
       };
       value: string;
-    };
-    RoomStory: {
-      /** Format: uuid */
-      id: string;
-      title: string;
-      description: string;
-      acceptance_criteria: string;
-      /**
-       * @description `voting` is the current story; `pending` ones wait in position order
-       * @enum {string}
-       */
-      status: 'pending' | 'voting' | 'revealed';
-      position: number;
-      final_estimate: string | null;
-      /** @description Only of revealed stories, named per record_vote_names */
-      votes: components['schemas']['RevealedVote'][] | null;
     };
     StorySummary: {
       /** Format: uuid */
@@ -4289,29 +4299,7 @@ export interface operations {
             /** @description Session (the full record) when the caller is the session's owner, else PublicSession */
             session: components['schemas']['Session'] | components['schemas']['PublicSession'];
             participants: components['schemas']['RoomParticipant'][];
-            stories:
-              | {
-                  /** Format: uuid */
-                  id: string;
-                  title: string;
-                  description: string;
-                  acceptance_criteria: string;
-                  /** @enum {string} */
-                  status: 'pending' | 'voting' | 'revealed';
-                  position: number;
-                  final_estimate: string | null;
-                  /** @description Only once revealed; names only when the session keeps them */
-                  votes:
-                    | {
-                        participant: {
-                          id: number | null;
-                          name: string | null;
-                        };
-                        value: string;
-                      }[]
-                    | null;
-                }[]
-              | null;
+            stories: components['schemas']['RoomStory'][] | null;
             /** @description The story open for votes, if any */
             round: components['schemas']['OpenRound'] | null;
             /** @description Send as Last-Event-ID to the live room to resume from this read */
@@ -4320,29 +4308,7 @@ export interface operations {
               /** @description Session (the full record) when the caller is the session's owner, else PublicSession */
               session: components['schemas']['Session'] | components['schemas']['PublicSession'];
               participants: components['schemas']['RoomParticipant'][];
-              stories:
-                | {
-                    /** Format: uuid */
-                    id: string;
-                    title: string;
-                    description: string;
-                    acceptance_criteria: string;
-                    /** @enum {string} */
-                    status: 'pending' | 'voting' | 'revealed';
-                    position: number;
-                    final_estimate: string | null;
-                    /** @description Only once revealed; names only when the session keeps them */
-                    votes:
-                      | {
-                          participant: {
-                            id: number | null;
-                            name: string | null;
-                          };
-                          value: string;
-                        }[]
-                      | null;
-                  }[]
-                | null;
+              stories: components['schemas']['RoomStory'][] | null;
               /** @description The story open for votes, if any */
               round: components['schemas']['OpenRound'] | null;
               /** @description Send as Last-Event-ID to the live room to resume from this read */

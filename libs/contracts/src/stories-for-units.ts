@@ -42,6 +42,7 @@ export const storiesForUnits = z.object({ stories: z.array(storyForUnits) });
 /**
  * A story as the room shows it (GET /sessions/{code}/stories), which the stories unit also gives the
  * sessions unit for the room's one read: votes (named as the session keeps them) only once revealed.
+ * One schema for both paths: the API's document has it once, as the component `RoomStory`.
  */
 export const roomStorySchema = z
   .object({
@@ -49,18 +50,29 @@ export const roomStorySchema = z
     title: z.string(),
     description: z.string(),
     acceptance_criteria: z.string(),
-    status: storyStatus,
+    status: storyStatus.meta({
+      description: '`voting` is the current story; `pending` ones wait in position order',
+    }),
     position: z.number().int(),
     final_estimate: z.string().nullable(),
     votes: z
       .array(
         z.object({
-          participant: z.object({ id: z.number().int().nullable(), name: z.string().nullable() }),
+          participant: z.object({
+            id: z.number().int().nullable(),
+            name: z
+              .string()
+              .nullable()
+              .meta({ description: "null unless the session's record_vote_names is on" }),
+          }),
           value: z.string(),
         }),
       )
       .nullable()
       .meta({ description: 'Only once revealed; names only when the session keeps them' }),
   })
-  .meta({ description: 'A story as GET /sessions/{code}/stories shows it (RoomStory)' });
+  .meta({
+    id: 'RoomStory',
+    description: "A story as the room shows it: the room's list of stories and its one read",
+  });
 export type RoomStory = z.infer<typeof roomStorySchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { roomStorySchema as roomStory } from '@pp/contracts';
 import type { UnitDocs } from '@pp/http';
 import {
   analytics,
@@ -10,7 +11,6 @@ import {
   exportSession,
   quickVoteBody,
   revealedStory,
-  roomStory,
   story,
   storyParams,
   storySummary,

@@ -125,22 +125,6 @@ export const revealedStory = story
   .extend({ votes: z.array(namedVote).meta({ description: "The room's view: voters always named" }) })
   .meta({ id: 'RevealedStory' });
 
-export const roomStory = z
-  .object({
-    id: z.uuid(),
-    title: z.string(),
-    description: z.string(),
-    acceptance_criteria: z.string(),
-    status: storyStatus,
-    position: z.number().int(),
-    final_estimate: z.string().nullable(),
-    votes: z
-      .array(vote)
-      .nullable()
-      .meta({ description: 'Only of revealed stories, named per record_vote_names' }),
-  })
-  .meta({ id: 'RoomStory' });
-
 export const storySummary = z
   .object({ id: z.uuid(), title: z.string(), status: storyStatus, position: z.number().int() })
   .meta({ id: 'StorySummary' });
