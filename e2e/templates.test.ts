@@ -5,7 +5,7 @@
  */
 import { until } from '@pp/testing';
 import { watchEvents } from './support/events.ts';
-import { startPlatform, type Platform } from './support/platform.ts';
+import { bearer, startPlatform, type Platform } from './support/platform.ts';
 
 describe('organising sessions through the gateway', () => {
   let p: Platform;
@@ -148,5 +148,33 @@ describe('organising sessions through the gateway', () => {
     expect([res.status, res.body.error.code]).toEqual([403, 'forbidden']);
     expect((await p.client.get('/sessions', as(mallory))).body.meta.total).toBe(0);
     expect((await p.client.get(`/workspace/templates/${template.id}`, as(mallory))).status).toBe(403);
+  });
+
+  it('reads one folder by its id with the typed client: the owner’s as it is now, nobody else’s', async () => {
+    const mallory = await p.signUp('Mallory again');
+    const made = await p.client.post('/folders', {
+      body: { name: 'Roadmap', color: '#3366FF' },
+      ...as(owner),
+    });
+    const id = String(made.body.folder.id);
+    await p.client.patch(`/folders/${id}`, { body: { name: 'Roadmap 2027' }, ...as(owner) });
+    const byId = { params: { path: { id } } };
+    const read = await p.api.GET('/folders/{id}', { ...byId, ...bearer(owner) });
+    expect(read.response.status).toBe(200);
+    expect(read.data!.folder).toMatchObject({
+      id: made.body.folder.id,
+      name: 'Roadmap 2027',
+      color: '#3366ff',
+    });
+    const theirs = await p.api.GET('/folders/{id}', { ...byId, ...bearer(mallory) });
+    expect([theirs.response.status, theirs.error?.error.code]).toEqual([403, 'forbidden']);
+    expect((await p.api.GET('/folders/{id}', byId)).response.status).toBe(401);
+    const unknown = await p.api.GET('/folders/{id}', {
+      params: { path: { id: '2147483647' } },
+      ...bearer(owner),
+    });
+    expect([unknown.response.status, unknown.error?.error.code]).toEqual([404, 'folder_not_found']);
+    await p.client.delete(`/folders/${id}`, as(owner));
+    expect((await p.api.GET('/folders/{id}', { ...byId, ...bearer(owner) })).response.status).toBe(404);
   });
 });

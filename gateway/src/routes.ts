@@ -99,6 +99,7 @@ export const routeTable: readonly RouteEntry[] = [
   // folders, workspace, templates
   sessions('GET', '/folders', 'token', "The caller's folders"),
   sessions('POST', '/folders', 'token', 'Create a folder', CREATED),
+  sessions('GET', '/folders/{id}', 'token', 'A folder'),
   sessions('PATCH', '/folders/{id}', 'token', 'Rename or recolour a folder'),
   sessions('DELETE', '/folders/{id}', 'token', 'Delete a folder (its sessions stay)'),
   sessions('GET', '/workspace', 'token', "The caller's workspace"),

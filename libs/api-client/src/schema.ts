@@ -465,7 +465,8 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /** A folder */
+    get: operations['getFoldersById'];
     put?: never;
     post?: never;
     /** Delete a folder; its sessions stay, in no folder */
@@ -2409,7 +2410,7 @@ export interface components {
         'application/json': components['schemas']['ErrorEnvelope'];
       };
     };
-    /** @description Another account's template (`forbidden`) */
+    /** @description Another account's folder (`forbidden`) */
     Forbidden5: {
       headers: {
         'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -2424,7 +2425,7 @@ export interface components {
         'application/json': components['schemas']['ErrorEnvelope'];
       };
     };
-    /** @description Another account's folder (`forbidden`) */
+    /** @description Another account's template (`forbidden`) */
     Forbidden6: {
       headers: {
         'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -4652,6 +4653,49 @@ export interface operations {
       504: components['responses']['GatewayTimeout'];
     };
   };
+  getFoldersById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A folder id of the caller's (else 404) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The folder */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            folder: components['schemas']['Folder'];
+            data: {
+              folder: components['schemas']['Folder'];
+            };
+            message?: string;
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden5'];
+      404: components['responses']['FolderNotFound'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+      504: components['responses']['GatewayTimeout'];
+    };
+  };
   deleteFoldersById: {
     parameters: {
       query?: never;
@@ -4688,7 +4732,7 @@ export interface operations {
         };
       };
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden6'];
+      403: components['responses']['Forbidden5'];
       404: components['responses']['FolderNotFound'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
@@ -4736,7 +4780,7 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden6'];
+      403: components['responses']['Forbidden5'];
       404: components['responses']['FolderNotFound'];
       /** @description The caller has another folder of this name, in any case or Unicode spelling (`duplicate`) */
       409: {
@@ -5017,7 +5061,7 @@ export interface operations {
         };
       };
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden5'];
+      403: components['responses']['Forbidden6'];
       404: components['responses']['TemplateNotFound'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
@@ -5060,7 +5104,7 @@ export interface operations {
         };
       };
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden5'];
+      403: components['responses']['Forbidden6'];
       404: components['responses']['TemplateNotFound'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
@@ -5108,7 +5152,7 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden5'];
+      403: components['responses']['Forbidden6'];
       404: components['responses']['TemplateNotFound'];
       /** @description The caller has another template of this name, in any case or Unicode spelling (`duplicate`) */
       409: {

@@ -13,6 +13,8 @@ afterAll(() => h.stop());
 const post = (body: unknown, user = 'ann') => h.client.post('/folders', { body, headers: asUser(user) });
 const patchFolder = (id: number | string, body: unknown, user = 'ann') =>
   h.client.patch(`/folders/${id}`, { body, headers: asUser(user) });
+const getFolder = (id: number | string, user = 'ann') =>
+  h.client.get(`/folders/${id}`, { headers: asUser(user) });
 const deleteFolder = (id: number | string, user = 'ann') =>
   h.client.delete(`/folders/${id}`, { headers: asUser(user) });
 const folder = async (name: string, user = 'ann', color = '#336699') => {
@@ -56,6 +58,10 @@ describe('folders: create, list, rename, recolour, delete', () => {
     expect(renamed.body.folder).toMatchObject({ id: f.id, name: 'New name', color: '#336699' });
     const recoloured = await patchFolder(f.id, { color: '#FF0000' });
     expect(recoloured.body.folder).toMatchObject({ name: 'New name', color: '#ff0000' });
+    const read = await getFolder(f.id);
+    expect(read.status).toBe(200);
+    expect(read.body.folder).toEqual(recoloured.body.folder);
+    expect(read.body.data.folder).toEqual(read.body.folder);
   });
 
   it('refuses a name the owner already uses, in any case, with 409 duplicate; other owners may use it', async () => {
@@ -132,8 +138,15 @@ describe('folders: create, list, rename, recolour, delete', () => {
     expect([renamed.status, renamed.body.error.code]).toEqual([403, 'forbidden']);
     const deleted = await deleteFolder(theirs.id);
     expect([deleted.status, deleted.body.error.code]).toEqual([403, 'forbidden']);
+    const peeked = await getFolder(theirs.id);
+    expect([peeked.status, peeked.body.error.code, peeked.text]).toEqual([
+      403,
+      'forbidden',
+      expect.not.stringContaining('Private'),
+    ]);
     for (const id of [999_999, 2_147_483_648, 99_999_999_999, 'abc', '1e3', -1, 0]) {
       expect((await patchFolder(id, { name: 'Mine' })).status).toBe(404);
+      expect((await getFolder(id)).status).toBe(404);
       const gone = await deleteFolder(id);
       expect(gone.status).toBe(404);
       expect(gone.body.error.code).toBe('folder_not_found');

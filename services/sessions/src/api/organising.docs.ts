@@ -57,6 +57,11 @@ export const organisingApi = {
       422: { description: 'A name not of 1..64 characters, a colour not #rrggbb, or an unknown field' },
     },
   },
+  'GET /folders/{id}': {
+    summary: 'A folder',
+    params: folderParams,
+    responses: { 200: { description: 'The folder', payload: folderPayload }, ...FOLDER_404 },
+  },
   'PATCH /folders/{id}': {
     summary: 'Rename or recolour a folder',
     params: folderParams,

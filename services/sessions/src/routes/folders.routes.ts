@@ -3,6 +3,7 @@ import { pageMeta, requireUser, send, signedIn, validate } from '@pp/http';
 import { sessionsApi as api } from '../api/docs.ts';
 import { createFolder } from '../use-cases/create-folder.use-case.ts';
 import { deleteFolder } from '../use-cases/delete-folder.use-case.ts';
+import { getFolder } from '../use-cases/get-folder.use-case.ts';
 import { listOwnFolders } from '../use-cases/list-folders.use-case.ts';
 import { updateFolder } from '../use-cases/update-folder.use-case.ts';
 import type { RouteDeps } from './deps.ts';
@@ -29,6 +30,13 @@ export function folderRoutes(deps: RouteDeps): Router {
     validate(api['POST /folders'], async ({ body }, req, res) => {
       const folder = await createFolder(deps.context(), requireUser(req).sub, body);
       send(res, 201, { folder: folderView(folder) }, 'Folder created');
+    }),
+  );
+  router.get(
+    '/folders/:id',
+    validate(api['GET /folders/{id}'], async ({ params }, req, res) => {
+      const folder = await getFolder(deps.context(), requireUser(req).sub, params.id);
+      send(res, 200, { folder: folderView(folder) });
     }),
   );
   router.patch(
