@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import prettier from 'prettier';
 import { mergedApiDocument } from './api-document.ts';
+import { generatedRouteTable, routeTableFile } from './route-table-file.ts';
 
 export const schemaFile = fileURLToPath(new URL('../../libs/api-client/src/schema.ts', import.meta.url));
 export const prefixesFile = fileURLToPath(new URL('../../libs/api-client/src/prefixes.ts', import.meta.url));
@@ -58,5 +59,6 @@ export async function generatedClientSchema(): Promise<string> {
 if (import.meta.main) {
   writeFileSync(schemaFile, await generatedClientSchema());
   writeFileSync(prefixesFile, await generatedPathPrefixes());
-  process.stdout.write(`Wrote ${schemaFile} and ${prefixesFile}\n`);
+  writeFileSync(routeTableFile, await generatedRouteTable());
+  process.stdout.write(`Wrote ${schemaFile}, ${prefixesFile} and ${routeTableFile}\n`);
 }
