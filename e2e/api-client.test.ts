@@ -1,5 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { generatedClientSchema, schemaFile } from './support/api-client-schema.ts';
+import {
+  generatedClientSchema,
+  generatedPathPrefixes,
+  prefixesFile,
+  schemaFile,
+} from './support/api-client-schema.ts';
 
 /**
  * The typed API client (libs/api-client) is generated from the units' path descriptions: a unit that
@@ -24,5 +29,11 @@ describe('the committed API client', () => {
     const generated = await generatedClientSchema();
     expect(generated).toContain("'/sessions/{code}/vote'");
     expect(firstDifference(committed, generated)).toBe('none');
+  });
+
+  it('has the paths’ first segments the descriptions name now (the dev server proxies by them)', async () => {
+    const generated = await generatedPathPrefixes();
+    expect(generated).toContain("'/sessions'");
+    expect(firstDifference(readFileSync(prefixesFile, 'utf8'), generated)).toBe('none');
   });
 });

@@ -49,6 +49,9 @@ describe('the MCP server through the gateway', () => {
         'list_sessions',
         'reveal_votes',
         'set_current_story',
+        'start_countdown',
+        'start_quick_vote',
+        'stop_countdown',
       ].sort(),
     );
     const addStory = tools.find((t) => t.name === 'add_story')!;
@@ -57,6 +60,14 @@ describe('the MCP server through the gateway', () => {
       expect.arrayContaining(['code', 'title', 'description', 'acceptance_criteria']),
     );
     expect(tools.find((t) => t.name === 'reveal_votes')!.inputSchema.required).toEqual(['story_id']);
+    // Each tool's inputs come from the unit that serves its path (a wrong unit leaves them open).
+    expect(tools.find((t) => t.name === 'start_countdown')!.inputSchema).toMatchObject({
+      required: ['code', 'seconds'],
+      additionalProperties: false,
+    });
+    expect(
+      Object.keys(tools.find((t) => t.name === 'start_quick_vote')!.inputSchema.properties ?? {}),
+    ).toEqual(expect.arrayContaining(['code', 'title']));
     // Each tool carries the definitions its inputs use, not every schema its unit describes.
     expect(tools.find((t) => t.name === 'reveal_votes')!.inputSchema.$defs).toBeUndefined();
     expect(JSON.stringify(tools).length).toBeLessThan(40_000);
@@ -109,6 +120,43 @@ describe('the MCP server through the gateway', () => {
     });
     expect(activity).toEqual(expect.arrayContaining(['participant.joined', 'vote.cast', 'story.created']));
     await client.close();
+  });
+
+  it('runs the meeting: a quick vote, a countdown started and stopped, refused to a stranger', async () => {
+    const owner = await connect((await tokenFor('Facilitator')).token);
+    const code = (await call(owner, 'create_session', { name: 'Stand-up' })).structuredContent.session.code;
+    const quick = await call(owner, 'start_quick_vote', { code, title: 'Hotfix size' });
+    expect(quick.content[0]!.text).not.toMatch(/failed|\(\d{3}/);
+    expect(quick.isError).toBeFalsy();
+    const storyId = quick.structuredContent.story.id as string;
+    expect(quick.structuredContent.story).toMatchObject({ title: 'Hotfix size', status: 'voting' });
+
+    const invalid = await call(owner, 'start_countdown', { code, seconds: 2 });
+    expect(invalid.isError).toBe(true);
+    expect(invalid.content[0]!.text).toMatch(/422|seconds/);
+    const started = await call(owner, 'start_countdown', { code, seconds: 120, at_zero: 'close' });
+    expect(started.isError).toBeFalsy();
+    expect(started.structuredContent.countdown).toMatchObject({
+      story_id: storyId,
+      seconds: 120,
+      at_zero: 'close',
+    });
+    const looked = await p.client.get(`/sessions/${code}`);
+    expect(looked.body.session.countdown).toMatchObject({ story_id: storyId, seconds: 120 });
+
+    const stranger = await connect((await tokenFor('Bystander')).token);
+    const refused = await call(stranger, 'stop_countdown', { code });
+    expect(refused.isError).toBe(true);
+    expect(refused.content[0]!.text).toMatch(/40[34]/);
+    expect((await p.client.get(`/sessions/${code}`)).body.session.countdown).not.toBeNull();
+
+    const stopped = await call(owner, 'stop_countdown', { code });
+    expect(stopped.isError).toBeFalsy();
+    expect(stopped.structuredContent.stopped).toBe(true);
+    expect((await p.client.get(`/sessions/${code}`)).body.session.countdown).toBeNull();
+    expect((await call(owner, 'stop_countdown', { code })).structuredContent.stopped).toBe(false);
+    await owner.close();
+    await stranger.close();
   });
 
   it("gives a tool error, not a protocol failure, for a refusal: another user's token cannot reveal", async () => {

@@ -150,7 +150,7 @@ describe('ownership: every path that names a resource refuses another user', () 
   const snapshot = async () =>
     Promise.all(
       reads.map(async ([path, pick]) => {
-        const res = await p.client.get(path, { token: owner });
+        const res = await p.client.raw.get(path, { token: owner });
         expect(res.status).toBe(200);
         return pick(res.body);
       }),
@@ -161,12 +161,12 @@ describe('ownership: every path that names a resource refuses another user', () 
     const answers: Record<string, number> = {};
     for (const key of owned()) {
       const method = key.split(' ')[0]!.toLowerCase() as 'get' | 'post' | 'patch' | 'delete';
-      const res = await p.client[method](pathOf(key), { token: intruder, body: BODIES[key] });
+      const res = await p.client.raw[method](pathOf(key), { token: intruder, body: BODIES[key] });
       answers[key] = res.status;
     }
     // The ids name real resources: the owner reads each of them.
     for (const key of owned().filter((k) => k.startsWith('GET ')))
-      expect([key, (await p.client.get(pathOf(key), { token: owner })).status]).toEqual([key, 200]);
+      expect([key, (await p.client.raw.get(pathOf(key), { token: owner })).status]).toEqual([key, 200]);
     // Every unit's paths are among them (a unit missing here would mean the sweep skipped it).
     expect(
       new Set(Object.keys(answers).map((k) => routeTable.find((r) => `${r.method} ${r.path}` === k)!.unit)),
@@ -187,7 +187,7 @@ describe('ownership: every path that names a resource refuses another user', () 
     ];
     const mine = Object.values(ids);
     for (const path of lists) {
-      const res = await p.client.get(path, { token: intruder });
+      const res = await p.client.raw.get(path, { token: intruder });
       expect([path, res.status]).toEqual([path, 200]);
       const leaked = mine.filter((id) => id.length > 6 && res.text.includes(id));
       expect([path, leaked]).toEqual([path, []]);
@@ -205,7 +205,7 @@ describe('ownership: every path that names a resource refuses another user', () 
     expect(deletes).toHaveLength(7);
     for (const key of deletes) {
       const answers = await Promise.all(
-        Array.from({ length: 12 }, () => p.client.delete(pathOf(key), { token: owner })),
+        Array.from({ length: 12 }, () => p.client.raw.delete(pathOf(key), { token: owner })),
       );
       expect([key, answers.map((r) => r.status).sort()]).toEqual([key, [200, ...Array(11).fill(404)]]);
     }

@@ -48,8 +48,8 @@ it('lets 50 people behind one address play ten rounds without a 429, and keeps t
   const ownerAnswers: number[] = [];
   const asOwner = async (method: 'post' | 'get', path: string, body?: unknown) => {
     const res = await (method === 'post'
-      ? p.client.post(path, { body: body ?? {}, ...owner })
-      : p.client.get(path, owner));
+      ? p.client.raw.post(path, { body: body ?? {}, ...owner })
+      : p.client.raw.get(path, owner));
     ownerAnswers.push(res.status);
     return res;
   };

@@ -1,16 +1,11 @@
+import { apiPathPrefixes } from '@pp/api-client/prefixes';
 import { defineConfig } from 'vite';
 
-/** The API paths the dev server (`npm run dev -w web`) sends on to a gateway (`npm start`, port 8080). */
-const API = [
-  '/auth',
-  '/sessions',
-  '/stories',
-  '/folders',
-  '/workspace',
-  '/openapi.json',
-  '/docs',
-  '/healthz',
-];
+/**
+ * What the dev server (`npm run dev -w web`) sends on to a gateway (`npm start`, port 8080): every
+ * path of the API (its first segments, generated with the typed client) and the API's reference page.
+ */
+const API = [...apiPathPrefixes, '/docs'];
 const gateway = process.env.GATEWAY_URL ?? 'http://127.0.0.1:8080';
 
 export default defineConfig({

@@ -9,7 +9,6 @@ import { connectNats, deleteBusStreams, eventBus } from '@pp/events';
 import { createLogger } from '@pp/logger';
 import { startService, type ServiceDefinition, type StartedService } from '@pp/runtime';
 import {
-  api,
   createTestDatabase,
   openStream,
   startApp,
@@ -22,6 +21,7 @@ import {
 } from '@pp/testing';
 import { createApp as createGateway } from '../../gateway/src/app.ts';
 import { TokenCache } from '../../gateway/src/auth/token-cache.ts';
+import { publicApi } from './public-api.ts';
 import { readConfig as readGatewayConfig } from '../../gateway/src/config.ts';
 import { definition as ai } from '../../services/ai/src/app.ts';
 import { readConfig as readAiConfig } from '../../services/ai/src/config.ts';
@@ -155,7 +155,7 @@ export async function startPlatform(options: PlatformOptions = {}) {
       tokenCache: new TokenCache({ positiveTtlMs: 30_000, negativeTtlMs: 5_000 }),
     }),
   );
-  const client = api(gateway.url);
+  const client = publicApi(gateway.url);
   const units = [
     identityUnit,
     sessionsUnit,

@@ -2,7 +2,7 @@
  * The requests the web room (web/src/api) makes for one person, step by step, as the browser sends
  * them through the gateway: for tests about what a room full of people costs.
  */
-import { api } from '@pp/testing';
+import { publicApi } from './public-api.ts';
 
 export interface Answer {
   status: number;
@@ -11,9 +11,9 @@ export interface Answer {
 
 /** One person in the web room: each step the requests the page makes, every answer kept. */
 export function webRoomVisit(base: string, code: string) {
-  const client = api(base);
+  const client = publicApi(base);
   const answers: Answer[] = [];
-  const room = `/sessions/${encodeURIComponent(code.toUpperCase())}`;
+  const room = `/sessions/${encodeURIComponent(code.toUpperCase())}` as const;
   let seat: { id: number; token: string } | undefined;
   let stream: AbortController | undefined;
   /** What the web sends with every request for the room once it holds a seat. */

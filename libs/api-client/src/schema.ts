@@ -335,6 +335,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/sessions/{code}/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Live room: a Server-Sent Events stream of the session
+     * @description Events (SSE `event:` = type, `id:` = event id, `data:` = JSON): participant.joined, participant.left (removed by the owner), participant.updated (role changed, with previous_role: a hand-over of the moderator role gives one for each, the new moderator and the one it was taken from), participant.presence ({participant: {id, name}, connected}: the first stream of a participant opened with its X-Participant-Token, on any replica, announces it connected; closing its last one announces it away after a grace of PRESENCE_GRACE_MS, 5 s by default, so a reconnect does not flicker), countdown.started ({countdown: {story_id, ends_at, seconds, at_zero}}) and countdown.ended ({story_id}: stopped by the owner; a countdown also ends with the story.revealed, story.reset, story.activated or story.deleted of its round), vote.cast (who voted and the new stats, never the value), story.created, story.updated, story.activated, story.reset, story.revealed (with votes and final_estimate), story.deleted, session.updated. A client that reconnects with Last-Event-ID gets what it missed (up to a day back, at most 1,000 events), in the order a stream open all along got them, then the live events, none twice; comments every 15 s keep an idle stream open. `Last-Event-ID` may also be the `last_event_id` of GET /sessions/{code}/room: the stream starts with every event since that read. A client that stops reading is dropped once more than ROOM_STREAM_MAX_UNSENT_BYTES (1 MiB by default) wait unsent for it; reconnecting with Last-Event-ID, it gets what it missed. A HEAD is answered at once with the status and headers a GET would get, and opens no stream.
+     */
+    get: operations['getSessionsByCodeEvents'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sessions/{code}/activity': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Recent events of a session (owner)
+     * @description What the live room showed lately, oldest first (but presence: who connected and left): joins, departures and role changes, countdowns, votes (who voted and the counts, never the value), stories added, changed, activated, reset, revealed (with the votes and the final estimate) and deleted, and session updates. Kept for a day. A change shows here as soon as it has been answered (story changes too, which the room hears of a moment later, are read from the stories unit; when it cannot answer within 3 s, the room's own history answers alone and may lack the latest story changes).
+     */
+    get: operations['getSessionsByCodeActivity'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/sessions/{code}/participants/{id}': {
     parameters: {
       query?: never;
@@ -368,46 +408,6 @@ export interface paths {
      * @description The session (the full record for its owner, the public fields for anyone else), every participant in joining order, the stories as GET /sessions/{code}/stories shows them, the open round (who voted, never what), and `last_event_id`: open GET /sessions/{code}/events with it as `Last-Event-ID` and the stream starts with every event since this read, then goes live, on any replica: nothing is missed. An event whose change the read already shows may come again; applying it again changes nothing. `stories` is null when the stories unit could not answer within 3 s: read GET /sessions/{code}/stories then.
      */
     get: operations['getSessionsByCodeRoom'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/sessions/{code}/events': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Live room: a Server-Sent Events stream of the session
-     * @description Events (SSE `event:` = type, `id:` = event id, `data:` = JSON): participant.joined, participant.left (removed by the owner), participant.updated (role changed, with previous_role: a hand-over of the moderator role gives one for each, the new moderator and the one it was taken from), participant.presence ({participant: {id, name}, connected}: the first stream of a participant opened with its X-Participant-Token, on any replica, announces it connected; closing its last one announces it away after a grace of PRESENCE_GRACE_MS, 5 s by default, so a reconnect does not flicker), countdown.started ({countdown: {story_id, ends_at, seconds, at_zero}}) and countdown.ended ({story_id}: stopped by the owner; a countdown also ends with the story.revealed, story.reset, story.activated or story.deleted of its round), vote.cast (who voted and the new stats, never the value), story.created, story.updated, story.activated, story.reset, story.revealed (with votes and final_estimate), story.deleted, session.updated. A client that reconnects with Last-Event-ID gets what it missed (up to a day back, at most 1,000 events), in the order a stream open all along got them, then the live events, none twice; comments every 15 s keep an idle stream open. `Last-Event-ID` may also be the `last_event_id` of GET /sessions/{code}/room: the stream starts with every event since that read. A client that stops reading is dropped once more than ROOM_STREAM_MAX_UNSENT_BYTES (1 MiB by default) wait unsent for it; reconnecting with Last-Event-ID, it gets what it missed. A HEAD is answered at once with the status and headers a GET would get, and opens no stream.
-     */
-    get: operations['getSessionsByCodeEvents'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/sessions/{code}/activity': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Recent events of a session (owner)
-     * @description What the live room showed lately, oldest first (but presence: who connected and left): joins, departures and role changes, countdowns, votes (who voted and the counts, never the value), stories added, changed, activated, reset, revealed (with the votes and the final estimate) and deleted, and session updates. Kept for a day. A change shows here as soon as it has been answered (story changes too, which the room hears of a moment later, are read from the stories unit; when it cannot answer within 3 s, the room's own history answers alone and may lack the latest story changes).
-     */
-    get: operations['getSessionsByCodeActivity'];
     put?: never;
     post?: never;
     delete?: never;
@@ -550,34 +550,6 @@ export interface paths {
      */
     post: operations['postWorkspaceTemplatesByTemplateSessions'];
     delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/mcp': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * MCP server: no server-to-client stream (405)
-     * @description This server is stateless and answers every request in JSON: there is no stream to open. With an `mcp` or an `api` token (`POST /auth/tokens`); an access token from signing in is refused (403 `token_kind_not_allowed`): give an assistant a token of its own, which you can revoke without signing out.
-     */
-    get: operations['getMcp'];
-    put?: never;
-    /**
-     * MCP server (Streamable HTTP): JSON-RPC messages
-     * @description The API as tools for AI assistants: create_session, list_sessions, get_session, add_story, set_current_story, reveal_votes, get_activity, get_analytics, import_csv and one ai_* tool per AI endpoint (`tools/list` describes each with its inputs: the endpoint's own body, and `code` / `story_id` for the path). A tool acts as the caller: a refusal (403, 404, 422) is a tool result with `isError: true` and the message. The protocol answers in JSON-RPC 2.0, not in the envelope: `Accept` must name both `application/json` and `text/event-stream` (else 406), and a message the protocol cannot read is a 400, both with a JSON-RPC error. With an `mcp` or an `api` token (`POST /auth/tokens`); an access token from signing in is refused (403 `token_kind_not_allowed`): give an assistant a token of its own, which you can revoke without signing out.
-     */
-    post: operations['postMcp'];
-    /**
-     * MCP server: no MCP session to end (405)
-     * @description This server is stateless: there is no MCP session to end. With an `mcp` or an `api` token (`POST /auth/tokens`); an access token from signing in is refused (403 `token_kind_not_allowed`): give an assistant a token of its own, which you can revoke without signing out.
-     */
-    delete: operations['deleteMcp'];
     options?: never;
     head?: never;
     patch?: never;
@@ -1167,26 +1139,6 @@ export interface paths {
     patch: operations['patchWebhooksById'];
     trace?: never;
   };
-  '/webhooks/{id}/deliveries': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The delivery log: deliveries, newest first, each with its attempts
-     * @description Kept 30 days. Each attempt has its time, status, latency, the start of the answer and the error.
-     */
-    get: operations['getWebhooksByIdDeliveries'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   '/webhooks/{id}/test': {
     parameters: {
       query?: never;
@@ -1201,6 +1153,26 @@ export interface paths {
      * @description A `webhook.test` event, signed and formatted like any other, sent at once and attempted once; its outcome shows in the delivery log.
      */
     post: operations['postWebhooksByIdTest'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhooks/{id}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The delivery log: deliveries, newest first, each with its attempts
+     * @description Kept 30 days. Each attempt has its time, status, latency, the start of the answer and the error.
+     */
+    get: operations['getWebhooksByIdDeliveries'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -1222,6 +1194,34 @@ export interface paths {
      */
     post: operations['postWebhooksByIdDeliveriesByDeliveryRedeliver'];
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/mcp': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * MCP server: no server-to-client stream (405)
+     * @description This server is stateless and answers every request in JSON: there is no stream to open. With an `mcp` or an `api` token (`POST /auth/tokens`); an access token from signing in is refused (403 `token_kind_not_allowed`): give an assistant a token of its own, which you can revoke without signing out.
+     */
+    get: operations['getMcp'];
+    put?: never;
+    /**
+     * MCP server (Streamable HTTP): JSON-RPC messages
+     * @description The API as tools for AI assistants: create_session, list_sessions, get_session, add_story, set_current_story, reveal_votes, start_quick_vote, start_countdown, stop_countdown, get_activity, get_analytics, import_csv and one ai_* tool per AI endpoint (`tools/list` describes each with its inputs: the endpoint's own body, and `code` / `story_id` for the path). A tool acts as the caller: a refusal (403, 404, 422) is a tool result with `isError: true` and the message. The protocol answers in JSON-RPC 2.0, not in the envelope: `Accept` must name both `application/json` and `text/event-stream` (else 406), and a message the protocol cannot read is a 400, both with a JSON-RPC error. With an `mcp` or an `api` token (`POST /auth/tokens`); an access token from signing in is refused (403 `token_kind_not_allowed`): give an assistant a token of its own, which you can revoke without signing out.
+     */
+    post: operations['postMcp'];
+    /**
+     * MCP server: no MCP session to end (405)
+     * @description This server is stateless: there is no MCP session to end. With an `mcp` or an `api` token (`POST /auth/tokens`); an access token from signing in is refused (403 `token_kind_not_allowed`): give an assistant a token of its own, which you can revoke without signing out.
+     */
+    delete: operations['deleteMcp'];
     options?: never;
     head?: never;
     patch?: never;
@@ -4172,6 +4172,87 @@ export interface operations {
       504: components['responses']['GatewayTimeout'];
     };
   };
+  getSessionsByCodeEvents: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The 6-character session code (any case) */
+        code: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description text/event-stream */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/event-stream': string;
+        };
+      };
+      404: components['responses']['SessionNotFound'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+      504: components['responses']['GatewayTimeout'];
+    };
+  };
+  getSessionsByCodeActivity: {
+    parameters: {
+      query?: {
+        /** @description How many of the latest events */
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        /** @description The 6-character session code (any case) */
+        code: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The events, oldest first */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            activity: components['schemas']['ActivityEvent'][];
+            data: {
+              activity: components['schemas']['ActivityEvent'][];
+            };
+            message?: string;
+          };
+        };
+      };
+      400: components['responses']['InvalidQuery'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden2'];
+      404: components['responses']['SessionNotFound'];
+      422: components['responses']['Errors'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+      504: components['responses']['GatewayTimeout'];
+    };
+  };
   deleteSessionsByCodeParticipantsById: {
     parameters: {
       query?: never;
@@ -4320,87 +4401,6 @@ export interface operations {
         };
       };
       404: components['responses']['SessionNotFound'];
-      429: components['responses']['TooManyRequests'];
-      503: components['responses']['ServiceUnavailable'];
-      504: components['responses']['GatewayTimeout'];
-    };
-  };
-  getSessionsByCodeEvents: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The 6-character session code (any case) */
-        code: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description text/event-stream */
-      200: {
-        headers: {
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'text/event-stream': string;
-        };
-      };
-      404: components['responses']['SessionNotFound'];
-      429: components['responses']['TooManyRequests'];
-      503: components['responses']['ServiceUnavailable'];
-      504: components['responses']['GatewayTimeout'];
-    };
-  };
-  getSessionsByCodeActivity: {
-    parameters: {
-      query?: {
-        /** @description How many of the latest events */
-        limit?: number;
-      };
-      header?: never;
-      path: {
-        /** @description The 6-character session code (any case) */
-        code: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The events, oldest first */
-      200: {
-        headers: {
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @constant */
-            success: true;
-            activity: components['schemas']['ActivityEvent'][];
-            data: {
-              activity: components['schemas']['ActivityEvent'][];
-            };
-            message?: string;
-          };
-        };
-      };
-      400: components['responses']['InvalidQuery'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden2'];
-      404: components['responses']['SessionNotFound'];
-      422: components['responses']['Errors'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
       504: components['responses']['GatewayTimeout'];
@@ -5284,163 +5284,6 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      504: components['responses']['GatewayTimeout'];
-    };
-  };
-  getMcp: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['SuccessEnvelope'];
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      405: components['responses']['MethodNotAllowed'];
-      429: components['responses']['TooManyRequests'];
-      503: components['responses']['ServiceUnavailable'];
-      504: components['responses']['GatewayTimeout'];
-    };
-  };
-  postMcp: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['McpMessage'];
-      };
-    };
-    responses: {
-      /** @description The JSON-RPC answer: a `result`, or an `error` (e.g. code -32601 for an unknown method) */
-      200: {
-        headers: {
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['McpAnswer'];
-        };
-      };
-      /** @description A notification or a response was accepted */
-      202: {
-        headers: {
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description The body is not JSON (the envelope), or not a JSON-RPC message of the protocol (a JSON-RPC error) */
-      400: {
-        headers: {
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['JsonRpcError'];
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      /** @description An access token (`token_kind_not_allowed`): use an mcp or api token */
-      403: {
-        headers: {
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description `Accept` does not name both `application/json` and `text/event-stream` (a JSON-RPC error) */
-      406: {
-        headers: {
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['JsonRpcError'];
-        };
-      };
-      413: components['responses']['PayloadTooLarge'];
-      415: components['responses']['UnsupportedMediaType'];
-      422: components['responses']['UnprocessableEntity'];
-      429: components['responses']['TooManyRequests'];
-      503: components['responses']['ServiceUnavailable'];
-      504: components['responses']['GatewayTimeout'];
-    };
-  };
-  deleteMcp: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['SuccessEnvelope'];
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      405: components['responses']['MethodNotAllowed'];
-      429: components['responses']['TooManyRequests'];
-      503: components['responses']['ServiceUnavailable'];
       504: components['responses']['GatewayTimeout'];
     };
   };
@@ -7716,58 +7559,6 @@ export interface operations {
       504: components['responses']['GatewayTimeout'];
     };
   };
-  getWebhooksByIdDeliveries: {
-    parameters: {
-      query?: {
-        /** @description From 1 */
-        page?: number;
-        /** @description 1..100 */
-        per_page?: number;
-      };
-      header?: never;
-      path: {
-        /** @description Webhook id (UUID) */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description One page of deliveries */
-      200: {
-        headers: {
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @constant */
-            success: true;
-            deliveries: components['schemas']['Delivery'][];
-            meta: components['schemas']['PageMeta'];
-            data: {
-              deliveries: components['schemas']['Delivery'][];
-              meta: components['schemas']['PageMeta'];
-            };
-            message?: string;
-          };
-        };
-      };
-      400: components['responses']['InvalidQuery'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden3'];
-      404: components['responses']['WebhookNotFound'];
-      422: components['responses']['Errors'];
-      429: components['responses']['TooManyRequests'];
-      503: components['responses']['ServiceUnavailable'];
-      504: components['responses']['GatewayTimeout'];
-    };
-  };
   postWebhooksByIdTest: {
     parameters: {
       query?: never;
@@ -7825,6 +7616,58 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+      504: components['responses']['GatewayTimeout'];
+    };
+  };
+  getWebhooksByIdDeliveries: {
+    parameters: {
+      query?: {
+        /** @description From 1 */
+        page?: number;
+        /** @description 1..100 */
+        per_page?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Webhook id (UUID) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of deliveries */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            deliveries: components['schemas']['Delivery'][];
+            meta: components['schemas']['PageMeta'];
+            data: {
+              deliveries: components['schemas']['Delivery'][];
+              meta: components['schemas']['PageMeta'];
+            };
+            message?: string;
+          };
+        };
+      };
+      400: components['responses']['InvalidQuery'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden3'];
+      404: components['responses']['WebhookNotFound'];
+      422: components['responses']['Errors'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
       504: components['responses']['GatewayTimeout'];
@@ -7903,6 +7746,163 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+      504: components['responses']['GatewayTimeout'];
+    };
+  };
+  getMcp: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SuccessEnvelope'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      405: components['responses']['MethodNotAllowed'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+      504: components['responses']['GatewayTimeout'];
+    };
+  };
+  postMcp: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['McpMessage'];
+      };
+    };
+    responses: {
+      /** @description The JSON-RPC answer: a `result`, or an `error` (e.g. code -32601 for an unknown method) */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['McpAnswer'];
+        };
+      };
+      /** @description A notification or a response was accepted */
+      202: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The body is not JSON (the envelope), or not a JSON-RPC message of the protocol (a JSON-RPC error) */
+      400: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['JsonRpcError'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      /** @description An access token (`token_kind_not_allowed`): use an mcp or api token */
+      403: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `Accept` does not name both `application/json` and `text/event-stream` (a JSON-RPC error) */
+      406: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JsonRpcError'];
+        };
+      };
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+      504: components['responses']['GatewayTimeout'];
+    };
+  };
+  deleteMcp: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SuccessEnvelope'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      405: components['responses']['MethodNotAllowed'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
       504: components['responses']['GatewayTimeout'];

@@ -55,7 +55,7 @@ let failed = false;
 try {
   const token = await p.signUp('Bench');
   const call = async (method: 'get' | 'post' | 'patch', path: string, body?: unknown) => {
-    const res = await p.client[method](path, { token, body });
+    const res = await p.client.raw[method](path, { token, body });
     if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
     return res.body;
   };

@@ -74,7 +74,7 @@ export async function startAiPlatform(env: Record<string, string> = {}) {
         string | null;
     },
     ask: (token: string | undefined, code: string, name: string, body?: unknown) =>
-      client.post(`/sessions/${code}/ai/${name}`, { token, body }),
+      client.raw.post(`/sessions/${code}/ai/${name}`, { token, body }),
     async stop() {
       await ai.stop();
       await platform.stop();

@@ -15,7 +15,7 @@ export const docs = {
     summary: 'MCP server (Streamable HTTP): JSON-RPC messages',
     description:
       'The API as tools for AI assistants: create_session, list_sessions, get_session, add_story, set_current_story, ' +
-      'reveal_votes, get_activity, get_analytics, import_csv and one ai_* tool per AI endpoint (`tools/list` describes ' +
+      'reveal_votes, start_quick_vote, start_countdown, stop_countdown, get_activity, get_analytics, import_csv and one ai_* tool per AI endpoint (`tools/list` describes ' +
       "each with its inputs: the endpoint's own body, and `code` / `story_id` for the path). A tool acts as the caller: " +
       'a refusal (403, 404, 422) is a tool result with `isError: true` and the message. ' +
       'The protocol answers in JSON-RPC 2.0, not in the envelope: `Accept` must name both `application/json` and ' +

@@ -13,7 +13,7 @@ export interface UnitAnswer {
 
 /** A call of a public endpoint: a path of the API's typed client, its parameters and its body. */
 export interface EndpointCall {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   path: ApiPath;
   pathParams?: Record<string, string>;
   query?: Record<string, unknown>;
@@ -99,7 +99,7 @@ export function createUnitsClient(config: Config, logger: Logger): UnitsClient {
         body: call.body,
         fetch: signedAs(link, caller),
       };
-      const method = call.method === 'GET' ? 'get' : 'post';
+      const method = call.method.toLowerCase() as 'get' | 'post' | 'delete';
       const { data, error, response } = await link.api.request(method, call.path as never, init as never);
       const body = (response.ok ? data : error) as unknown;
       return {

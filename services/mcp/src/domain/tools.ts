@@ -14,7 +14,7 @@ export interface EndpointTool {
   title: string;
   description: string;
   unit: Unit;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   /** The endpoint as the API documents it, e.g. `/sessions/{code}/stories` (a path of the typed client). */
   path: ApiPath;
   /** The tool input that fills each of the path's parameters. */
@@ -127,6 +127,45 @@ export const tools: readonly ToolSpec[] = [
       method: 'POST',
       path: '/stories/{story}/reveal',
       pathInputs: STORY,
+      rest: 'none',
+      readOnly: false,
+    },
+  ),
+  endpoint(
+    'start_quick_vote',
+    'Start a quick vote',
+    'Opens a round at once without a prepared story: a story titled "Quick vote HH:MM" (or `title`) is added and made the current one; the story that was current keeps its votes.',
+    {
+      unit: 'stories',
+      method: 'POST',
+      path: '/sessions/{code}/quick-vote',
+      pathInputs: CODE,
+      rest: 'body',
+      readOnly: false,
+    },
+  ),
+  endpoint(
+    'start_countdown',
+    'Start a countdown',
+    "Starts a countdown of `seconds` (5-3600) for the current story's round, seen by everyone in the room; at zero the round is revealed (`at_zero: reveal`) or closed to votes (`close`). Starting one again replaces it.",
+    {
+      unit: 'sessions',
+      method: 'POST',
+      path: '/sessions/{code}/countdown',
+      pathInputs: CODE,
+      rest: 'body',
+      readOnly: false,
+    },
+  ),
+  endpoint(
+    'stop_countdown',
+    'Stop the countdown',
+    "Stops the current round's countdown; the round goes on without one (`stopped` is false when there was none).",
+    {
+      unit: 'sessions',
+      method: 'DELETE',
+      path: '/sessions/{code}/countdown',
+      pathInputs: CODE,
       rest: 'none',
       readOnly: false,
     },
