@@ -191,11 +191,11 @@ describe('events: outbox relay and consumers', () => {
       await until(async () => {
         const ids = (await seen()).map((r) => r.event_id).filter((id) => !before.has(id));
         return ids.includes(first) && ids.includes(second);
-      }, 10_000);
+      }, 30_000);
       const left = await until(async () => {
         const rows = await outbox();
         return rows.length === 1 && rows[0]!.attempts > 0 && rows;
-      }, 10_000);
+      }, 30_000);
       expect(left[0]).toMatchObject({ id: refused!.id, created_at: refused!.created_at });
       expect(left[0]!.last_error).toBeTruthy();
     } finally {
@@ -203,7 +203,7 @@ describe('events: outbox relay and consumers', () => {
       await consumer.stop();
       await db.fork().getConnection().execute('delete from outbox');
     }
-  });
+  }, 70_000);
 
   it('handles a redelivered event once (the processed-events table, not the dedup window)', async () => {
     const consumer = await consume({
