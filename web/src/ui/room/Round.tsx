@@ -1,9 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
-import { activateStory, joinSession, resetStory, revealStory } from '../../api/endpoints.ts';
+import { activateStory, joinSession, quickVote, resetStory, revealStory } from '../../api/endpoints.ts';
 import type { Participant, RoomStory, Seat, SessionStatus } from '../../api/types.ts';
 import { voters, type RoomState } from '../../room/room-state.ts';
 import { Problem, useAction } from '../common.tsx';
+import { t } from '../../i18n/i18n.ts';
 import { Cards } from './Cards.tsx';
+import { CountdownClock, CountdownControls } from './Countdown.tsx';
 
 export const roundHeading = () => document.getElementById('round-title');
 
@@ -45,11 +47,15 @@ export function Round(props: {
   const { state, current, me, owner } = props;
   const { session } = state;
   const deadline = session.voteby_enabled && session.vote_by_at ? session.vote_by_at : null;
-  const now = useNow(deadline !== null);
-  const closed = deadline !== null && Date.parse(deadline) <= now;
+  const open = current?.status === 'voting';
+  // The open round's countdown (one of another round is on its way out).
+  const countdown = open && session.countdown?.story_id === current.id ? session.countdown : null;
+  const closesAt = countdown?.at_zero === 'close' ? countdown.ends_at : null;
+  const now = useNow(deadline !== null || closesAt !== null);
+  const closed =
+    (deadline !== null && Date.parse(deadline) <= now) || (closesAt !== null && Date.parse(closesAt) <= now);
   const action = useAction();
 
-  const open = current?.status === 'voting';
   const voted = current ? (state.voted[current.id] ?? []) : [];
   const stats = current ? state.stats[current.id] : undefined;
   const total = stats?.total_participants ?? voters(state).length;
@@ -89,6 +95,7 @@ export function Round(props: {
         </p>
       )}
 
+      {countdown && <CountdownClock countdown={countdown} />}
       {me?.role === 'observer' && <p class="muted">You are watching: observers do not vote.</p>}
       {me && me.role !== 'observer' && current && (
         <>
@@ -135,7 +142,28 @@ export function Round(props: {
               Open for votes
             </button>
           )}
+          <button
+            type="button"
+            title={t().quickVoteHint}
+            disabled={action.busy || session.status !== 'active'}
+            onClick={() =>
+              void action.run(async () => {
+                await quickVote(session.code, owner);
+                props.onChanged();
+              })
+            }
+          >
+            {t().quickVote}
+          </button>
         </div>
+      )}
+      {owner && open && (
+        <CountdownControls
+          code={session.code}
+          token={owner}
+          running={!!countdown}
+          onChanged={props.onChanged}
+        />
       )}
       <Problem error={action.error} />
     </section>

@@ -1,0 +1,127 @@
+import type { Browser, Page } from 'playwright-core';
+import {
+  eventually,
+  joinAs,
+  openRoom,
+  roomWithAStory,
+  STEP,
+  textOf,
+  withBrowserPlatform,
+} from './support/browser.ts';
+import type { Platform } from './support/platform.ts';
+
+/**
+ * The web room runs the meeting, in headless Chromium against the real platform: the round's
+ * countdown, the quick vote, the figures beside the consensus, the story's details, the people in
+ * the room, the languages and the room's QR code. The stories unit looks for rounds due every
+ * 100 ms; a closed stream is marked away after a second.
+ */
+describe('the web room runs the meeting', () => {
+  let platform: Platform;
+  let browser: Browser;
+
+  withBrowserPlatform(
+    (started, chromium) => {
+      [platform, browser] = [started, chromium];
+    },
+    {
+      storiesEnv: { VOTE_BY_POLL_MS: '100' },
+      sessionsEnv: { PRESENCE_GRACE_MS: '1000', PRESENCE_SWEEP_MS: '100' },
+    },
+  );
+
+  const open = (code: string, token?: string) => openRoom(browser, platform, code, token);
+  /** A guest's page, joined and shown the cards. */
+  const guest = async (code: string, name: string) => {
+    const page = await open(code);
+    await joinAs(page, name);
+    await page.getByRole('radiogroup', { name: 'Your estimate' }).waitFor({ timeout: STEP });
+    return page;
+  };
+  const results = (page: Page) => page.getByRole('region', { name: /^Results/ });
+  const closeAll = (...pages: Page[]) => Promise.all(pages.map((p) => p.context().close()));
+
+  it('shows the countdown to three participants, a page opened late included, and reveals at zero', async () => {
+    const { token, code } = await roomWithAStory(platform, 'Timed round');
+    const owner = await open(code, token);
+    const [bob, cleo, dan] = [await guest(code, 'Bob'), await guest(code, 'Cleo'), await guest(code, 'Dan')];
+    await bob.getByRole('radio', { name: '5', exact: true }).click();
+    await cleo.getByRole('radio', { name: '5', exact: true }).click();
+
+    await owner.getByLabel('Length').selectOption('custom');
+    await owner.getByLabel('Seconds (5 to 3600)').fill('15');
+    await owner.getByLabel('At zero').selectOption('reveal');
+    await owner.getByRole('button', { name: 'Start the countdown' }).click();
+
+    for (const page of [owner, bob, cleo, dan]) {
+      await eventually(
+        () => textOf(page.getByRole('timer', { name: 'Time left' })),
+        (v) => expect(v).toMatch(/^0:(0[1-9]|1[0-5])$/),
+      );
+      expect(await page.getByText('The votes are revealed at zero.').count()).toBe(1);
+    }
+    // Screen readers are told it started, once, not each second.
+    expect(await textOf(bob.getByTestId('countdown-announced'))).toBe('Countdown started: 15 seconds.');
+    // Someone who comes in during the countdown reads it from the room.
+    const late = await guest(code, 'Eve');
+    await eventually(
+      () => textOf(late.getByRole('timer', { name: 'Time left' })),
+      (v) => expect(v).toMatch(/^0:(0[1-9]|1[0-5])$/),
+    );
+
+    for (const page of [owner, bob, cleo, dan, late]) await results(page).waitFor({ timeout: 25_000 });
+    expect(await textOf(dan.getByTestId('consensus'))).toBe('5');
+    // The round it counted down is over: no clock left on the page.
+    expect(await owner.getByRole('timer').count()).toBe(0);
+    await closeAll(owner, bob, cleo, dan, late);
+  }, 90_000);
+
+  it('lets the owner stop a countdown that closes the round, and the cards take votes again', async () => {
+    const { token, code } = await roomWithAStory(platform, 'Stopped');
+    const owner = await open(code, token);
+    const bob = await guest(code, 'Bob');
+    await owner.getByLabel('Length').selectOption('custom');
+    await owner.getByLabel('Seconds (5 to 3600)').fill('5');
+    await owner.getByLabel('At zero').selectOption('close');
+    await owner.getByRole('button', { name: 'Start the countdown' }).click();
+    await bob.getByText('Voting closes at zero.').waitFor({ timeout: STEP });
+    await bob.getByText('Voting has closed.').waitFor({ timeout: STEP });
+    expect(await bob.getByRole('radio', { name: '3', exact: true }).isDisabled()).toBe(true);
+
+    await owner.getByRole('button', { name: 'Stop the countdown' }).click();
+    await eventually(
+      () => bob.getByRole('timer').count(),
+      (n) => expect(n).toBe(0),
+    );
+    await bob.getByRole('radio', { name: '3', exact: true }).click();
+    await eventually(
+      () => textOf(bob.getByTestId('my-vote')),
+      (v) => expect(v).toBe('3'),
+    );
+    await closeAll(owner, bob);
+  }, 60_000);
+  it('runs a round from the quick vote, without a prepared story', async () => {
+    const token = await platform.signUp('Quinn');
+    const created = await platform.client.post('/sessions', { token, body: { name: 'Ad hoc' } });
+    const code = created.body.session.code as string;
+    const owner = await open(code, token);
+    const bob = await open(code);
+    await joinAs(bob, 'Bob');
+    await bob.getByRole('heading', { name: 'No story open' }).waitFor({ timeout: STEP });
+
+    await owner.getByRole('button', { name: 'Quick vote' }).click();
+    for (const page of [owner, bob])
+      await page
+        .getByRole('heading', { name: /^Quick vote \d\d:\d\d$/, level: 2 })
+        .waitFor({ timeout: STEP });
+    await bob.getByRole('radio', { name: '8', exact: true }).click();
+    await eventually(
+      () => textOf(owner.getByTestId('vote-count')),
+      (v) => expect(v).toBe('1 of 1 voted'),
+    );
+    await owner.getByRole('button', { name: 'Reveal the votes' }).click();
+    await results(bob).waitFor({ timeout: STEP });
+    expect(await textOf(bob.getByTestId('consensus'))).toBe('8');
+    await closeAll(owner, bob);
+  }, 60_000);
+});

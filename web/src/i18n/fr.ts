@@ -1,0 +1,81 @@
+import type { Catalog } from './en.ts';
+
+/** Le texte de la salle en français. */
+export const fr: Catalog = {
+  countdownLegend: 'Compte à rebours',
+  countdownLength: 'Durée',
+  countdownCustom: 'Autre',
+  countdownSeconds: 'Secondes (5 à 3600)',
+  countdownAtZero: 'À zéro',
+  countdownAtZeroReveal: 'révéler les votes',
+  countdownAtZeroClose: 'clore le vote',
+  countdownStart: 'Lancer le compte à rebours',
+  countdownStop: 'Arrêter le compte à rebours',
+  countdownLeft: 'Temps restant',
+  countdownRevealsAtZero: 'Les votes sont révélés à zéro.',
+  countdownClosesAtZero: 'Le vote est clos à zéro.',
+  countdownTimeUp: 'Le temps est écoulé.',
+  countdownSound: 'Son à zéro',
+  duration: (minutes, seconds) =>
+    [
+      minutes > 0 ? `${minutes} ${minutes === 1 ? 'minute' : 'minutes'}` : '',
+      seconds > 0 || minutes === 0 ? `${seconds} ${seconds <= 1 ? 'seconde' : 'secondes'}` : '',
+    ]
+      .filter(Boolean)
+      .join(' '),
+  countdownStarted: (length) => `Compte à rebours lancé : ${length}.`,
+  countdownRemaining: (length) => `Encore ${length}.`,
+  shortSeconds: (n) => `${n} s`,
+  shortMinutes: (n) => `${n} min`,
+
+  quickVote: 'Vote rapide',
+  quickVoteHint: 'Lance un tour tout de suite, sans story préparée.',
+
+  resultsMean: 'Moyenne',
+  resultsMedian: 'Médiane',
+  resultsAgreement: 'Accord',
+  resultsSpread: 'Écart',
+  resultsAllAgree: 'Tout le monde est d’accord !',
+  resultsAgreementOf: (agree, counted) => `${agree} sur ${counted}`,
+
+  storyDescription: 'Description',
+  storyAcceptance: 'Critères d’acceptation',
+  storyEdit: 'Modifier la story',
+  storyTitle: 'Titre',
+  storySave: 'Enregistrer',
+  storyCancel: 'Annuler',
+
+  personConnected: 'en ligne',
+  personAway: 'absent',
+  personActions: (name) => `Actions pour ${name}`,
+  personRemove: 'Retirer de la salle',
+  personMakeModerator: 'Nommer modérateur',
+  personMakeObserver: 'Rendre observateur',
+  personMakeVoter: 'Faire voter',
+  personConfirmRemove: (name) => `Retirer ${name} de la salle ?`,
+
+  'error.unknown': 'Un problème est survenu : réessayez.',
+  'error.network': 'Le serveur est injoignable : vérifiez la connexion et réessayez.',
+  'error.validation_failed': 'Une partie de ce qui a été envoyé n’est pas valide.',
+  'error.rate_limited': 'Trop de requêtes : patientez un instant et réessayez.',
+  'error.unauthorized': 'Veuillez vous reconnecter.',
+  'error.forbidden': 'Seul le propriétaire de la session peut faire cela.',
+  'error.not_found': 'Introuvable.',
+  'error.session_not_found': 'Cette salle n’existe pas.',
+  'error.session_not_active': 'La session n’est pas active.',
+  'error.session_archived': 'La session est archivée : en lecture seule.',
+  'error.room_full': 'La salle est pleine.',
+  'error.participant_not_found': 'Vous n’êtes plus dans la salle : rejoignez-la à nouveau.',
+  'error.invalid_participant_token': 'Votre place dans la salle n’est plus valable : rejoignez-la à nouveau.',
+  'error.participant_token_required':
+    'Votre place dans la salle n’est plus valable : rejoignez-la à nouveau.',
+  'error.observer_cannot_vote': 'Les observateurs ne votent pas.',
+  'error.voting_closed': 'Le vote est clos.',
+  'error.invalid_vote': 'Cette carte n’est pas dans le jeu.',
+  'error.no_open_story': 'Aucune story n’est ouverte au vote.',
+  'error.story_not_found': 'La story n’existe plus.',
+  'error.story_already_revealed': 'Les votes sont déjà révélés.',
+  'error.concurrent_change': 'Quelqu’un a modifié cela au même moment : réessayez.',
+  'error.invalid_credentials': 'E-mail ou mot de passe incorrect.',
+  'error.service_unavailable': 'Le service n’est pas disponible pour le moment : réessayez bientôt.',
+};
