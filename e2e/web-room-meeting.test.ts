@@ -124,4 +124,95 @@ describe('the web room runs the meeting', () => {
     expect(await textOf(bob.getByTestId('consensus'))).toBe('8');
     await closeAll(owner, bob);
   }, 60_000);
+  it('shows the mean, median, agreement and spread beside the consensus, and celebrates when everyone agrees', async () => {
+    const { token, code } = await roomWithAStory(platform, 'Figures');
+    const owner = await open(code, token);
+    const bob = await guest(code, 'Bob');
+    const cleo = await guest(code, 'Cleo');
+    // One who asks for less motion sees no celebration move.
+    const calm = await (await browser.newContext({ reducedMotion: 'reduce' })).newPage();
+    await calm.goto(`${platform.url}/room/${code}`);
+    await joinAs(calm, 'Dan');
+    await calm.getByRole('radiogroup', { name: 'Your estimate' }).waitFor({ timeout: STEP });
+
+    await bob.getByRole('radio', { name: '3', exact: true }).click();
+    await cleo.getByRole('radio', { name: '5', exact: true }).click();
+    await calm.getByRole('radio', { name: '5', exact: true }).click();
+    await eventually(
+      () => textOf(owner.getByTestId('vote-count')),
+      (v) => expect(v).toBe('3 of 3 voted'),
+    );
+    await owner.getByRole('button', { name: 'Reveal the votes' }).click();
+    await results(bob).waitFor({ timeout: STEP });
+    const figures = async (page: Page) =>
+      Object.fromEntries(
+        await Promise.all(
+          ['mean', 'median', 'agreement', 'spread'].map(async (f) => [
+            f,
+            await textOf(page.getByTestId(`figure-${f}`)),
+          ]),
+        ),
+      );
+    expect(await textOf(bob.getByTestId('consensus'))).toBe('5');
+    expect(await figures(bob)).toEqual({
+      mean: '4.3',
+      median: '5',
+      agreement: '67 % (2 of 3)',
+      spread: '3 – 5',
+    });
+    expect(await bob.getByTestId('all-agree').count()).toBe(0);
+
+    // Again, and this time everyone agrees.
+    await owner.getByRole('button', { name: 'Vote again' }).first().click();
+    await eventually(
+      () => textOf(bob.getByTestId('vote-count')),
+      (v) => expect(v).toBe('0 of 3 voted'),
+    );
+    for (const page of [bob, cleo, calm]) await page.getByRole('radio', { name: '8', exact: true }).click();
+    await eventually(
+      () => textOf(owner.getByTestId('vote-count')),
+      (v) => expect(v).toBe('3 of 3 voted'),
+    );
+    await owner.getByRole('button', { name: 'Reveal the votes' }).click();
+    for (const page of [bob, calm])
+      await eventually(
+        () => textOf(page.getByTestId('all-agree')),
+        (v) => expect(v).toContain('Everyone agrees!'),
+      );
+    expect(await figures(calm)).toMatchObject({ mean: '8', agreement: '100 % (3 of 3)', spread: '8' });
+    expect(await bob.getByTestId('celebration').count()).toBe(1);
+    expect(await calm.getByTestId('celebration').count()).toBe(0);
+    await closeAll(owner, bob, cleo, calm);
+  }, 90_000);
+
+  it("lets voters read the open story's description and acceptance criteria, as the owner edits them in place", async () => {
+    const token = await platform.signUp('Ann');
+    const code = (await platform.client.post('/sessions', { token, body: { name: 'Details' } })).body.session
+      .code as string;
+    await platform.client.post(`/sessions/${code}/stories`, {
+      token,
+      body: {
+        title: 'Login page',
+        description: 'Email and password.',
+        acceptance_criteria: 'Locks after 5 tries',
+      },
+    });
+    const owner = await open(code, token);
+    const bob = await guest(code, 'Bob');
+    expect(await textOf(bob.getByTestId('story-description'))).toBe('Email and password.');
+    expect(await textOf(bob.getByTestId('story-acceptance'))).toBe('Locks after 5 tries');
+    expect(await bob.getByRole('button', { name: 'Edit the story' }).count()).toBe(0);
+
+    await owner.getByRole('button', { name: 'Edit the story' }).click();
+    const form = owner.getByRole('form', { name: 'Edit the story' });
+    await form.getByLabel('Description').fill('Email and password, or a magic link.');
+    await form.getByLabel('Title').fill('Sign-in page');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await bob.getByRole('heading', { name: 'Sign-in page', level: 2 }).waitFor({ timeout: STEP });
+    await eventually(
+      () => textOf(bob.getByTestId('story-description')),
+      (v) => expect(v).toBe('Email and password, or a magic link.'),
+    );
+    await closeAll(owner, bob);
+  }, 60_000);
 });

@@ -29,7 +29,9 @@ const isLang = (l: unknown): l is Lang => typeof l === 'string' && (LANGS as str
 export function pickLang(kept: string | null, browser: readonly string[]): Lang {
   if (isLang(kept)) return kept;
   for (const tag of browser) {
-    const base = String(tag ?? '').toLowerCase().split('-')[0];
+    const base = String(tag ?? '')
+      .toLowerCase()
+      .split('-')[0];
     if (isLang(base)) return base;
   }
   return 'en';
@@ -44,7 +46,9 @@ function keptLang(): string | null {
 }
 
 let current: Lang =
-  typeof navigator === 'undefined' ? 'en' : pickLang(keptLang(), navigator.languages ?? [navigator.language ?? 'en']);
+  typeof navigator === 'undefined'
+    ? 'en'
+    : pickLang(keptLang(), navigator.languages ?? [navigator.language ?? 'en']);
 const listeners = new Set<(l: Lang) => void>();
 
 /** The catalog of the page's language. */

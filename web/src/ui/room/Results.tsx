@@ -1,4 +1,6 @@
 import type { RoomStory } from '../../api/types.ts';
+import { lang, t } from '../../i18n/i18n.ts';
+import { figure, roundFigures } from '../../room/results.ts';
 import { distribution } from '../../room/votes.ts';
 import { BarChart } from '../common.tsx';
 
@@ -21,6 +23,62 @@ export function Results({ story, deck }: { story: RoomStory | null; deck: string
   );
 }
 
+/** Whether the system asks for less motion: then no celebration moves. */
+const lessMotion = () =>
+  typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+/** The mean and median of the number cards, the agreement with the consensus and the spread. */
+function Figures({ story, deck }: { story: RoomStory; deck: string[] }) {
+  const f = roundFigures(
+    deck,
+    (story.votes ?? []).map((v) => v.value),
+    story.final_estimate,
+  );
+  if (f.counted === 0) return null;
+  const m = t();
+  const n = (x: number | null) => (x === null ? '–' : figure(x, lang()));
+  const rows: Array<[string, string, string]> = [
+    ['mean', m.resultsMean, n(f.mean)],
+    ['median', m.resultsMedian, n(f.median)],
+    [
+      'agreement',
+      m.resultsAgreement,
+      f.agreement === null
+        ? '–'
+        : `${Math.round(f.agreement * 100)} % (${m.resultsAgreementOf(f.agree, f.counted)})`,
+    ],
+    [
+      'spread',
+      m.resultsSpread,
+      f.spread ? (f.spread.low === f.spread.high ? f.spread.low : `${f.spread.low} – ${f.spread.high}`) : '–',
+    ],
+  ];
+  return (
+    <>
+      <dl class="figures">
+        {rows.map(([id, label, value]) => (
+          <div key={id}>
+            <dt>{label}</dt>
+            <dd data-testid={`figure-${id}`}>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      {f.unanimous && (
+        <p data-testid="all-agree">
+          {lessMotion() ? (
+            m.resultsAllAgree
+          ) : (
+            <span class="celebrate" data-testid="celebration">
+              <span aria-hidden="true">🎉 </span>
+              {m.resultsAllAgree}
+            </span>
+          )}
+        </p>
+      )}
+    </>
+  );
+}
+
 function Votes({ story, deck }: { story: RoomStory; deck: string[] }) {
   const votes = story.votes ?? [];
   return (
@@ -31,6 +89,7 @@ function Votes({ story, deck }: { story: RoomStory; deck: string[] }) {
       <p class="consensus">
         Consensus <strong data-testid="consensus">{story.final_estimate ?? 'none'}</strong>
       </p>
+      <Figures story={story} deck={deck} />
       {votes.length === 0 ? (
         <p class="muted">No votes were cast.</p>
       ) : (

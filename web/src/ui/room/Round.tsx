@@ -6,6 +6,7 @@ import { Problem, useAction } from '../common.tsx';
 import { t } from '../../i18n/i18n.ts';
 import { Cards } from './Cards.tsx';
 import { CountdownClock, CountdownControls } from './Countdown.tsx';
+import { StoryDetails } from './StoryDetails.tsx';
 
 export const roundHeading = () => document.getElementById('round-title');
 
@@ -95,6 +96,7 @@ export function Round(props: {
         </p>
       )}
 
+      {current && <StoryDetails key={current.id} story={current} token={owner} onChanged={props.onChanged} />}
       {countdown && <CountdownClock countdown={countdown} />}
       {me?.role === 'observer' && <p class="muted">You are watching: observers do not vote.</p>}
       {me && me.role !== 'observer' && current && (

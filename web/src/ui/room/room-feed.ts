@@ -14,13 +14,16 @@ import { readSeat } from '../../storage.ts';
 
 /**
  * The events carry what changed, so the room reads itself again only where they cannot tell it all:
- * after a reconnection, after the moderator's own changes, and when a story moved or went (the
- * others' positions close up without events of their own). A moment later, once for a burst.
+ * after a reconnection, after the moderator's own changes, when a story moved or went (the others'
+ * positions close up without events of their own), and when a story's texts changed (the events
+ * name the story, not its description). A moment later, once for a burst.
  */
 const SETTLE_MS = 300;
+const TEXTS_AND_PLACE = ['position', 'description', 'acceptance_criteria'];
 const reordering = (type: string, data: unknown) =>
   type === 'story.deleted' ||
-  (type === 'story.updated' && ((data as { changed?: string[] }).changed ?? []).includes('position'));
+  (type === 'story.updated' &&
+    ((data as { changed?: string[] }).changed ?? []).some((c) => TEXTS_AND_PLACE.includes(c)));
 
 /**
  * A first read that failed (the network down, a unit restarting) is tried again after these waits,
