@@ -215,4 +215,57 @@ describe('the web room runs the meeting', () => {
     );
     await closeAll(owner, bob);
   }, 60_000);
+  it('lets the owner remove someone, who is told, make someone an observer, and hand the moderator role over', async () => {
+    const { token, code } = await roomWithAStory(platform, 'People');
+    const owner = await open(code, token);
+    owner.on('dialog', (d) => void d.accept());
+    const [bob, cleo, dan] = [await guest(code, 'Bob'), await guest(code, 'Cleo'), await guest(code, 'Dan')];
+    const row = (page: Page, name: string) =>
+      page.getByRole('list', { name: 'Participants' }).locator('li', { hasText: name });
+    const act = async (name: string, action: string) => {
+      await owner.getByLabel(`Actions for ${name}`).click();
+      await row(owner, name).getByRole('button', { name: action }).click();
+    };
+
+    await act('Bob', 'Remove from the room');
+    await bob
+      .getByText('The moderator removed you from the room: join again to take part.')
+      .waitFor({ timeout: STEP });
+    await bob.getByRole('heading', { name: 'Join the room' }).waitFor({ timeout: STEP });
+    await eventually(
+      () => row(cleo, 'Bob').count(),
+      (n) => expect(n).toBe(0),
+    );
+
+    await act('Cleo', 'Make observer');
+    await cleo.getByText('You are watching: observers do not vote.').waitFor({ timeout: STEP });
+    expect(await cleo.getByRole('radiogroup', { name: 'Your estimate' }).count()).toBe(0);
+
+    await act('Dan', 'Make moderator');
+    await eventually(
+      () => textOf(row(dan, 'Dan')),
+      (v) => expect(v).toContain('moderator'),
+    );
+    await closeAll(owner, bob, cleo, dan);
+  }, 90_000);
+
+  it('shows who is connected now, and someone away within seconds of closing their tab', async () => {
+    const { token, code } = await roomWithAStory(platform, 'Presence');
+    const owner = await open(code, token);
+    const bob = await guest(code, 'Bob');
+    const bobRow = owner.getByRole('list', { name: 'Participants' }).locator('li', { hasText: 'Bob' });
+    await eventually(
+      () => bobRow.getAttribute('data-connected', { timeout: 1_000 }).catch(() => undefined),
+      (v) => expect(v).toBe('true'),
+    );
+    expect(await textOf(bobRow)).toContain('online');
+    await bob.context().close();
+    await eventually(
+      () => bobRow.getAttribute('data-connected', { timeout: 1_000 }).catch(() => undefined),
+      (v) => expect(v).toBe('false'),
+      8_000,
+    );
+    expect(await textOf(bobRow)).toContain('away');
+    await closeAll(owner);
+  }, 60_000);
 });

@@ -33,7 +33,7 @@ export function Room({ code, auth }: { code: string; auth: Auth }) {
     setSeat(null);
     setRemoved(true);
   };
-  const { state, setState, missing, status, preview, apply, settleSoon } = useRoomFeed(
+  const { state, setState, missing, status, preview, apply, settleSoon, seated } = useRoomFeed(
     code,
     auth.token,
     leave,
@@ -53,6 +53,7 @@ export function Room({ code, auth }: { code: string; auth: Auth }) {
     setSeat(s);
     setRemoved(false);
     apply({ type: 'participant.joined', data: { participant } });
+    seated();
     // On to the cards, or to the round for one who only watches (or while no story is open).
     focusWhenShown(() => focusableCard() ?? roundHeading());
   };
@@ -132,7 +133,13 @@ export function Room({ code, auth }: { code: string; auth: Auth }) {
           <Results story={lastRevealed(state)} deck={state.session.deck} />
         </div>
         <aside class="room-side">
-          <People state={state} current={current} me={me} />
+          <People
+            state={state}
+            current={current}
+            me={me}
+            token={owner ? auth.token : null}
+            onChanged={settleSoon}
+          />
           <Stories state={state} token={owner ? auth.token : null} onChanged={settleSoon} />
           {owner && auth.token && <ModeratorTools state={state} token={auth.token} onChanged={settleSoon} />}
         </aside>

@@ -1,5 +1,8 @@
+import { changeRole, removeParticipant } from '../../api/endpoints.ts';
 import type { Participant, RoomStory } from '../../api/types.ts';
+import { t } from '../../i18n/i18n.ts';
 import type { RoomState } from '../../room/room-state.ts';
+import { Problem, useAction } from '../common.tsx';
 
 const ROLE: Record<Participant['role'], string> = {
   moderator: 'moderator',
@@ -22,11 +25,18 @@ export function People({
   state,
   current,
   me,
+  token,
+  onChanged,
 }: {
   state: RoomState;
   current: RoomStory | null;
   me?: Participant;
+  /** The owner's access token: the actions on each person. */
+  token?: string | null;
+  onChanged?(): void;
 }) {
+  const action = useAction();
+  const m = t();
   const open = current?.status === 'voting';
   const voted = new Set(current ? (state.voted[current.id] ?? []) : []);
   const everyone = state.participants;
@@ -53,8 +63,20 @@ export function People({
           {shown.map((p) => {
             const hasVoted = open && voted.has(p.id);
             return (
-              <li key={p.id} data-voted={hasVoted ? 'yes' : 'no'}>
+              <li
+                key={p.id}
+                data-voted={hasVoted ? 'yes' : 'no'}
+                data-connected={p.connected === undefined ? undefined : String(p.connected)}
+              >
                 <span class="person">
+                  {p.connected !== undefined && (
+                    <span
+                      class={`presence${p.connected ? ' presence-online' : ''}`}
+                      title={p.connected ? m.personConnected : m.personAway}
+                    >
+                      <span class="sr-only">{p.connected ? m.personConnected : m.personAway}</span>
+                    </span>
+                  )}
                   {p.name}
                   {p.id === me?.id && <span class="muted"> (you)</span>}
                   {ROLE[p.role] && <span class="tag">{ROLE[p.role]}</span>}
@@ -62,11 +84,80 @@ export function People({
                 {open && p.role !== 'observer' && (
                   <span class={hasVoted ? 'voted' : 'waiting'}>{hasVoted ? '✓ voted' : 'waiting'}</span>
                 )}
+                {token && p.id !== me?.id && (
+                  <PersonActions
+                    person={p}
+                    busy={action.busy}
+                    act={(call) =>
+                      void action.run(async () => {
+                        await call(state.session.code, token);
+                        onChanged?.();
+                      })
+                    }
+                  />
+                )}
               </li>
             );
           })}
         </ul>
       </details>
+      <Problem error={action.error} />
     </section>
+  );
+}
+
+/** The owner's actions on one person: remove them, hand them the moderator role, make them watch or vote. */
+function PersonActions(props: {
+  person: Participant;
+  busy: boolean;
+  act(call: (code: string, token: string) => Promise<unknown>): void;
+}) {
+  const { person: p, busy, act } = props;
+  const m = t();
+  return (
+    <details class="person-actions">
+      <summary aria-label={m.personActions(p.name)}>⋯</summary>
+      <div class="row">
+        {p.role !== 'moderator' && (
+          <button
+            type="button"
+            class="small"
+            disabled={busy}
+            onClick={() => act((c, tk) => changeRole(c, tk, p.id, 'moderator'))}
+          >
+            {m.personMakeModerator}
+          </button>
+        )}
+        {p.role === 'observer' ? (
+          <button
+            type="button"
+            class="small"
+            disabled={busy}
+            onClick={() => act((c, tk) => changeRole(c, tk, p.id, 'participant'))}
+          >
+            {m.personMakeVoter}
+          </button>
+        ) : (
+          <button
+            type="button"
+            class="small"
+            disabled={busy}
+            onClick={() => act((c, tk) => changeRole(c, tk, p.id, 'observer'))}
+          >
+            {m.personMakeObserver}
+          </button>
+        )}
+        <button
+          type="button"
+          class="small"
+          disabled={busy}
+          onClick={() =>
+            confirm(m.personConfirmRemove(p.name)) && act((c, tk) => removeParticipant(c, tk, p.id))
+          }
+        >
+          {m.personRemove}
+        </button>
+      </div>
+    </details>
   );
 }

@@ -46,7 +46,7 @@ export function useRoomFeed(code: string, token: string | null, onRemoved: () =>
   const early = useRef<RoomEvent[] | null>([]);
   const settle = useRef<ReturnType<typeof setTimeout>>(undefined);
   const retry = useRef<{ timer?: ReturnType<typeof setTimeout>; attempt: number }>({ attempt: 0 });
-  const stream = useRef<{ close(): void }>(undefined);
+  const stream = useRef<{ close(): void; reconnect(): void }>(undefined);
   /** Whether the room is still shown: a read that comes back after it was left opens no stream. */
   const shown = useRef(false);
 
@@ -135,5 +135,8 @@ export function useRoomFeed(code: string, token: string | null, onRemoved: () =>
     };
   }, [code, token]);
 
-  return { state, setState, missing, status, preview, apply, settleSoon };
+  /** This browser took a seat: its stream goes again with the seat's token (the room sees it connected). */
+  const seated = () => stream.current?.reconnect();
+
+  return { state, setState, missing, status, preview, apply, settleSoon, seated };
 }
