@@ -9,6 +9,8 @@ import {
   withBrowserPlatform,
 } from './support/browser.ts';
 import type { Platform } from './support/platform.ts';
+import { de } from '../web/src/i18n/de.ts';
+import { en } from '../web/src/i18n/en.ts';
 
 /**
  * The web room runs the meeting, in headless Chromium against the real platform: the round's
@@ -258,14 +260,67 @@ describe('the web room runs the meeting', () => {
       () => bobRow.getAttribute('data-connected', { timeout: 1_000 }).catch(() => undefined),
       (v) => expect(v).toBe('true'),
     );
-    expect(await textOf(bobRow)).toContain('online');
+    expect(await bobRow.getByRole('img', { name: 'online' }).count()).toBe(1);
     await bob.context().close();
     await eventually(
       () => bobRow.getAttribute('data-connected', { timeout: 1_000 }).catch(() => undefined),
       (v) => expect(v).toBe('false'),
       8_000,
     );
-    expect(await textOf(bobRow)).toContain('away');
+    expect(await bobRow.getByRole('img', { name: 'away' }).count()).toBe(1);
     await closeAll(owner);
+  }, 60_000);
+  it("speaks German to a German browser, with no English text left on the room's main screens", async () => {
+    const token = await platform.signUp('Anna');
+    const code = (await platform.client.post('/sessions', { token, body: { name: 'Planung' } })).body.session
+      .code as string;
+    await platform.client.post(`/sessions/${code}/stories`, {
+      token,
+      body: { title: 'Anmeldeseite', description: 'E-Mail und Passwort.' },
+    });
+    const german = async () => (await browser.newContext({ locale: 'de-DE' })).newPage();
+    const owner = await german();
+    await owner.goto(platform.url + '/');
+    await owner.evaluate((t) => localStorage.setItem('pp.access_token', t), token);
+    await owner.goto(`${platform.url}/room/${code}`);
+    const berta = await german();
+    await berta.goto(`${platform.url}/room/${code}`);
+    await berta.getByRole('heading', { name: 'Dem Raum beitreten' }).waitFor({ timeout: STEP });
+    // Said in English by every screen until now, so checked on the join screen too.
+    const screens: string[] = [await berta.locator('body').innerText()];
+    await berta.getByLabel('Dein Name').fill('Berta');
+    await berta.getByRole('button', { name: 'Beitreten' }).click();
+    await berta.getByRole('radio', { name: '5', exact: true }).click();
+    await eventually(
+      () => textOf(owner.getByTestId('vote-count')),
+      (v) => expect(v).toBe('1 von 1 haben abgestimmt'),
+    );
+    screens.push(await owner.locator('body').innerText(), await berta.locator('body').innerText());
+    await owner.getByRole('button', { name: 'Stimmen aufdecken' }).click();
+    await berta.getByRole('region', { name: 'Ergebnis: Anmeldeseite' }).waitFor({ timeout: STEP });
+    screens.push(await owner.locator('body').innerText(), await berta.locator('body').innerText());
+
+    // No text of the English catalog that German says otherwise, and none of English's common words.
+    const english = Object.entries(en)
+      .filter(([k, v]) => typeof v === 'string' && v.length > 3 && v !== (de as Record<string, unknown>)[k])
+      .map(([, v]) => v as string);
+    for (const screen of screens) {
+      // As words: "Export" is not in "Exportieren".
+      const said = (text: string) =>
+        new RegExp(`(^|[^\\p{L}])${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\p{L}])`, 'u').test(
+          screen,
+        );
+      expect(english.filter(said)).toEqual([]);
+      expect(
+        screen.match(/\b(the|and|you|your|votes?|voted|people|reveal|join|waiting|room|session|of)\b/gi),
+      ).toBeNull();
+    }
+
+    // The switch in the page changes the language at once, and the next visit keeps it.
+    await berta.getByRole('combobox', { name: 'Sprache' }).selectOption('fr');
+    await berta.getByRole('heading', { name: 'Résultats : Anmeldeseite' }).waitFor({ timeout: STEP });
+    await berta.reload();
+    await berta.getByRole('heading', { name: 'Résultats : Anmeldeseite' }).waitFor({ timeout: STEP });
+    await closeAll(owner, berta);
   }, 60_000);
 });

@@ -1,3 +1,4 @@
+import { lang, t } from '../i18n/i18n.ts';
 import { useEffect, useState } from 'preact/hooks';
 import type { Auth } from '../auth.ts';
 import { ApiError, describeError } from '../api/client.ts';
@@ -46,8 +47,8 @@ export function Room({ code, auth }: { code: string; auth: Auth }) {
   }, [session !== null]);
 
   useEffect(() => {
-    if (session) document.title = `${session.name} · Planning poker`;
-  }, [session?.name]);
+    if (session) document.title = t().pageTitle(session.name);
+  }, [session?.name, lang()]);
 
   const joined = (s: Seat, participant: Participant) => {
     setSeat(s);
@@ -63,7 +64,7 @@ export function Room({ code, auth }: { code: string; auth: Auth }) {
         <h1>{session.name}</h1>
         <StreamBadge status={status} />
       </header>
-      <Problem error={removed ? 'The moderator removed you from the room: join again to take part.' : null} />
+      <Problem error={removed ? t().removedFromRoom : null} />
       <JoinForm code={code} auth={auth} session={session} onJoined={joined} />
     </div>
   );
@@ -71,7 +72,7 @@ export function Room({ code, auth }: { code: string; auth: Auth }) {
   if (missing && !state)
     return (
       <section class="panel">
-        <h1>Room {code}</h1>
+        <h1>{t().roomTitle(code)}</h1>
         <Problem error={missing} />
       </section>
     );
@@ -79,7 +80,7 @@ export function Room({ code, auth }: { code: string; auth: Auth }) {
   if (!state)
     return (
       <p class="muted" role="status">
-        Opening room {code}…
+        {t().roomOpening(code)}
       </p>
     );
 

@@ -1,3 +1,4 @@
+import { t } from '../../i18n/i18n.ts';
 import { useState } from 'preact/hooks';
 import { ApiError } from '../../api/client.ts';
 import { addStory } from '../../api/endpoints.ts';
@@ -40,11 +41,7 @@ export function ImportCsv({ code, token, onChanged }: { code: string; token: str
     setDone(null);
     let added = 0;
     const waiting = (seconds: number | null) =>
-      setDone(
-        seconds === null
-          ? null
-          : `Added ${added} of ${stories.length}: the server asks to slow down, going on in ${seconds} s…`,
-      );
+      setDone(seconds === null ? null : t().importSlowingDown(added, stories.length, seconds));
     void action
       .run(async () => {
         for (const story of stories) {
@@ -53,32 +50,27 @@ export function ImportCsv({ code, token, onChanged }: { code: string; token: str
         }
       })
       .then((ok) => {
-        setDone(
-          ok ? `Added ${added} ${added === 1 ? 'story' : 'stories'}.` : `Added ${added} before the error.`,
-        );
+        setDone(ok ? t().importAdded(added) : t().importAddedBeforeError(added));
         if (ok) setText('');
         if (added) onChanged();
       });
   };
   return (
     <details class="import">
-      <summary>Import stories from CSV</summary>
+      <summary>{t().importTitle}</summary>
       <form onSubmit={submit}>
-        <Field
-          label="CSV"
-          hint="Paste rows of title, description, acceptance criteria (a header row may name the columns)."
-        >
+        <Field label={t().csv} hint={t().csvHint}>
           <textarea name="csv" rows={5} value={text} onInput={(e) => setText(e.currentTarget.value)} />
         </Field>
         {problems.length > 0 && (
-          <ul class="problems" aria-label="Rows that will not be imported">
+          <ul class="problems" aria-label={t().csvProblems}>
             {problems.map((p) => (
               <li key={p}>{p}</li>
             ))}
           </ul>
         )}
         <button type="submit" disabled={action.busy || stories.length === 0}>
-          Import {stories.length} {stories.length === 1 ? 'story' : 'stories'}
+          {t().importCount(stories.length)}
         </button>
         <Problem error={action.error} />
         {done && <p role="status">{done}</p>}

@@ -4,11 +4,8 @@ import { t } from '../../i18n/i18n.ts';
 import type { RoomState } from '../../room/room-state.ts';
 import { Problem, useAction } from '../common.tsx';
 
-const ROLE: Record<Participant['role'], string> = {
-  moderator: 'moderator',
-  participant: '',
-  observer: 'observer',
-};
+const ROLE = (role: Participant['role']) =>
+  role === 'moderator' ? t().roleModerator : role === 'observer' ? t().roleObserver : '';
 /** Up to this many people the whole list shows at once; a bigger room shows it on demand. */
 const SMALL_ROOM = 12;
 /** How many of those still to vote are named in the summary. */
@@ -46,20 +43,21 @@ export function People({
   const named = waiting.slice(0, NAMED).map((p) => p.name);
   return (
     <section class="panel" aria-labelledby="people-title">
-      <h2 id="people-title">People ({everyone.length})</h2>
+      <h2 id="people-title">{m.peopleTitle(everyone.length)}</h2>
       <p class="muted" data-testid="people-counts">
-        {everyone.length - watching} voting{watching > 0 && `, ${watching} watching`}
+        {m.votingCount(everyone.length - watching)}
+        {watching > 0 && m.watchingCount(watching)}
       </p>
       {open && (
         <p data-testid="still-to-vote">
           {waiting.length === 0
-            ? 'Everyone has voted.'
-            : `Still to vote (${waiting.length}): ${named.join(', ')}${waiting.length > NAMED ? ` and ${waiting.length - NAMED} more` : ''}`}
+            ? m.everyoneVoted
+            : m.stillToVote(waiting.length, named.join(', '), waiting.length - named.length)}
         </p>
       )}
       <details class="people-all" open={everyone.length <= SMALL_ROOM}>
-        <summary>Everyone ({everyone.length})</summary>
-        <ul class="people" aria-label="Participants">
+        <summary>{m.everyoneList(everyone.length)}</summary>
+        <ul class="people" aria-label={m.participantsList}>
           {shown.map((p) => {
             const hasVoted = open && voted.has(p.id);
             return (
@@ -72,17 +70,17 @@ export function People({
                   {p.connected !== undefined && (
                     <span
                       class={`presence${p.connected ? ' presence-online' : ''}`}
+                      role="img"
+                      aria-label={p.connected ? m.personConnected : m.personAway}
                       title={p.connected ? m.personConnected : m.personAway}
-                    >
-                      <span class="sr-only">{p.connected ? m.personConnected : m.personAway}</span>
-                    </span>
+                    />
                   )}
                   {p.name}
-                  {p.id === me?.id && <span class="muted"> (you)</span>}
-                  {ROLE[p.role] && <span class="tag">{ROLE[p.role]}</span>}
+                  {p.id === me?.id && <span class="muted">{m.you}</span>}
+                  {ROLE(p.role) && <span class="tag">{ROLE(p.role)}</span>}
                 </span>
                 {open && p.role !== 'observer' && (
-                  <span class={hasVoted ? 'voted' : 'waiting'}>{hasVoted ? '✓ voted' : 'waiting'}</span>
+                  <span class={hasVoted ? 'voted' : 'waiting'}>{hasVoted ? m.hasVoted : m.waiting}</span>
                 )}
                 {token && p.id !== me?.id && (
                   <PersonActions

@@ -16,7 +16,7 @@ export function Results({ story, deck }: { story: RoomStory | null; deck: string
     <>
       {/* On the page before the first reveal: a live region added with its text is not read out. */}
       <p class="sr-only" role="status">
-        {story && `Votes revealed on “${story.title}”: consensus ${story.final_estimate ?? 'none'}.`}
+        {story && t().revealedOn(story.title, story.final_estimate ?? t().none)}
       </p>
       {story && <Votes story={story} deck={deck} />}
     </>
@@ -81,38 +81,39 @@ function Figures({ story, deck }: { story: RoomStory; deck: string[] }) {
 
 function Votes({ story, deck }: { story: RoomStory; deck: string[] }) {
   const votes = story.votes ?? [];
+  const m = t();
   return (
     <section class="panel results" role="region" aria-labelledby="results-title">
       <h2 id="results-title" data-story={story.id} tabIndex={-1}>
-        Results: {story.title}
+        {m.resultsOf(story.title)}
       </h2>
       <p class="consensus">
-        Consensus <strong data-testid="consensus">{story.final_estimate ?? 'none'}</strong>
+        {m.consensus} <strong data-testid="consensus">{story.final_estimate ?? m.none}</strong>
       </p>
       <Figures story={story} deck={deck} />
       {votes.length === 0 ? (
-        <p class="muted">No votes were cast.</p>
+        <p class="muted">{m.noVotesCast}</p>
       ) : (
         <>
           <table class="votes">
-            <caption class="sr-only">Votes of {story.title}</caption>
+            <caption class="sr-only">{m.votesOf(story.title)}</caption>
             <thead>
               <tr>
-                <th scope="col">Who</th>
-                <th scope="col">Vote</th>
+                <th scope="col">{m.who}</th>
+                <th scope="col">{m.vote}</th>
               </tr>
             </thead>
             <tbody>
               {votes.map((v, i) => (
                 <tr key={`${v.participant.id ?? 'x'}-${i}`}>
-                  <td>{v.participant.name ?? 'Anonymous'}</td>
+                  <td>{v.participant.name ?? m.anonymous}</td>
                   <td class={v.value === story.final_estimate ? 'agree' : ''}>{v.value}</td>
                 </tr>
               ))}
             </tbody>
           </table>
           <BarChart
-            title="Votes per card"
+            title={m.votesPerCard}
             rows={distribution(
               deck,
               votes.map((v) => v.value),

@@ -1,3 +1,4 @@
+import { t } from '../../i18n/i18n.ts';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, describeError } from '../../api/client.ts';
 import { listStories, readRoom, roomStreamPath } from '../../api/endpoints.ts';
@@ -82,10 +83,9 @@ export function useRoomFeed(code: string, token: string | null, onRemoved: () =>
       if (kept && readSeat(code)?.id === kept.id && !participants.some((p) => p.id === kept.id)) onRemoved();
     } catch (err) {
       // Once the room is open, a failed fresh read changes nothing: the next event or reconnection reads again.
-      if (err instanceof ApiError && err.status === 404)
-        setMissing(`There is no room with the code ${code}.`);
+      if (err instanceof ApiError && err.status === 404) setMissing(t().roomMissing(code));
       else if (early.current) {
-        setMissing(`${describeError(err)} The room tries again by itself.`);
+        setMissing(t().roomRetrying(describeError(err)));
         const waits = FIRST_READ_RETRY_MS;
         const wait = waits[Math.min(retry.current.attempt++, waits.length - 1)]!;
         retry.current.timer = setTimeout(() => void refresh(), wait);
