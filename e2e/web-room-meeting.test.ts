@@ -1,3 +1,4 @@
+import jsQR from 'jsqr';
 import type { Browser, Page } from 'playwright-core';
 import {
   eventually,
@@ -322,5 +323,27 @@ describe('the web room runs the meeting', () => {
     await berta.reload();
     await berta.getByRole('heading', { name: 'Résultats : Anmeldeseite' }).waitFor({ timeout: STEP });
     await closeAll(owner, berta);
+  }, 60_000);
+  it("shows the room's link as a QR code beside the code, which a reader decodes to the link", async () => {
+    const { code } = await roomWithAStory(platform, 'Sharing');
+    const page = await guest(code, 'Bob');
+    const qr = page.getByRole('img', { name: 'QR code of the room link' });
+    await qr.waitFor({ timeout: STEP });
+    const size = Number(await qr.getAttribute('data-size'));
+    const path = (await qr.locator('path').getAttribute('d')) ?? '';
+    // The SVG's dark modules drawn into pixels, 4 per module, and read as a phone's camera would.
+    const SCALE = 4;
+    const width = size * SCALE;
+    const pixels = new Uint8ClampedArray(width * width * 4).fill(255);
+    for (const [, x, y] of path.matchAll(/M(\d+) (\d+)h1v1h-1z/g))
+      for (let dy = 0; dy < SCALE; dy++)
+        for (let dx = 0; dx < SCALE; dx++) {
+          const at = ((Number(y) * SCALE + dy) * width + Number(x) * SCALE + dx) * 4;
+          pixels.fill(0, at, at + 3);
+        }
+    const read = jsQR(pixels, width, width);
+    expect(read?.data).toBe(`${platform.url}/room/${code}`);
+    expect(await page.locator('.share').getByText(code, { exact: true }).count()).toBe(1);
+    await closeAll(page);
   }, 60_000);
 });

@@ -2,6 +2,7 @@ import { t } from '../../i18n/i18n.ts';
 import { useState } from 'preact/hooks';
 import type { StreamStatus } from '../../api/room-stream.ts';
 import { roomPath } from '../../navigation.ts';
+import { QrCode } from './QrCode.tsx';
 
 const LABELS = (): Record<StreamStatus, string> => {
   const m = t();
@@ -45,6 +46,7 @@ export function ShareLink({ code }: { code: string }) {
       <button type="button" onClick={copy}>
         {copied ? t().copied : t().copyLink}
       </button>
+      <QrCode text={link} label={t().qrCode} />
     </div>
   );
 }
