@@ -300,6 +300,11 @@ describe('the web room runs the meeting', () => {
     await owner.getByRole('button', { name: 'Stimmen aufdecken' }).click();
     await berta.getByRole('region', { name: 'Ergebnis: Anmeldeseite' }).waitFor({ timeout: STEP });
     screens.push(await owner.locator('body').innerText(), await berta.locator('body').innerText());
+    // The home page too: the owner's sessions and a new one.
+    await owner.goto(platform.url + '/');
+    await owner.getByRole('heading', { name: 'Deine Sitzungen' }).waitFor({ timeout: STEP });
+    await owner.getByRole('link', { name: 'Planung' }).waitFor({ timeout: STEP });
+    screens.push(await owner.locator('body').innerText());
 
     // No text of the English catalog that German says otherwise, and none of English's common words.
     const english = Object.entries(en)

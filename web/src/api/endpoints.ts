@@ -112,3 +112,19 @@ export const changeRole = (
     }),
     { token },
   );
+
+/** The issues a CSV holds, as the integrations unit reads it (nothing is stored). */
+export const previewCsv = (token: string, csv: string) =>
+  answerOf(api.POST('/integrations/import-preview', { body: { provider: 'csv', csv }, ...as({ token }) }), {
+    token,
+  });
+/** The CSV's rows added as stories at the end of the queue, in one request (owner). */
+export const importCsv = (c: string, token: string, csv: string) =>
+  answerOf(
+    api.POST('/sessions/{code}/integrations/import-confirm', {
+      ...inRoom(c),
+      body: { provider: 'csv', csv },
+      ...as({ token }),
+    }),
+    { token },
+  );

@@ -3,6 +3,34 @@
  * of its functions). `error.<code>`: the API's error codes in words.
  */
 export const en = {
+  // Home
+  joinARoom: 'Join a room',
+  roomCodeHint: "6 letters and digits, from the room's link",
+  openTheRoom: 'Open the room',
+  signInTitle: 'Sign in to run a session',
+  createAccount: 'Create an account',
+  email: 'Email',
+  password: 'Password',
+  passwordHint: 'At least 8 characters',
+  signIn: 'Sign in',
+  signUp: 'Sign up',
+  toSignUp: 'No account yet? Sign up',
+  toSignIn: 'Have an account? Sign in',
+  deckFibonacci: 'Fibonacci: 0, ½, 1, 2, 3, 5, 8, 13, 20, 40, 100',
+  deckTshirt: 'T-shirt sizes: XS to XXL',
+  deckPowers: 'Powers of two: 0, 1, 2, 4 … 64',
+  deckCustom: 'Custom deck',
+  newSession: 'New session',
+  sessionName: 'Name',
+  deck: 'Deck',
+  cards: 'Cards',
+  cardsHint: '2 to 30 unique cards, separated by commas, e.g. 1, 2, 3, ?',
+  deckName: 'Deck name (optional)',
+  voteByDeadline: 'Close the voting at a deadline',
+  deadline: 'Deadline',
+  createSession: 'Create the session',
+  yourSessions: 'Your sessions',
+  noSessions: 'None yet: create one above.',
   // The page
   skipToContent: 'Skip to content',
   brand: 'Planning poker',
@@ -114,15 +142,13 @@ export const en = {
   add: 'Add',
 
   // CSV import
+  previewCsv: 'Preview',
+  importPreview: 'Stories to import',
   importTitle: 'Import stories from CSV',
   csv: 'CSV',
   csvHint: 'Paste rows of title, description, acceptance criteria (a header row may name the columns).',
-  csvProblems: 'Rows that will not be imported',
   importCount: (n: number) => `Import ${n} ${n === 1 ? 'story' : 'stories'}`,
   importAdded: (n: number) => `Added ${n} ${n === 1 ? 'story' : 'stories'}.`,
-  importAddedBeforeError: (n: number) => `Added ${n} before the error.`,
-  importSlowingDown: (added: number, total: number, seconds: number) =>
-    `Added ${added} of ${total}: the server asks to slow down, going on in ${seconds} s…`,
 
   // The owner's tools
   analytics: 'Analytics',
