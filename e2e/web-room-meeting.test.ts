@@ -1,4 +1,4 @@
-import jsQR from 'jsqr';
+import jsqr from 'jsqr';
 import type { Browser, Page } from 'playwright-core';
 import {
   eventually,
@@ -12,6 +12,10 @@ import {
 import type { Platform } from './support/platform.ts';
 import { de } from '../web/src/i18n/de.ts';
 import { en } from '../web/src/i18n/en.ts';
+
+/** The QR code reader (a CommonJS module: its function is its default export, however it is loaded). */
+type ReadQr = (pixels: Uint8ClampedArray, width: number, height: number) => { data: string } | null;
+const jsQR = ((jsqr as { default?: unknown }).default ?? jsqr) as ReadQr;
 
 /**
  * The web room runs the meeting, in headless Chromium against the real platform: the round's
