@@ -71,8 +71,8 @@ it('lets 50 people behind one address play ten rounds without a 429, and keeps t
   const statuses = new Map<number, number>();
   for (const a of people.flatMap((person) => person.answers))
     statuses.set(a.status, (statuses.get(a.status) ?? 0) + 1);
-  // Per person: the room's read and its stream, a join, 10 votes and 10 reads.
-  expect(Object.fromEntries(statuses)).toEqual({ 200: PEOPLE * (2 + 1 + ROUNDS + ROUNDS) });
+  // Per person: the room's read and its stream, a join and the stream again with the seat, 10 votes and 10 reads.
+  expect(Object.fromEntries(statuses)).toEqual({ 200: PEOPLE * (2 + 2 + ROUNDS + ROUNDS) });
   expect(new Set(ownerAnswers)).toEqual(new Set([200, 201]));
   const lastVote = people[0]!.answers.at(-4)!;
   expect(lastVote.headers.get('ratelimit-policy')).toMatch(/^"participant"/);

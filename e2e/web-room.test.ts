@@ -25,10 +25,14 @@ describe('the web room in a browser', () => {
   const people: Array<{ name: string; context: BrowserContext; page: Page }> = [];
   let code: string;
 
-  withBrowserPlatform(async (started, chromium) => {
-    [platform, browser] = [started, chromium];
-    moderator = await watched(await (await browser.newContext()).newPage());
-  });
+  // The integrations unit reads the CSV the moderator pastes.
+  withBrowserPlatform(
+    async (started, chromium) => {
+      [platform, browser] = [started, chromium];
+      moderator = await watched(await (await browser.newContext()).newPage());
+    },
+    { integrationsEnv: {} },
+  );
 
   /** What the pages must never show: script errors, and anything the CSP refused. */
   const broken: string[] = [];
@@ -47,7 +51,7 @@ describe('the web room in a browser', () => {
       .map((row) => row.replace(/\s+/g, ' ').trim())
       .sort();
 
-  it('lets the moderator sign up, create a session and paste stories as CSV', async () => {
+  it('lets the moderator sign up, create a session and paste stories as CSV, previewed first', async () => {
     await moderator.goto(platform.url + '/');
     await moderator.getByRole('button', { name: 'No account yet? Sign up' }).click();
     await moderator.getByLabel('Your name').fill('Ann');
@@ -63,6 +67,10 @@ describe('the web room in a browser', () => {
 
     await moderator.getByText('Import stories from CSV').click();
     await moderator.getByLabel('CSV').fill('title,description\nLogin page,"Email, password"\nSignup page,\n');
+    await moderator.getByRole('button', { name: 'Preview' }).click();
+    expect(
+      await moderator.getByRole('list', { name: 'Stories to import' }).locator('li').allInnerTexts(),
+    ).toEqual(['Login page', 'Signup page']);
     await moderator.getByRole('button', { name: 'Import 2 stories' }).click();
     await moderator.getByRole('status').filter({ hasText: 'Added 2 stories.' }).waitFor({ timeout: STEP });
     await moderator.getByRole('heading', { name: 'Login page', level: 2 }).waitFor({ timeout: STEP });

@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { ensureDebianExecutable, findExecutable } from '../../deploy/src/launcher/executables.ts';
 import type { LauncherLog } from '../../deploy/src/launcher/log.ts';
-import { startPlatform, type Platform } from './platform.ts';
+import { startPlatform, type Platform, type PlatformOptions } from './platform.ts';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const webDist = join(repoRoot, 'web', 'dist');
@@ -150,12 +150,15 @@ export async function joinAs(page: Page, name: string) {
  * The real platform and a Chromium for a browser test file: the web room built first, both started
  * before its tests (then handed to `ready`) and stopped after them.
  */
-export function withBrowserPlatform(ready: (platform: Platform, browser: Browser) => unknown) {
+export function withBrowserPlatform(
+  ready: (platform: Platform, browser: Browser) => unknown,
+  options: PlatformOptions = {},
+) {
   let platform: Platform | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
     await buildWebRoom();
-    [platform, browser] = await Promise.all([startPlatform(), launchChromium()]);
+    [platform, browser] = await Promise.all([startPlatform(options), launchChromium()]);
     await ready(platform, browser);
   }, 120_000);
   afterAll(async () => {

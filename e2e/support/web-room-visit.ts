@@ -16,6 +16,17 @@ export function webRoomVisit(base: string, code: string) {
   const room = `/sessions/${encodeURIComponent(code.toUpperCase())}` as const;
   let seat: { id: number; token: string } | undefined;
   let stream: AbortController | undefined;
+  let resume: Record<string, string> = {};
+  /** The live stream, with the seat's token once there is one (which marks the participant connected). */
+  const follow = async () => {
+    stream?.abort();
+    stream = new AbortController();
+    const res = await fetch(`${base}${room}/events`, {
+      headers: { accept: 'text/event-stream', ...resume, ...seatHeaders() },
+      signal: stream.signal,
+    });
+    answers.push(res);
+  };
   /** What the web sends with every request for the room once it holds a seat. */
   const seatHeaders = (): Record<string, string> => (seat ? { 'x-participant-token': seat.token } : {});
   const kept = async <T extends Answer>(res: Promise<T>) => {
@@ -37,21 +48,15 @@ export function webRoomVisit(base: string, code: string) {
      */
     async openRoomPage() {
       const { body } = await read();
-      stream = new AbortController();
-      const resume: Record<string, string> = body.last_event_id
-        ? { 'last-event-id': body.last_event_id }
-        : {};
-      const res = await fetch(`${base}${room}/events`, {
-        headers: { accept: 'text/event-stream', ...resume, ...seatHeaders() },
-        signal: stream.signal,
-      });
-      answers.push(res);
+      resume = body.last_event_id ? { 'last-event-id': body.last_event_id } : {};
+      await follow();
     },
-    /** The join form: a name, then the seat kept for the room. */
+    /** The join form: a name, then the seat kept for the room, and the live stream again with it. */
     async join(name: string) {
       const res = await kept(client.post(`${room}/join`, { body: { name } }));
       const participant = (res as { body: { participant: { id: number; token: string } } }).body.participant;
       seat = { id: participant.id, token: participant.token };
+      await follow();
     },
     /** A card picked: the vote, with the seat's token. */
     vote: (value: string) =>

@@ -1,4 +1,5 @@
 import { createApiClient } from '@pp/api-client';
+import { errorText, lang } from '../i18n/i18n.ts';
 
 /**
  * The room's calls go through the API's typed client (generated from the units' path descriptions):
@@ -122,5 +123,12 @@ export async function fileOf(call: Promise<Outcome<unknown>>, c: Credentials = {
   return data as Blob;
 }
 
-export const describeError = (err: unknown) =>
-  err instanceof ApiError ? err.describe() : 'Something went wrong: try again.';
+/**
+ * An error in the page's language: the text of the API's `error.code` when the page is not in
+ * English and its catalog has one, else the API's own (English) message with the fields it names.
+ */
+export function describeError(err: unknown): string {
+  if (!(err instanceof ApiError)) return errorText('unknown') ?? 'Something went wrong: try again.';
+  const text = lang() === 'en' ? undefined : errorText(err.code);
+  return text ?? err.describe();
+}

@@ -73,3 +73,58 @@ export function exportStories(c: string, token: string, format: 'csv' | 'json'):
   });
   return fileOf(call, { token });
 }
+
+/** The open round's countdown (owner): started (again) or stopped. */
+export const startCountdown = (c: string, token: string, body: Schemas['CountdownRequest']) =>
+  answerOf(api.POST('/sessions/{code}/countdown', { ...inRoom(c), body, ...as({ token }) }), { token });
+export const stopCountdown = (c: string, token: string) =>
+  answerOf(api.DELETE('/sessions/{code}/countdown', { ...inRoom(c), ...as({ token }) }), { token });
+
+/** A round at once, on a dated story made for it (owner). */
+export const quickVote = (c: string, token: string) =>
+  answerOf(api.POST('/sessions/{code}/quick-vote', { ...inRoom(c), body: {}, ...as({ token }) }), { token });
+
+/** A story's texts edited in place (owner). */
+export const editStory = (
+  id: string,
+  token: string,
+  body: Pick<Schemas['UpdateStoryRequest'], 'title' | 'description' | 'acceptance_criteria'>,
+) => answerOf(api.PATCH('/stories/{story}', { ...ofStory(id), body, ...as({ token }) }), { token });
+
+const ofParticipant = (c: string, id: number) => ({ params: { path: { code: c.toUpperCase(), id } } });
+/** The owner removes someone from the room. */
+export const removeParticipant = (c: string, token: string, id: number) =>
+  answerOf(api.DELETE('/sessions/{code}/participants/{id}', { ...ofParticipant(c, id), ...as({ token }) }), {
+    token,
+  });
+/** The owner changes someone's role (moderator hands the role over). */
+export const changeRole = (
+  c: string,
+  token: string,
+  id: number,
+  role: Schemas['ParticipantRoleRequest']['role'],
+) =>
+  answerOf(
+    api.PATCH('/sessions/{code}/participants/{id}', {
+      ...ofParticipant(c, id),
+      body: { role },
+      ...as({ token }),
+    }),
+    { token },
+  );
+
+/** The issues a CSV holds, as the integrations unit reads it (nothing is stored). */
+export const previewCsv = (token: string, csv: string) =>
+  answerOf(api.POST('/integrations/import-preview', { body: { provider: 'csv', csv }, ...as({ token }) }), {
+    token,
+  });
+/** The CSV's rows added as stories at the end of the queue, in one request (owner). */
+export const importCsv = (c: string, token: string, csv: string) =>
+  answerOf(
+    api.POST('/sessions/{code}/integrations/import-confirm', {
+      ...inRoom(c),
+      body: { provider: 'csv', csv },
+      ...as({ token }),
+    }),
+    { token },
+  );

@@ -25,10 +25,12 @@ export function openRoomStream(
   handlers: RoomStreamHandlers,
   /** Where to start: the place a read of the room gave (nothing missed since the read). */
   lastId?: string,
-): { close(): void } {
+): { close(): void; reconnect(): void } {
   let closed = false;
   let attempt = 0;
   let connectedOnce = false;
+  /** A reconnection asked for (a seat taken): nothing was missed, so no fresh read is called for. */
+  let asked = false;
   let controller: AbortController | undefined;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -71,7 +73,8 @@ export function openRoomStream(
       if (!res.ok || !res.body) throw new Error(`stream answered ${res.status}`);
       attempt = 0;
       handlers.onStatus('live');
-      if (connectedOnce) handlers.onResumed();
+      if (connectedOnce && !asked) handlers.onResumed();
+      asked = false;
       connectedOnce = true;
       const parse = createSseParser((m) => {
         if (m.id) lastId = m.id;
@@ -112,6 +115,13 @@ export function openRoomStream(
   void connect();
 
   return {
+    /** Opens the stream again from where it stands: with the seat taken since, which marks this participant connected. */
+    reconnect() {
+      if (closed) return;
+      attempt = 0;
+      asked = true;
+      void connect();
+    },
     close() {
       closed = true;
       clearTimeout(retryTimer);

@@ -13,6 +13,8 @@ export type RevealedVote = Schemas['RevealedVote'];
 /** The room's view of a story: votes only once revealed. */
 export type RoomStory = Schemas['RoomStory'];
 export type Analytics = Schemas['SessionAnalytics'];
+/** An issue of a CSV (or a tracker) as an import previews it. */
+export type ExternalIssue = Schemas['ExternalIssue'];
 /** The story open for votes when the room was read: who has voted (never what) and the counts. */
 export type OpenRound = Schemas['OpenRound'];
 

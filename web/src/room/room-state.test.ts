@@ -210,4 +210,57 @@ describe('the room state', () => {
       { value: 'x', count: 1 },
     ]);
   });
+  it('follows the round countdown: started, stopped, and ended with its round', () => {
+    const countdown = {
+      story_id: 'a',
+      ends_at: '2030-01-01T00:00:30Z',
+      seconds: 30,
+      at_zero: 'reveal' as const,
+    };
+    const started = play({ type: 'countdown.started', data: { countdown } });
+    expect(started.session.countdown).toEqual(countdown);
+    // Another round's end leaves it; its own stop ends it.
+    expect(
+      applyRoomEvent(started, { type: 'countdown.ended', data: { story_id: 'b' } }).session.countdown,
+    ).toEqual(countdown);
+    expect(
+      applyRoomEvent(started, { type: 'countdown.ended', data: { story_id: 'a' } }).session.countdown,
+    ).toBeNull();
+    const revealed = applyRoomEvent(started, {
+      type: 'story.revealed',
+      data: {
+        story: { ...summary('a', 1, 'revealed'), votes: [], final_estimate: null },
+        next_story_id: 'b',
+      },
+    });
+    expect(revealed.session.countdown).toBeNull();
+    const activated = applyRoomEvent(started, {
+      type: 'story.activated',
+      data: { story: summary('b', 2, 'voting'), previous_story_id: 'a' },
+    });
+    expect(activated.session.countdown).toBeNull();
+  });
+
+  it('marks who is connected from the presence events, and keeps it over a role change', () => {
+    const opened = initialRoomState(session, [{ ...bob, connected: true }, cleo], [story('a', 1, 'voting')]);
+    const away = applyRoomEvent(opened, {
+      type: 'participant.presence',
+      data: { participant: { id: bob.id, name: 'Bob' }, connected: false },
+    });
+    expect(away.participants.find((p) => p.id === bob.id)?.connected).toBe(false);
+    const observer = applyRoomEvent(away, {
+      type: 'participant.updated',
+      data: { participant: { ...bob, role: 'observer' }, previous_role: 'participant' },
+    });
+    expect(observer.participants.find((p) => p.id === bob.id)).toMatchObject({
+      role: 'observer',
+      connected: false,
+    });
+    // Someone not (or no longer) in the room is not added by their presence.
+    const stranger = applyRoomEvent(opened, {
+      type: 'participant.presence',
+      data: { participant: { id: 99, name: 'Zed' }, connected: true },
+    });
+    expect(stranger.participants).toHaveLength(2);
+  });
 });

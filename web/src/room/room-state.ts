@@ -16,7 +16,7 @@ function guessLastRevealed(stories: RoomStory[], current: StorySummary | null): 
 
 export function initialRoomState(
   session: Session,
-  participants: Participant[],
+  participants: RoomState['participants'],
   stories: RoomStory[],
   round: OpenRound | null = null,
 ): RoomState {
@@ -58,7 +58,12 @@ function keepNames(read: RoomStory, known: RoomStory | undefined): RoomStory {
 /** A fresh read of the room replaces what the events had patched (they may have missed something). */
 export function withSnapshot(
   state: RoomState,
-  fresh: { session?: Session; participants?: Participant[]; stories?: RoomStory[]; round?: OpenRound | null },
+  fresh: {
+    session?: Session;
+    participants?: RoomState['participants'];
+    stories?: RoomStory[];
+    round?: OpenRound | null;
+  },
 ): RoomState {
   const session = fresh.session ? { ...state.session, ...fresh.session } : state.session;
   const read = fresh.stories?.map((s) =>
@@ -131,6 +136,12 @@ function upsertStory(stories: RoomStory[], summary: StorySummary, extra: Partial
 const setStatus = (stories: RoomStory[], id: string | null | undefined, status: RoomStory['status']) =>
   stories.map((s) => (s.id === id && s.status !== 'revealed' ? { ...s, status } : s));
 
+/** The session without its round's countdown (`storyId`: only if it counts down that story's round). */
+const endCountdown = (session: RoomState['session'], storyId?: string) =>
+  session.countdown && (storyId === undefined || session.countdown.story_id === storyId)
+    ? { ...session, countdown: null }
+    : session;
+
 const without = <T>(record: Record<string, T>, key: string) => {
   const copy = { ...record };
   delete copy[key];
@@ -152,6 +163,18 @@ function patched(state: RoomState, event: RoomEvent): RoomState {
       return withLeft(state, d.participant as Participant);
     case 'participant.updated':
       return withUpdated(state, d.participant as Participant);
+    case 'participant.presence': {
+      const { participant, connected } = d as { participant: { id: number }; connected: boolean };
+      if (!state.participants.some((p) => p.id === participant.id)) return state;
+      return {
+        ...state,
+        participants: state.participants.map((p) => (p.id === participant.id ? { ...p, connected } : p)),
+      };
+    }
+    case 'countdown.started':
+      return { ...state, session: { ...state.session, countdown: d.countdown } };
+    case 'countdown.ended':
+      return { ...state, session: endCountdown(state.session, d.story_id as string) };
     case 'vote.cast':
       return withVoteCast(
         state,
@@ -170,7 +193,7 @@ function patched(state: RoomState, event: RoomEvent): RoomState {
       const stories = setStatus(state.stories, d.previous_story_id, 'pending');
       return {
         ...state,
-        session: { ...state.session, current_story: story },
+        session: { ...endCountdown(state.session), current_story: story },
         stories: upsertStory(stories, story),
       };
     }
@@ -180,7 +203,7 @@ function patched(state: RoomState, event: RoomEvent): RoomState {
       const stories = previous !== story.id ? setStatus(state.stories, previous, 'pending') : state.stories;
       return {
         ...state,
-        session: { ...state.session, current_story: story },
+        session: { ...endCountdown(state.session), current_story: story },
         stories: upsertStory(stories, story, { final_estimate: null, votes: null }),
         voted: { ...state.voted, [story.id]: [] },
         stats: without(state.stats, story.id),
@@ -195,7 +218,7 @@ function patched(state: RoomState, event: RoomEvent): RoomState {
       const next = stories.find((s) => s.id === d.next_story_id);
       return {
         ...state,
-        session: { ...state.session, current_story: next ?? null },
+        session: { ...endCountdown(state.session, summary.id), current_story: next ?? null },
         stories,
         lastRevealedId: summary.id,
       };
@@ -206,9 +229,10 @@ function patched(state: RoomState, event: RoomEvent): RoomState {
       stories = setStatus(stories, d.next_story_id, 'voting');
       const wasCurrent = state.session.current_story?.id === story.id;
       const next = stories.find((s) => s.id === d.next_story_id);
+      const session = endCountdown(state.session, story.id);
       return {
         ...state,
-        session: wasCurrent ? { ...state.session, current_story: next ?? null } : state.session,
+        session: wasCurrent ? { ...session, current_story: next ?? null } : session,
         stories,
         lastRevealedId: state.lastRevealedId === story.id ? null : state.lastRevealedId,
       };

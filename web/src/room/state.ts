@@ -7,7 +7,8 @@ import type { Participant, RoomStory, Session, VoteStats } from '../api/types.ts
  */
 export interface RoomState {
   session: Session;
-  participants: Participant[];
+  /** `connected`: whether they have the room open now, as the read and the presence events say. */
+  participants: Array<Participant & { connected?: boolean }>;
   stories: RoomStory[];
   /** Story id -> participants seen voting on it, in this browser. */
   voted: Record<string, number[]>;

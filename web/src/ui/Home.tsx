@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { signIn, type Auth } from '../auth.ts';
 import { createSession, listSessions, login, register, type NewSession } from '../api/endpoints.ts';
 import type { Session } from '../api/types.ts';
+import { t } from '../i18n/i18n.ts';
 import { follow, navigate, roomPath } from '../navigation.ts';
 import { CheckField, Field, Problem, TextField, useAction } from './common.tsx';
 
@@ -26,7 +27,7 @@ function JoinByCode() {
   const valid = /^[A-Za-z0-9]{6}$/.test(code.trim());
   return (
     <section class="panel" aria-labelledby="join-title">
-      <h1 id="join-title">Join a room</h1>
+      <h1 id="join-title">{t().joinARoom}</h1>
       <form
         class="row"
         onSubmit={(e) => {
@@ -34,7 +35,7 @@ function JoinByCode() {
           if (valid) navigate(roomPath(code.trim()));
         }}
       >
-        <Field label="Room code" hint="6 letters and digits, from the room's link">
+        <Field label={t().roomCode} hint={t().roomCodeHint}>
           <input
             name="code"
             value={code}
@@ -46,7 +47,7 @@ function JoinByCode() {
           />
         </Field>
         <button type="submit" disabled={!valid}>
-          Open the room
+          {t().openTheRoom}
         </button>
       </form>
     </section>
@@ -67,15 +68,16 @@ function SignIn() {
       signIn(answer.token, answer.user);
     });
   };
+  const m = t();
   return (
     <section class="panel" aria-labelledby="signin-title">
-      <h2 id="signin-title">{mode === 'in' ? 'Sign in to run a session' : 'Create an account'}</h2>
+      <h2 id="signin-title">{mode === 'in' ? m.signInTitle : m.createAccount}</h2>
       <form onSubmit={submit}>
         {mode === 'up' && (
-          <TextField label="Your name" name="name" required maxLength={100} value={name} onValue={setName} />
+          <TextField label={m.yourName} name="name" required maxLength={100} value={name} onValue={setName} />
         )}
         <TextField
-          label="Email"
+          label={m.email}
           name="email"
           type="email"
           required
@@ -84,8 +86,8 @@ function SignIn() {
           onValue={setEmail}
         />
         <TextField
-          label="Password"
-          hint={mode === 'up' ? 'At least 8 characters' : undefined}
+          label={m.password}
+          hint={mode === 'up' ? m.passwordHint : undefined}
           name="password"
           type="password"
           required
@@ -97,10 +99,10 @@ function SignIn() {
         <Problem error={action.error} />
         <div class="row">
           <button type="submit" disabled={action.busy}>
-            {mode === 'in' ? 'Sign in' : 'Sign up'}
+            {mode === 'in' ? m.signIn : m.signUp}
           </button>
           <button type="button" class="link" onClick={() => setMode(mode === 'in' ? 'up' : 'in')}>
-            {mode === 'in' ? 'No account yet? Sign up' : 'Have an account? Sign in'}
+            {mode === 'in' ? m.toSignUp : m.toSignIn}
           </button>
         </div>
       </form>
@@ -108,11 +110,11 @@ function SignIn() {
   );
 }
 
-const DECKS: Array<[NewSession['voting_system'], string]> = [
-  ['fibonacci', 'Fibonacci: 0, ½, 1, 2, 3, 5, 8, 13, 20, 40, 100'],
-  ['tshirt', 'T-shirt sizes: XS to XXL'],
-  ['powers_of_two', 'Powers of two: 0, 1, 2, 4 … 64'],
-  ['custom', 'Custom deck'],
+const DECKS = (): Array<[NewSession['voting_system'], string]> => [
+  ['fibonacci', t().deckFibonacci],
+  ['tshirt', t().deckTshirt],
+  ['powers_of_two', t().deckPowers],
+  ['custom', t().deckCustom],
 ];
 
 /** A local date and time for the datetime-local input, an hour from now. */
@@ -153,18 +155,26 @@ function CreateSession({ token }: { token: string }) {
       navigate(roomPath(session.code));
     });
   };
+  const m = t();
   return (
     <section class="panel" aria-labelledby="create-title">
-      <h2 id="create-title">New session</h2>
+      <h2 id="create-title">{m.newSession}</h2>
       <form onSubmit={submit}>
-        <TextField label="Name" name="session-name" required maxLength={200} value={name} onValue={setName} />
-        <Field label="Deck">
+        <TextField
+          label={m.sessionName}
+          name="session-name"
+          required
+          maxLength={200}
+          value={name}
+          onValue={setName}
+        />
+        <Field label={m.deck}>
           <select
             name="deck"
             value={deck}
             onChange={(e) => setDeck(e.currentTarget.value as NewSession['voting_system'])}
           >
-            {DECKS.map(([value, label]) => (
+            {DECKS().map(([value, label]) => (
               <option key={value} value={value}>
                 {label}
               </option>
@@ -174,15 +184,15 @@ function CreateSession({ token }: { token: string }) {
         {deck === 'custom' && (
           <>
             <TextField
-              label="Cards"
-              hint="2 to 30 unique cards, separated by commas, e.g. 1, 2, 3, ?"
+              label={m.cards}
+              hint={m.cardsHint}
               name="cards"
               required
               value={cards}
               onValue={setCards}
             />
             <TextField
-              label="Deck name (optional)"
+              label={m.deckName}
               name="deck-name"
               maxLength={64}
               value={deckName}
@@ -190,27 +200,12 @@ function CreateSession({ token }: { token: string }) {
             />
           </>
         )}
-        <CheckField
-          label="Reveal as soon as everyone has voted"
-          name="auto-reveal"
-          checked={autoReveal}
-          onValue={setAutoReveal}
-        />
-        <CheckField
-          label="Keep voters' names in the history and the export"
-          name="named-votes"
-          checked={named}
-          onValue={setNamed}
-        />
-        <CheckField
-          label="Close the voting at a deadline"
-          name="vote-by"
-          checked={voteBy}
-          onValue={setVoteBy}
-        />
+        <CheckField label={m.autoReveal} name="auto-reveal" checked={autoReveal} onValue={setAutoReveal} />
+        <CheckField label={m.namedVotes} name="named-votes" checked={named} onValue={setNamed} />
+        <CheckField label={m.voteByDeadline} name="vote-by" checked={voteBy} onValue={setVoteBy} />
         {voteBy && (
           <TextField
-            label="Deadline"
+            label={m.deadline}
             type="datetime-local"
             name="deadline"
             required
@@ -220,7 +215,7 @@ function CreateSession({ token }: { token: string }) {
         )}
         <Problem error={action.error} />
         <button type="submit" disabled={action.busy}>
-          Create the session
+          {m.createSession}
         </button>
       </form>
     </section>
@@ -235,9 +230,9 @@ function MySessions({ token }: { token: string }) {
   }, [token]);
   return (
     <section class="panel" aria-labelledby="mine-title">
-      <h2 id="mine-title">Your sessions</h2>
+      <h2 id="mine-title">{t().yourSessions}</h2>
       <Problem error={action.error} />
-      {sessions?.length === 0 && <p>None yet: create one above.</p>}
+      {sessions?.length === 0 && <p>{t().noSessions}</p>}
       {sessions && sessions.length > 0 && (
         <ul class="plain">
           {sessions.map((s) => (
@@ -246,7 +241,7 @@ function MySessions({ token }: { token: string }) {
                 {s.name}
               </a>{' '}
               <span class="muted">
-                {s.code} · {s.status}
+                {s.code} · {t()[`status_${s.status}`]}
               </span>
             </li>
           ))}

@@ -1,3 +1,4 @@
+import { lang, t } from '../i18n/i18n.ts';
 import { useEffect, useState } from 'preact/hooks';
 import type { Auth } from '../auth.ts';
 import { ApiError, describeError } from '../api/client.ts';
@@ -33,7 +34,7 @@ export function Room({ code, auth }: { code: string; auth: Auth }) {
     setSeat(null);
     setRemoved(true);
   };
-  const { state, setState, missing, status, preview, apply, settleSoon } = useRoomFeed(
+  const { state, setState, missing, status, preview, apply, settleSoon, seated } = useRoomFeed(
     code,
     auth.token,
     leave,
@@ -46,13 +47,14 @@ export function Room({ code, auth }: { code: string; auth: Auth }) {
   }, [session !== null]);
 
   useEffect(() => {
-    if (session) document.title = `${session.name} · Planning poker`;
-  }, [session?.name]);
+    if (session) document.title = t().pageTitle(session.name);
+  }, [session?.name, lang()]);
 
   const joined = (s: Seat, participant: Participant) => {
     setSeat(s);
     setRemoved(false);
     apply({ type: 'participant.joined', data: { participant } });
+    seated();
     // On to the cards, or to the round for one who only watches (or while no story is open).
     focusWhenShown(() => focusableCard() ?? roundHeading());
   };
@@ -62,7 +64,7 @@ export function Room({ code, auth }: { code: string; auth: Auth }) {
         <h1>{session.name}</h1>
         <StreamBadge status={status} />
       </header>
-      <Problem error={removed ? 'The moderator removed you from the room: join again to take part.' : null} />
+      <Problem error={removed ? t().removedFromRoom : null} />
       <JoinForm code={code} auth={auth} session={session} onJoined={joined} />
     </div>
   );
@@ -70,7 +72,7 @@ export function Room({ code, auth }: { code: string; auth: Auth }) {
   if (missing && !state)
     return (
       <section class="panel">
-        <h1>Room {code}</h1>
+        <h1>{t().roomTitle(code)}</h1>
         <Problem error={missing} />
       </section>
     );
@@ -78,7 +80,7 @@ export function Room({ code, auth }: { code: string; auth: Auth }) {
   if (!state)
     return (
       <p class="muted" role="status">
-        Opening room {code}…
+        {t().roomOpening(code)}
       </p>
     );
 
@@ -132,7 +134,13 @@ export function Room({ code, auth }: { code: string; auth: Auth }) {
           <Results story={lastRevealed(state)} deck={state.session.deck} />
         </div>
         <aside class="room-side">
-          <People state={state} current={current} me={me} />
+          <People
+            state={state}
+            current={current}
+            me={me}
+            token={owner ? auth.token : null}
+            onChanged={settleSoon}
+          />
           <Stories state={state} token={owner ? auth.token : null} onChanged={settleSoon} />
           {owner && auth.token && <ModeratorTools state={state} token={auth.token} onChanged={settleSoon} />}
         </aside>

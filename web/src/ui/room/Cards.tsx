@@ -1,3 +1,4 @@
+import { t } from '../../i18n/i18n.ts';
 import { useEffect, useRef } from 'preact/hooks';
 import { isCardKey, pickByKeys } from '../../room/keys.ts';
 
@@ -66,7 +67,7 @@ export function Cards(props: {
     <div
       class="cards"
       role="radiogroup"
-      aria-label="Your estimate"
+      aria-label={t().yourEstimate}
       aria-disabled={disabled}
       ref={group}
       onKeyDown={move}
@@ -82,7 +83,7 @@ export function Cards(props: {
           disabled={disabled}
           onClick={() => onPick(card)}
         >
-          {card === 'coffee' ? <span aria-label="coffee break">☕</span> : card}
+          {card === 'coffee' ? <span aria-label={t().coffeeBreak}>☕</span> : card}
         </button>
       ))}
     </div>

@@ -1,85 +1,83 @@
 import { useState } from 'preact/hooks';
-import { ApiError } from '../../api/client.ts';
-import { addStory } from '../../api/endpoints.ts';
-import { storiesFromCsv } from '../../stories/csv.ts';
+import { importCsv, previewCsv } from '../../api/endpoints.ts';
+import type { ExternalIssue } from '../../api/types.ts';
+import { t } from '../../i18n/i18n.ts';
 import { Field, Problem, useAction } from '../common.tsx';
 
-/** How long to wait on a 429 that names no time. */
-const DEFAULT_WAIT_S = 10;
+const COLUMNS = ['title', 'description', 'acceptance_criteria'];
 
 /**
- * Adds one story; on a 429 (one request per row soon meets the rate limit, 60 a minute by
- * default) waits as long as the API says and tries again, so a long backlog goes in whole and each
- * row once, rather than stopping halfway with the added rows still in the box to paste again.
+ * Pasted rows without a header are read as title, description and acceptance criteria: the header
+ * the API's CSV import needs goes before them, as wide as the first row (the API holds every row to
+ * it, and names a row that differs). A first row that names a `title` column is a header.
  */
-async function addWaiting(add: () => Promise<unknown>, waiting: (seconds: number | null) => void) {
-  for (;;) {
-    try {
-      await add();
-      return waiting(null);
-    } catch (err) {
-      if (!(err instanceof ApiError) || err.status !== 429) throw err;
-      const seconds = Math.max(1, err.retryAfter ?? DEFAULT_WAIT_S);
-      waiting(seconds);
-      await new Promise((r) => setTimeout(r, seconds * 1000));
-    }
+export function withHeader(text: string): string {
+  const first = text.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '';
+  // Its cells: the commas outside quotes split them.
+  const cells = [''];
+  let quoted = false;
+  for (const c of first) {
+    if (c === '"') quoted = !quoted;
+    else if (c === ',' && !quoted) cells.push('');
+    else cells[cells.length - 1] += c;
   }
+  if (cells.some((c) => c.trim().toLowerCase() === 'title')) return text;
+  return `${COLUMNS.slice(0, Math.min(cells.length, COLUMNS.length)).join(',')}\n${text}`;
 }
 
 /**
- * Pasted CSV, added one story at a time through the same call as the form (in order, so the queue
- * keeps the rows' order); a failure stops there and says how many went in.
+ * Pasted CSV, read by the API's CSV import: a preview of its stories first (nothing stored), then
+ * the import, in one request, which adds them in order at the end of the queue (a row imported
+ * before into this session is not added twice).
  */
 export function ImportCsv({ code, token, onChanged }: { code: string; token: string; onChanged(): void }) {
   const [text, setText] = useState('');
+  const [preview, setPreview] = useState<ExternalIssue[] | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const action = useAction();
-  const { stories, problems } = storiesFromCsv(text);
+  const m = t();
+  const edit = (value: string) => {
+    setText(value);
+    setPreview(null);
+  };
+  const look = () => {
+    setDone(null);
+    void action.run(async () => setPreview((await previewCsv(token, withHeader(text))).issues));
+  };
   const submit = (e: Event) => {
     e.preventDefault();
-    setDone(null);
-    let added = 0;
-    const waiting = (seconds: number | null) =>
-      setDone(
-        seconds === null
-          ? null
-          : `Added ${added} of ${stories.length}: the server asks to slow down, going on in ${seconds} s…`,
-      );
-    void action
-      .run(async () => {
-        for (const story of stories) {
-          await addWaiting(() => addStory(code, token, story), waiting);
-          added++;
-        }
-      })
-      .then((ok) => {
-        setDone(
-          ok ? `Added ${added} ${added === 1 ? 'story' : 'stories'}.` : `Added ${added} before the error.`,
-        );
-        if (ok) setText('');
-        if (added) onChanged();
-      });
+    if (!preview) return look();
+    void action.run(async () => {
+      const { stories } = await importCsv(code, token, withHeader(text));
+      setDone(m.importAdded(stories.filter((s) => !s.already_imported).length));
+      setText('');
+      setPreview(null);
+      onChanged();
+    });
   };
   return (
     <details class="import">
-      <summary>Import stories from CSV</summary>
+      <summary>{m.importTitle}</summary>
       <form onSubmit={submit}>
-        <Field
-          label="CSV"
-          hint="Paste rows of title, description, acceptance criteria (a header row may name the columns)."
-        >
-          <textarea name="csv" rows={5} value={text} onInput={(e) => setText(e.currentTarget.value)} />
+        <Field label={m.csv} hint={m.csvHint}>
+          <textarea name="csv" rows={5} value={text} onInput={(e) => edit(e.currentTarget.value)} />
         </Field>
-        {problems.length > 0 && (
-          <ul class="problems" aria-label="Rows that will not be imported">
-            {problems.map((p) => (
-              <li key={p}>{p}</li>
+        {preview && (
+          <ol class="preview" aria-label={m.importPreview}>
+            {preview.map((issue) => (
+              <li key={issue.external_id}>{issue.title}</li>
             ))}
-          </ul>
+          </ol>
         )}
-        <button type="submit" disabled={action.busy || stories.length === 0}>
-          Import {stories.length} {stories.length === 1 ? 'story' : 'stories'}
-        </button>
+        {preview ? (
+          <button type="submit" class="primary" disabled={action.busy || preview.length === 0}>
+            {m.importCount(preview.length)}
+          </button>
+        ) : (
+          <button type="submit" disabled={action.busy || !text.trim()}>
+            {m.previewCsv}
+          </button>
+        )}
         <Problem error={action.error} />
         {done && <p role="status">{done}</p>}
       </form>

@@ -1,3 +1,4 @@
+import { t } from '../../i18n/i18n.ts';
 import { useState } from 'preact/hooks';
 import type { Auth } from '../../auth.ts';
 import { joinSession } from '../../api/endpoints.ts';
@@ -26,20 +27,21 @@ export function JoinForm(props: {
     });
   };
   const closed = session.status !== 'active';
+  const m = t();
   return (
     <section class="panel join" aria-labelledby="join-room-title">
-      <h2 id="join-room-title">Join the room</h2>
+      <h2 id="join-room-title">{m.joinTitle}</h2>
       <p class="muted">
-        {session.participants_count} {session.participants_count === 1 ? 'person' : 'people'} here ·{' '}
-        {session.current_story ? `now estimating “${session.current_story.title}”` : 'no story open yet'}
+        {m.peopleHere(session.participants_count)} ·{' '}
+        {session.current_story ? m.nowEstimating(session.current_story.title) : m.noStoryYet}
       </p>
-      {closed && <Problem error={`This session is ${session.status}: it cannot be joined now.`} />}
+      {closed && <Problem error={m.cannotJoin(m[`status_${session.status}`])} />}
       <form onSubmit={submit}>
         {auth.token ? (
-          <p>You join as {auth.user?.name ?? 'your account'}.</p>
+          <p>{m.joinAs(auth.user?.name ?? m.yourAccount)}</p>
         ) : (
           <TextField
-            label="Your name"
+            label={m.yourName}
             name="name"
             required
             maxLength={64}
@@ -48,15 +50,10 @@ export function JoinForm(props: {
             onValue={setName}
           />
         )}
-        <CheckField
-          label="Only watch (an observer does not vote)"
-          name="observer"
-          checked={observer}
-          onValue={setObserver}
-        />
+        <CheckField label={m.onlyWatch} name="observer" checked={observer} onValue={setObserver} />
         <Problem error={action.error} />
         <button type="submit" disabled={action.busy || closed}>
-          Join
+          {m.join}
         </button>
       </form>
     </section>

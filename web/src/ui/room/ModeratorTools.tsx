@@ -1,3 +1,4 @@
+import { t } from '../../i18n/i18n.ts';
 import { useState } from 'preact/hooks';
 import { analytics as loadAnalytics, exportStories, updateSession } from '../../api/endpoints.ts';
 import type { Analytics } from '../../api/types.ts';
@@ -33,26 +34,24 @@ function AnalyticsPanel({ code, token, revealed }: { code: string; token: string
   const load = () => void action.run(async () => setData((await loadAnalytics(code, token)).analytics));
   return (
     <section class="panel" aria-labelledby="analytics-title">
-      <h2 id="analytics-title">Analytics</h2>
+      <h2 id="analytics-title">{t().analytics}</h2>
       <button type="button" disabled={action.busy} onClick={load}>
-        {data ? 'Refresh' : 'Show'} analytics
+        {data ? t().refreshAnalytics : t().showAnalytics}
       </button>
       <Problem error={action.error} />
       {data && (
         <div class="analytics" data-revealed={revealed}>
-          <p>
-            {data.totals.revealed} of {data.totals.stories} stories estimated · {data.totals.points} points
-          </p>
-          <BarChart title="Final estimates" rows={data.distribution} />
-          <BarChart title="All votes" rows={data.vote_distribution} />
+          <p>{t().estimatedOf(data.totals.revealed, data.totals.stories, data.totals.points)}</p>
+          <BarChart title={t().finalEstimates} rows={data.distribution} />
+          <BarChart title={t().allVotes} rows={data.vote_distribution} />
           {data.history.length > 0 && (
             <table class="history">
-              <caption>History</caption>
+              <caption>{t().history}</caption>
               <thead>
                 <tr>
-                  <th scope="col">Story</th>
-                  <th scope="col">Estimate</th>
-                  <th scope="col">Agreement</th>
+                  <th scope="col">{t().story}</th>
+                  <th scope="col">{t().estimate}</th>
+                  <th scope="col">{t().agreement}</th>
                 </tr>
               </thead>
               <tbody>
@@ -68,12 +67,16 @@ function AnalyticsPanel({ code, token, revealed }: { code: string; token: string
           )}
           {data.outliers.length > 0 && (
             <>
-              <h3>Outliers</h3>
+              <h3>{t().outliers}</h3>
               <ul class="plain">
                 {data.outliers.map((o, i) => (
                   <li key={i}>
-                    {o.participant.name ?? 'Someone'} voted {o.value} on “{o.title}” (estimate{' '}
-                    {o.final_estimate})
+                    {t().outlier(
+                      o.participant.name ?? t().someone,
+                      o.value,
+                      o.title,
+                      String(o.final_estimate),
+                    )}
                   </li>
                 ))}
               </ul>
@@ -102,13 +105,13 @@ function ExportPanel({ code, token }: { code: string; token: string }) {
     });
   return (
     <section class="panel" aria-labelledby="export-title">
-      <h2 id="export-title">Export</h2>
+      <h2 id="export-title">{t().exportTitle}</h2>
       <div class="row">
         <button type="button" disabled={action.busy} onClick={() => download('csv')}>
-          Download CSV
+          {t().downloadCsv}
         </button>
         <button type="button" disabled={action.busy} onClick={() => download('json')}>
-          Download JSON
+          {t().downloadJson}
         </button>
       </div>
       <Problem error={action.error} />
@@ -126,16 +129,16 @@ function SettingsPanel({ state, token, onChanged }: { state: RoomState; token: s
     });
   return (
     <details class="panel settings">
-      <summary>Settings</summary>
+      <summary>{t().settings}</summary>
       <CheckField
-        label="Reveal as soon as everyone has voted"
+        label={t().autoReveal}
         name="auto-reveal"
         checked={!!session.auto_reveal}
         disabled={action.busy}
         onValue={(v) => change({ auto_reveal: v })}
       />
       <CheckField
-        label="Keep voters' names in the history and the export"
+        label={t().namedVotes}
         name="named-votes"
         checked={!!session.record_vote_names}
         disabled={action.busy}
@@ -147,7 +150,7 @@ function SettingsPanel({ state, token, onChanged }: { state: RoomState; token: s
           disabled={action.busy}
           onClick={() => change({ voteby_enabled: false, vote_by_at: null })}
         >
-          Remove the voting deadline
+          {t().removeDeadline}
         </button>
       )}
       <Problem error={action.error} />

@@ -1,20 +1,25 @@
+import { t } from '../../i18n/i18n.ts';
 import { useState } from 'preact/hooks';
 import type { StreamStatus } from '../../api/room-stream.ts';
 import { roomPath } from '../../navigation.ts';
+import { QrCode } from './QrCode.tsx';
 
-const LABELS: Record<StreamStatus, string> = {
-  connecting: 'Connecting…',
-  live: 'Live',
-  reconnecting: 'Reconnecting…',
-  offline: 'Offline: will catch up when back',
-  gone: 'This room is gone',
+const LABELS = (): Record<StreamStatus, string> => {
+  const m = t();
+  return {
+    connecting: m.streamConnecting,
+    live: m.streamLive,
+    reconnecting: m.streamReconnecting,
+    offline: m.streamOffline,
+    gone: m.streamGone,
+  };
 };
 
 /** Whether the room is live, said to screen readers when it changes. */
 export function StreamBadge({ status }: { status: StreamStatus }) {
   return (
     <span class={`badge badge-${status}`} role="status" data-status={status}>
-      {LABELS[status]}
+      {LABELS()[status]}
     </span>
   );
 }
@@ -35,12 +40,13 @@ export function ShareLink({ code }: { code: string }) {
   return (
     <div class="share">
       <label for="share-link">
-        Room code <strong class="code">{code}</strong>
+        {t().roomCode} <strong class="code">{code}</strong>
       </label>
       <input id="share-link" readOnly value={link} onFocus={(e) => e.currentTarget.select()} />
       <button type="button" onClick={copy}>
-        {copied ? 'Copied' : 'Copy link'}
+        {copied ? t().copied : t().copyLink}
       </button>
+      <QrCode text={link} label={t().qrCode} />
     </div>
   );
 }

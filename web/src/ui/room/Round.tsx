@@ -1,9 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
-import { activateStory, joinSession, resetStory, revealStory } from '../../api/endpoints.ts';
+import { activateStory, joinSession, quickVote, resetStory, revealStory } from '../../api/endpoints.ts';
 import type { Participant, RoomStory, Seat, SessionStatus } from '../../api/types.ts';
 import { voters, type RoomState } from '../../room/room-state.ts';
 import { Problem, useAction } from '../common.tsx';
+import { lang, t } from '../../i18n/i18n.ts';
 import { Cards } from './Cards.tsx';
+import { CountdownClock, CountdownControls } from './Countdown.tsx';
+import { StoryDetails } from './StoryDetails.tsx';
 
 export const roundHeading = () => document.getElementById('round-title');
 
@@ -20,13 +23,15 @@ function useNow(active: boolean) {
 
 /** Why the cards take no vote, when the session's state or the deadline says. */
 function noVoteBecause(status: SessionStatus, deadlinePassed: boolean): string | null {
-  if (status === 'archived') return 'The session is archived: it is read-only.';
-  if (status === 'completed') return 'The session is completed: it takes no more votes.';
-  if (status === 'paused') return 'The session is paused: votes are taken again once it resumes.';
-  return deadlinePassed ? 'Voting has closed.' : null;
+  const m = t();
+  if (status === 'archived') return m.archivedNoVotes;
+  if (status === 'completed') return m.completedNoVotes;
+  if (status === 'paused') return m.pausedNoVotes;
+  return deadlinePassed ? m.votingClosed : null;
 }
 
-const timeOf = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+const timeOf = (iso: string) =>
+  new Date(iso).toLocaleTimeString(lang(), { hour: '2-digit', minute: '2-digit' });
 
 /** The story open for votes: its counts, the cards, and the moderator's reveal and reset. */
 export function Round(props: {
@@ -45,11 +50,16 @@ export function Round(props: {
   const { state, current, me, owner } = props;
   const { session } = state;
   const deadline = session.voteby_enabled && session.vote_by_at ? session.vote_by_at : null;
-  const now = useNow(deadline !== null);
-  const closed = deadline !== null && Date.parse(deadline) <= now;
-  const action = useAction();
-
   const open = current?.status === 'voting';
+  // The open round's countdown (one of another round is on its way out).
+  const countdown = open && session.countdown?.story_id === current.id ? session.countdown : null;
+  const closesAt = countdown?.at_zero === 'close' ? countdown.ends_at : null;
+  const now = useNow(deadline !== null || closesAt !== null);
+  const closed =
+    (deadline !== null && Date.parse(deadline) <= now) || (closesAt !== null && Date.parse(closesAt) <= now);
+  const action = useAction();
+  const m = t();
+
   const voted = current ? (state.voted[current.id] ?? []) : [];
   const stats = current ? state.stats[current.id] : undefined;
   const total = stats?.total_participants ?? voters(state).length;
@@ -68,41 +78,37 @@ export function Round(props: {
   return (
     <section class="panel round" aria-labelledby="round-title">
       <h2 id="round-title" tabIndex={-1}>
-        {current ? current.title : 'No story open'}
+        {current ? current.title : m.noStoryOpen}
       </h2>
-      {!current && (
-        <p class="muted">
-          {owner ? 'Add a story to start estimating.' : 'Waiting for the moderator to open a story.'}
-        </p>
-      )}
+      {!current && <p class="muted">{owner ? m.addStoryToStart : m.waitingForModerator}</p>}
       {current && (
         <p class="round-facts" aria-live="polite">
           {open ? (
-            <span data-testid="vote-count">
-              {cast} of {total} voted
-            </span>
+            <span data-testid="vote-count">{m.votedCount(cast, total)}</span>
           ) : (
-            <span>{current.status === 'revealed' ? 'Revealed' : 'Not open for votes'}</span>
+            <span>{current.status === 'revealed' ? m.revealed : m.notOpen}</span>
           )}
-          {deadline && <span>{closed ? ' · voting closed' : ` · voting closes at ${timeOf(deadline)}`}</span>}
-          {session.status !== 'active' && <span> · session {session.status}</span>}
+          {deadline && <span>{closed ? m.votingClosedShort : m.votingClosesAt(timeOf(deadline))}</span>}
+          {session.status !== 'active' && <span>{m.sessionIs(m[`status_${session.status}`])}</span>}
         </p>
       )}
 
-      {me?.role === 'observer' && <p class="muted">You are watching: observers do not vote.</p>}
+      {current && <StoryDetails key={current.id} story={current} token={owner} onChanged={props.onChanged} />}
+      {countdown && <CountdownClock countdown={countdown} />}
+      {me?.role === 'observer' && <p class="muted">{m.observerNote}</p>}
       {me && me.role !== 'observer' && current && (
         <>
           <Cards deck={session.deck} selected={mine} disabled={!canVote} onPick={props.onVote} />
           <p class="muted" aria-live="polite">
             {mine !== undefined && (
               <>
-                Your vote: <strong data-testid="my-vote">{mine}</strong>.{' '}
+                {m.yourVote} <strong data-testid="my-vote">{mine}</strong>.{' '}
               </>
             )}
             {canVote
               ? mine !== undefined
-                ? 'You can change it until the reveal.'
-                : 'Pick a card, or type its number.'
+                ? m.changeUntilReveal
+                : m.pickACard
               : noVoteBecause(session.status, closed)}
           </p>
           <Problem error={props.voteError} />
@@ -122,20 +128,41 @@ export function Round(props: {
                 moderate(revealStory);
               }}
             >
-              Reveal the votes
+              {m.reveal}
             </button>
           )}
           {current && (
             <button type="button" disabled={action.busy} onClick={() => moderate(resetStory)}>
-              {current.status === 'revealed' ? 'Vote again' : 'Clear the votes'}
+              {current.status === 'revealed' ? m.voteAgain : m.clearVotes}
             </button>
           )}
           {current?.status === 'pending' && (
             <button type="button" disabled={action.busy} onClick={() => moderate(activateStory)}>
-              Open for votes
+              {m.openForVotes}
             </button>
           )}
+          <button
+            type="button"
+            title={m.quickVoteHint}
+            disabled={action.busy || session.status !== 'active'}
+            onClick={() =>
+              void action.run(async () => {
+                await quickVote(session.code, owner);
+                props.onChanged();
+              })
+            }
+          >
+            {m.quickVote}
+          </button>
         </div>
+      )}
+      {owner && open && (
+        <CountdownControls
+          code={session.code}
+          token={owner}
+          running={!!countdown}
+          onChanged={props.onChanged}
+        />
       )}
       <Problem error={action.error} />
     </section>
@@ -145,6 +172,7 @@ export function Round(props: {
 /** The owner votes too: joining makes them the room's moderator participant. */
 function JoinTheVote(props: { code: string; token: string; onJoin(seat: Seat, p: Participant): void }) {
   const action = useAction();
+  const m = t();
   return (
     <>
       <button
@@ -157,7 +185,7 @@ function JoinTheVote(props: { code: string; token: string; onJoin(seat: Seat, p:
           })
         }
       >
-        Vote too
+        {m.voteToo}
       </button>
       <Problem error={action.error} />
     </>

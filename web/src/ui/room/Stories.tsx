@@ -1,3 +1,4 @@
+import { t } from '../../i18n/i18n.ts';
 import { useState } from 'preact/hooks';
 import { activateStory, addStory, deleteStory, moveStory, resetStory } from '../../api/endpoints.ts';
 import type { RoomStory } from '../../api/types.ts';
@@ -5,17 +6,14 @@ import type { RoomState } from '../../room/room-state.ts';
 import { Problem, TextField, useAction } from '../common.tsx';
 import { ImportCsv } from './ImportCsv.tsx';
 
-const STATUS: Record<RoomStory['status'], string> = {
-  pending: 'waiting',
-  voting: 'voting now',
-  revealed: 'done',
-};
+const STATUS = (status: RoomStory['status']) =>
+  ({ pending: t().storyWaiting, voting: t().storyVoting, revealed: t().storyDone })[status];
 /** What the owner can do next with a story out of the round: open it, or vote on it again. */
 const STEP: Partial<
-  Record<RoomStory['status'], { label: string; call(id: string, token: string): Promise<unknown> }>
+  Record<RoomStory['status'], { label(): string; call(id: string, token: string): Promise<unknown> }>
 > = {
-  pending: { label: 'Estimate now', call: activateStory },
-  revealed: { label: 'Vote again', call: resetStory },
+  pending: { label: () => t().estimateNow, call: activateStory },
+  revealed: { label: () => t().voteAgain, call: resetStory },
 };
 
 /** The backlog in queue order; the owner adds, imports, reorders, opens, re-votes and deletes. */
@@ -35,11 +33,12 @@ export function Stories({
       onChanged();
     });
   const { stories } = state;
+  const m = t();
   return (
     <section class="panel" aria-labelledby="stories-title">
-      <h2 id="stories-title">Stories ({stories.length})</h2>
-      {stories.length === 0 && <p class="muted">No stories yet.</p>}
-      <ol class="stories" aria-label="Stories in order">
+      <h2 id="stories-title">{m.storiesTitle(stories.length)}</h2>
+      {stories.length === 0 && <p class="muted">{m.noStories}</p>}
+      <ol class="stories" aria-label={m.storiesInOrder}>
         {stories.map((s, i) => (
           <li
             key={s.id}
@@ -48,7 +47,7 @@ export function Stories({
           >
             <span class="story-title">{s.title}</span>
             <span class="muted">
-              {STATUS[s.status]}
+              {STATUS(s.status)}
               {s.final_estimate !== null && (
                 <>
                   {' '}
@@ -61,7 +60,7 @@ export function Stories({
                 <button
                   type="button"
                   class="icon"
-                  aria-label={`Move “${s.title}” up`}
+                  aria-label={m.moveUp(s.title)}
                   disabled={i === 0 || action.busy}
                   onClick={() => act(() => moveStory(s.id, token, i))}
                 >
@@ -70,7 +69,7 @@ export function Stories({
                 <button
                   type="button"
                   class="icon"
-                  aria-label={`Move “${s.title}” down`}
+                  aria-label={m.moveDown(s.title)}
                   disabled={i === stories.length - 1 || action.busy}
                   onClick={() => act(() => moveStory(s.id, token, i + 2))}
                 >
@@ -83,15 +82,15 @@ export function Stories({
                     disabled={action.busy}
                     onClick={() => act(() => STEP[s.status]!.call(s.id, token))}
                   >
-                    {STEP[s.status]!.label}
+                    {STEP[s.status]!.label()}
                   </button>
                 )}
                 <button
                   type="button"
                   class="icon"
-                  aria-label={`Delete “${s.title}”`}
+                  aria-label={m.deleteStory(s.title)}
                   disabled={action.busy}
-                  onClick={() => confirm(`Delete “${s.title}”?`) && act(() => deleteStory(s.id, token))}
+                  onClick={() => confirm(m.confirmDelete(s.title)) && act(() => deleteStory(s.id, token))}
                 >
                   ✕
                 </button>
@@ -123,7 +122,7 @@ function AddStory({ code, token, onChanged }: { code: string; token: string; onC
       }}
     >
       <TextField
-        label="New story"
+        label={t().newStory}
         name="story-title"
         required
         maxLength={200}
@@ -131,7 +130,7 @@ function AddStory({ code, token, onChanged }: { code: string; token: string; onC
         onValue={setTitle}
       />
       <button type="submit" disabled={action.busy || !title.trim()}>
-        Add
+        {t().add}
       </button>
       <Problem error={action.error} />
     </form>

@@ -1,3 +1,4 @@
+import { t } from '../../i18n/i18n.ts';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, describeError } from '../../api/client.ts';
 import { listStories, readRoom, roomStreamPath } from '../../api/endpoints.ts';
@@ -14,13 +15,16 @@ import { readSeat } from '../../storage.ts';
 
 /**
  * The events carry what changed, so the room reads itself again only where they cannot tell it all:
- * after a reconnection, after the moderator's own changes, and when a story moved or went (the
- * others' positions close up without events of their own). A moment later, once for a burst.
+ * after a reconnection, after the moderator's own changes, when a story moved or went (the others'
+ * positions close up without events of their own), and when a story's texts changed (the events
+ * name the story, not its description). A moment later, once for a burst.
  */
 const SETTLE_MS = 300;
+const TEXTS_AND_PLACE = ['position', 'description', 'acceptance_criteria'];
 const reordering = (type: string, data: unknown) =>
   type === 'story.deleted' ||
-  (type === 'story.updated' && ((data as { changed?: string[] }).changed ?? []).includes('position'));
+  (type === 'story.updated' &&
+    ((data as { changed?: string[] }).changed ?? []).some((c) => TEXTS_AND_PLACE.includes(c)));
 
 /**
  * A first read that failed (the network down, a unit restarting) is tried again after these waits,
@@ -43,7 +47,7 @@ export function useRoomFeed(code: string, token: string | null, onRemoved: () =>
   const early = useRef<RoomEvent[] | null>([]);
   const settle = useRef<ReturnType<typeof setTimeout>>(undefined);
   const retry = useRef<{ timer?: ReturnType<typeof setTimeout>; attempt: number }>({ attempt: 0 });
-  const stream = useRef<{ close(): void }>(undefined);
+  const stream = useRef<{ close(): void; reconnect(): void }>(undefined);
   /** Whether the room is still shown: a read that comes back after it was left opens no stream. */
   const shown = useRef(false);
 
@@ -79,10 +83,9 @@ export function useRoomFeed(code: string, token: string | null, onRemoved: () =>
       if (kept && readSeat(code)?.id === kept.id && !participants.some((p) => p.id === kept.id)) onRemoved();
     } catch (err) {
       // Once the room is open, a failed fresh read changes nothing: the next event or reconnection reads again.
-      if (err instanceof ApiError && err.status === 404)
-        setMissing(`There is no room with the code ${code}.`);
+      if (err instanceof ApiError && err.status === 404) setMissing(t().roomMissing(code));
       else if (early.current) {
-        setMissing(`${describeError(err)} The room tries again by itself.`);
+        setMissing(t().roomRetrying(describeError(err)));
         const waits = FIRST_READ_RETRY_MS;
         const wait = waits[Math.min(retry.current.attempt++, waits.length - 1)]!;
         retry.current.timer = setTimeout(() => void refresh(), wait);
@@ -132,5 +135,8 @@ export function useRoomFeed(code: string, token: string | null, onRemoved: () =>
     };
   }, [code, token]);
 
-  return { state, setState, missing, status, preview, apply, settleSoon };
+  /** This browser took a seat: its stream goes again with the seat's token (the room sees it connected). */
+  const seated = () => stream.current?.reconnect();
+
+  return { state, setState, missing, status, preview, apply, settleSoon, seated };
 }
