@@ -27,7 +27,19 @@ export interface Unit {
   preferredPort: number;
   /** The unit's own database; the gateway has none. */
   database?: string;
+  /** Settings of its Node process, before the entry file (the same under compose and Kubernetes). */
+  nodeOptions?: readonly string[];
 }
+
+/**
+ * The V8 settings of a unit's process, where the defaults do not fit it. A sessions replica holds the
+ * live room streams, long-lived and many: its young generation is kept small (V8 grows each of its
+ * semi-spaces up to 16 MB, and never gives them back; 4 MB each holds a request's short-lived objects
+ * and keeps a replica's resident memory about 25 MB lower, idle or under a thousand streams).
+ */
+export const NODE_OPTIONS: Partial<Record<Unit['name'], readonly string[]>> = {
+  sessions: ['--max-semi-space-size=4'],
+};
 
 export const units: readonly Unit[] = [
   ...services.map((s) => ({
@@ -35,6 +47,7 @@ export const units: readonly Unit[] = [
     entry: join('services', s.name, 'src', 'main.ts'),
     preferredPort: s.port,
     database: s.database,
+    nodeOptions: NODE_OPTIONS[s.name],
   })),
   { name: 'gateway', entry: join('gateway', 'src', 'main.ts'), preferredPort: GATEWAY_PORT },
 ];
