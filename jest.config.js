@@ -21,7 +21,10 @@ export default {
     '<rootDir>/web',
   ],
   testMatch: ['**/*.test.ts'],
-  moduleNameMapper: { '^@pp/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts' },
+  moduleNameMapper: {
+    '^@pp/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts',
+    '^@pp/([a-z-]+)/([a-z-]+)$': '<rootDir>/libs/$1/src/$2.ts',
+  },
   setupFiles: ['<rootDir>/libs/testing/src/jest-setup.ts'],
   globalSetup: '<rootDir>/deploy/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/deploy/test/support/global-teardown.ts',

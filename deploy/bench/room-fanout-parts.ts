@@ -21,10 +21,17 @@ export function residentMb(pid: number): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
 }
 
-/** One more replica of a unit: `entry` run with `env` (a running replica's) on a free port, once ready. */
-export async function startReplica(entry: string, env: Record<string, string>) {
+/**
+ * One more replica of a unit: `entry` run with `env` (a running replica's) and the unit's Node
+ * settings on a free port, once ready.
+ */
+export async function startReplica(
+  entry: string,
+  env: Record<string, string>,
+  nodeOptions: readonly string[] = [],
+) {
   const port = await ephemeralPort('127.0.0.1');
-  const child: ChildProcess = spawn(process.execPath, [entry], {
+  const child: ChildProcess = spawn(process.execPath, [...nodeOptions, entry], {
     cwd: repoRoot,
     env: { ...env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -70,7 +77,7 @@ export function openClient(url: string): Promise<FanoutClient> {
       }
       const client: FanoutClient = { events: 0, revealedAt: [], ended: false, close: () => req.destroy() };
       // An event's `event:` line may be cut between two chunks: the end of the last one is kept.
-      // (No space after the colon: better-sse writes `event:story.revealed`.)
+      // (No space after the colon: the sessions unit writes `event:story.revealed`.)
       let carry = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {

@@ -8,7 +8,7 @@
  * target is met.
  */
 import { join } from 'node:path';
-import { repoRoot } from '../src/launcher/units.ts';
+import { NODE_OPTIONS, repoRoot } from '../src/launcher/units.ts';
 import {
   environmentOf,
   openClient,
@@ -81,6 +81,7 @@ export async function run(log: (line: string) => void = (line) => process.stdout
     const sessions = await startReplica(
       join(repoRoot, 'services/sessions/src/main.ts'),
       environmentOf(pidOf(system, 'sessions')),
+      NODE_OPTIONS.sessions,
     );
     extras.push(sessions);
     const gateway2 = await startReplica(join(repoRoot, 'gateway/src/main.ts'), {

@@ -21,6 +21,12 @@ const entryOf = (name: string) =>
     .find((u) => u.name === name)!
     .entry.split('\\')
     .join('/');
+/** How `npm start` runs a unit: its Node settings, then its entry file; compose and Kubernetes the same. */
+const commandOf = (name: string) => [
+  'node',
+  ...(units.find((u) => u.name === name)!.nodeOptions ?? []),
+  entryOf(name),
+];
 
 describe('Dockerfile', () => {
   const dockerfile = read('deploy/docker/Dockerfile');
@@ -124,7 +130,7 @@ describe('docker-compose.yml', () => {
     for (const name of unitNames) {
       expect(svc[name]).toBeDefined();
       expect(svc[name]!.build).toEqual({ context: '.', dockerfile: 'deploy/docker/Dockerfile' });
-      expect(svc[name]!.command).toEqual(['node', entryOf(name)]);
+      expect(svc[name]!.command).toEqual(commandOf(name));
       expect(svc[name]!.healthcheck.test.join(' ')).toContain('/readyz');
     }
     expect(existsSync(join(repoRoot, 'deploy/docker/Dockerfile'))).toBe(true);
@@ -292,7 +298,7 @@ describe('Kubernetes manifests', () => {
       const deployment = byKind('Deployment', name)!;
       const pod = deployment.spec.template.spec;
       const [container] = pod.containers as Obj[];
-      expect(container!.command).toEqual(['node', entryOf(name)]);
+      expect(container!.command).toEqual(commandOf(name));
       // A service is ready when its database and broker answer; the gateway when it serves (one unit
       // down must not take the whole API out: its paths answer 503).
       const readiness = name === 'gateway' ? '/healthz' : '/readyz';

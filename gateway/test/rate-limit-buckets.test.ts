@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createClient } from 'redis';
 import { mintParticipantToken, participantTokenKey } from '@pp/contracts';
 import { api } from '@pp/testing';
 import {
@@ -8,6 +7,7 @@ import {
   startStubUnits,
   type GatewayHarness,
 } from './support/gateway-harness.ts';
+import { sharedCountsReplicas } from './support/shared-redis.ts';
 import { startStubUnit } from './support/stub-unit.ts';
 
 let units: Awaited<ReturnType<typeof startStubUnits>>;
@@ -247,25 +247,10 @@ describe('gateway: MCP tool calls', () => {
 });
 
 describe('gateway: rate-limit buckets shared through Redis', () => {
-  const redis = createClient({ url: 'redis://127.0.0.1:6379' });
-  const prefix = `pp:rl:test:${randomBytes(4).toString('hex')}:`;
-  let a: GatewayHarness;
-  let b: GatewayHarness;
-  beforeAll(async () => {
-    await redis.connect();
-    const env = { ...units.env, RATE_LIMIT_PER_MINUTE: '60', RATE_LIMIT_REDIS_PREFIX: prefix };
-    a = await startGateway({ env, redis });
-    b = await startGateway({ env, redis });
-  });
-  afterAll(async () => {
-    await a.stop();
-    await b.stop();
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length) await redis.del(keys);
-    await redis.quit();
-  });
+  const replicas = sharedCountsReplicas(() => units.env);
 
   it('shares every bucket between replicas, under keys that hold no token', async () => {
+    const { redis, prefix, a, b } = replicas;
     const me = ip();
     const room = code();
     const seat = mintParticipantToken(tokenKey, room);

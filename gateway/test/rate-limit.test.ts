@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { createClient } from 'redis';
-import { api, testRedisUrl, until } from '@pp/testing';
+import { api, until } from '@pp/testing';
 import { startGateway, startStubUnits, type GatewayHarness } from './support/gateway-harness.ts';
+import { sharedCountsReplicas } from './support/shared-redis.ts';
 
 let units: Awaited<ReturnType<typeof startStubUnits>>;
 beforeAll(async () => {
@@ -188,26 +188,11 @@ describe('gateway: rate limit', () => {
 });
 
 describe('gateway: rate limit shared through Redis', () => {
-  const redis = createClient({ url: testRedisUrl() });
-  const prefix = `pp:rl:test:${randomBytes(4).toString('hex')}:`;
-  let a: GatewayHarness;
-  let b: GatewayHarness;
-  beforeAll(async () => {
-    await redis.connect();
-    const env = { ...units.env, RATE_LIMIT_PER_MINUTE: '60', RATE_LIMIT_REDIS_PREFIX: prefix };
-    a = await startGateway({ env, redis });
-    b = await startGateway({ env, redis });
-  });
-  afterAll(async () => {
-    await a.stop();
-    await b.stop();
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length) await redis.del(keys);
-    await redis.quit();
-  });
+  const replicas = sharedCountsReplicas(() => units.env);
 
   it('refuses the 61st request of one IP across two gateway replicas', async () => {
     const me = ip(30);
+    const { a, b } = replicas;
     for (let i = 0; i < 60; i++) expect((await anonymousVote(i % 2 ? a.url : b.url, me)).status).toBe(201);
     const onA = await anonymousVote(a.url, me);
     const onB = await anonymousVote(b.url, me);

@@ -75,7 +75,7 @@ export function startReplicas(
       const spec = {
         name: count > 1 ? `${unit.name}-${i + 1}` : unit.name,
         command: nodeBinary(),
-        args: [resolve(repoRoot, unit.entry)],
+        args: [...(unit.nodeOptions ?? []), resolve(repoRoot, unit.entry)],
         cwd: repoRoot,
         env: unitEnvironment(unit, ctx, i),
         finalExitCode: EXIT_BAD_CONFIG,

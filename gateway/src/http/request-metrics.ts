@@ -5,15 +5,19 @@ import type { RouteEntry } from '../routes.ts';
 type Observer = ReturnType<typeof httpDuration.labels>;
 
 /**
- * The histogram's series by method, route and status, looked up by one string rather than by
- * prom-client hashing a labels object on every request. The labels are bounded (route-table
- * patterns), and so is this map.
+ * The histogram's series by route, method and status, looked up through maps keyed by those values
+ * themselves: no key string is built per request. The labels are bounded (route-table patterns),
+ * and so are these maps.
  */
-const series = new Map<string, Observer>();
+const series = new Map<string, Map<string, Map<number, Observer>>>();
 const seriesOf = (method: string, route: string, status: number) => {
-  const key = `${method} ${route} ${status}`;
-  let observer = series.get(key);
-  if (!observer) series.set(key, (observer = httpDuration.labels({ method, route, status: String(status) })));
+  let byMethod = series.get(route);
+  if (!byMethod) series.set(route, (byMethod = new Map()));
+  let byStatus = byMethod.get(method);
+  if (!byStatus) byMethod.set(method, (byStatus = new Map()));
+  let observer = byStatus.get(status);
+  if (!observer)
+    byStatus.set(status, (observer = httpDuration.labels({ method, route, status: String(status) })));
   return observer;
 };
 

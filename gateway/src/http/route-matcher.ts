@@ -38,7 +38,10 @@ function segmentCount(path: string): number {
 }
 
 /** The group of a path: its first segment and its number of segments. */
-const groupOf = (path: string) => `${path.split('/', 2)[1] ?? ''}/${segmentCount(path)}`;
+function groupOf(path: string): string {
+  const end = path.indexOf('/', 1);
+  return `${end === -1 ? path.slice(1) : path.slice(1, end)}/${segmentCount(path)}`;
+}
 
 /**
  * Finds the route of a request path. Routes are grouped by first segment and number of segments, so a
@@ -70,9 +73,7 @@ export function createRouteMatcher(table: readonly RouteEntry[]) {
       }
       const params: Record<string, string> = {};
       try {
-        c.names.forEach((name, i) => {
-          params[name] = decodeURIComponent(m[i + 1]!);
-        });
+        for (let i = 0; i < c.names.length; i++) params[c.names[i]!] = decodeURIComponent(m[i + 1]!);
       } catch {
         return { kind: 'not_found' }; // malformed percent-encoding
       }

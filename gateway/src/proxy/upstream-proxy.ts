@@ -1,6 +1,7 @@
 import http from 'node:http';
+import type net from 'node:net';
 import type { Request, RequestHandler, Response } from 'express';
-import { createProxyMiddleware, debugProxyErrorsPlugin, proxyEventsPlugin } from 'http-proxy-middleware';
+import { createProxyServer } from 'httpxy';
 import { counter, errorEnvelope, keepAliveAgent } from '@pp/http';
 import type { Logger } from '@pp/logger';
 import { bufferedBodyOf } from '../http/buffered-body.ts';
@@ -8,7 +9,14 @@ import { bodyTooLargeMessage } from '../http/route-dispatch.ts';
 
 const TIMED_OUT = Symbol('upstream timed out');
 const TOO_LARGE = Symbol('request body over the limit');
+const CLIENT_REQUEST = Symbol('client request');
 type Marked = http.IncomingMessage & { [TIMED_OUT]?: boolean; [TOO_LARGE]?: boolean };
+
+/** One listener function for every unit's request (no closure per request): marks its client's request timed out. */
+function timedOut(this: http.ClientRequest & { [CLIENT_REQUEST]?: Marked }) {
+  const req = this[CLIENT_REQUEST];
+  if (req) req[TIMED_OUT] = true;
+}
 
 const upstreamFailures = counter(
   'gateway_upstream_failures_total',
@@ -75,58 +83,70 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): RequestHandl
   // Idle connections are closed here before the unit would close them: a request written on a connection
   // the unit is closing fails, and a POST cannot be sent again.
   const agent = keepAliveAgent({ maxSockets: 512, maxFreeSockets: 64 });
-  const proxy = createProxyMiddleware({
-    // A URL rather than its text: both the middleware and the proxy under it would parse the text
-    // again for every request.
+  // The proxy engine itself (httpxy, what http-proxy-middleware runs on), without the middleware's
+  // per-request layer: no path filter, router or path rewrite to apply, and no options object and
+  // promises made per request for them. Its hooks are the proxy server's events.
+  const proxy = createProxyServer({
+    // A URL rather than its text: the proxy would parse the text again for every request.
     target: new URL(options.target),
     agent,
     proxyTimeout: options.timeoutMs > 0 ? options.timeoutMs : undefined,
-    ejectPlugins: true,
-    plugins: [debugProxyErrorsPlugin, proxyEventsPlugin],
-    on: {
-      proxyReq: (proxyReq, req) => {
-        // The caller's token stays at the gateway: the unit gets the signed identity made from it.
-        if (req.headers.authorization !== undefined) proxyReq.removeHeader('authorization');
-        proxyReq.once('timeout', () => {
-          (req as Marked)[TIMED_OUT] = true;
-        });
-        // A body the gateway has read (to count an MCP batch's tool calls) goes as it came; the spent
-        // request stream, piped after this hook, only ends the unit's request.
-        const buffered = bufferedBodyOf(req);
-        if (buffered) {
-          proxyReq.removeHeader('transfer-encoding');
-          proxyReq.setHeader('content-length', buffered.length);
-          proxyReq.write(buffered);
-        } else if (
-          options.maxBodyBytes !== undefined &&
-          req.headers['transfer-encoding'] !== undefined &&
-          req.headers['content-length'] === undefined
-        )
-          limitStreamedBody(req, proxyReq, options.maxBodyBytes);
-      },
-      proxyRes: (proxyRes, req, res) => {
-        options.onResponse?.(proxyRes.statusCode ?? 0, req as Request, res as Response);
-      },
-      error: (err, req, res) => {
-        // What the client is still sending of its body is read off and dropped (the unit will not take
-        // it): left paused, its upload would stall and the client would never read the answer.
-        req.unpipe();
-        req.resume();
-        if ((req as Marked)[TOO_LARGE] === true) {
-          if (res instanceof http.ServerResponse) fail(res, 413, options.unit, options.maxBodyBytes);
-          else res.destroy();
-          return;
-        }
-        const timedOut = (req as Marked)[TIMED_OUT] === true;
-        upstreamFailures.inc({ unit: options.unit, reason: timedOut ? 'timeout' : 'unavailable' });
-        options.logger.warn(
-          { unit: options.unit, err: { message: err.message, code: (err as { code?: string }).code } },
-          'upstream failed',
-        );
-        if (res instanceof http.ServerResponse) fail(res, timedOut ? 504 : 503, options.unit);
-        else res.destroy();
-      },
-    },
   });
-  return proxy as unknown as RequestHandler;
+  proxy.on('proxyReq', (proxyReq, req) => {
+    // The caller's token stays at the gateway: the unit gets the signed identity made from it.
+    if (req.headers.authorization !== undefined) proxyReq.removeHeader('authorization');
+    if (options.timeoutMs > 0) {
+      (proxyReq as http.ClientRequest & { [CLIENT_REQUEST]?: Marked })[CLIENT_REQUEST] = req;
+      proxyReq.once('timeout', timedOut);
+    }
+    // A body the gateway has read (to count an MCP batch's tool calls) goes as it came; the spent
+    // request stream, piped after this hook, only ends the unit's request.
+    const buffered = bufferedBodyOf(req);
+    if (buffered) {
+      proxyReq.removeHeader('transfer-encoding');
+      proxyReq.setHeader('content-length', buffered.length);
+      proxyReq.write(buffered);
+    } else if (
+      options.maxBodyBytes !== undefined &&
+      req.headers['transfer-encoding'] !== undefined &&
+      req.headers['content-length'] === undefined
+    )
+      limitStreamedBody(req, proxyReq, options.maxBodyBytes);
+  });
+  if (options.onResponse) {
+    const onResponse = options.onResponse;
+    proxy.on('proxyRes', (proxyRes, req, res) => {
+      onResponse(proxyRes.statusCode ?? 0, req as Request, res as Response);
+    });
+  }
+  const failed = (err: Error, req: http.IncomingMessage, res: http.ServerResponse | net.Socket) => {
+    // What the client is still sending of its body is read off and dropped (the unit will not take
+    // it): left paused, its upload would stall and the client would never read the answer.
+    req.unpipe();
+    req.resume();
+    if ((req as Marked)[TOO_LARGE] === true) {
+      if (res instanceof http.ServerResponse) fail(res, 413, options.unit, options.maxBodyBytes);
+      else res.destroy();
+      return;
+    }
+    const timedOutThere = (req as Marked)[TIMED_OUT] === true;
+    upstreamFailures.inc({ unit: options.unit, reason: timedOutThere ? 'timeout' : 'unavailable' });
+    options.logger.warn(
+      { unit: options.unit, err: { message: err.message, code: (err as { code?: string }).code } },
+      'upstream failed',
+    );
+    if (res instanceof http.ServerResponse) fail(res, timedOutThere ? 504 : 503, options.unit);
+    else res.destroy();
+  };
+  // The unit's connection failing, refused or timed out (with this listener the engine tells no one else).
+  proxy.on('error', (err, req, res) => {
+    if (req && res) failed(err, req, res);
+  });
+  return (req, res) => {
+    // The promise settles when the response closes; it fails only on an error of the response itself.
+    proxy.web(req, res).catch((err: Error) => {
+      if (!res.headersSent) failed(err, req, res);
+      else res.destroy();
+    });
+  };
 }

@@ -21,8 +21,16 @@ export function forwardToUnits(options: {
   onAnswer?: (status: number, req: Request, res: Response) => void;
 }): RequestHandler {
   const admitStream = streamLimit(options.streamsPerAddress);
+  // One proxy per unit and kind, found by the route entry itself on the hot path.
   const proxies = new Map<string, RequestHandler>();
+  const byRoute = {
+    api: new Map<RouteEntry, RequestHandler>(),
+    stream: new Map<RouteEntry, RequestHandler>(),
+  };
   const proxyFor = (route: RouteEntry, stream: boolean) => {
+    const mine = stream ? byRoute.stream : byRoute.api;
+    const found = mine.get(route);
+    if (found) return found;
     const key = `${route.unit}:${stream ? 'stream' : 'api'}`;
     let proxy = proxies.get(key);
     if (!proxy) {
@@ -47,6 +55,7 @@ export function forwardToUnits(options: {
       });
       proxies.set(key, proxy);
     }
+    mine.set(route, proxy);
     return proxy;
   };
 

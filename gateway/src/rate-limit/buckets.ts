@@ -26,7 +26,22 @@ const addressOf = (req: Request) => {
   return ip.includes(':') ? ipKeyGenerator(ip) : ip;
 };
 
-export const ipBucket = (req: Request): Bucket => ({ name: 'ip', key: `ip:${addressOf(req)}` });
+/**
+ * The address bucket of a request. A kept-alive connection sends request after request from the same
+ * address: its bucket is remembered on the connection (and made anew when the trusted address of a
+ * request differs), so the hot path builds no key per request. Buckets are never changed once made.
+ */
+const LAST_IP_BUCKET = Symbol('address bucket');
+type Remembering = { [LAST_IP_BUCKET]?: { ip: string; bucket: Bucket } };
+export const ipBucket = (req: Request): Bucket => {
+  const ip = clientIp(req);
+  const socket = req.socket as typeof req.socket & Remembering;
+  const last = socket[LAST_IP_BUCKET];
+  if (last !== undefined && last.ip === ip) return last.bucket;
+  const bucket: Bucket = { name: 'ip', key: `ip:${ip.includes(':') ? ipKeyGenerator(ip) : ip}` };
+  socket[LAST_IP_BUCKET] = { ip, bucket };
+  return bucket;
+};
 
 /**
  * Opening a room: the public reads under `/sessions/{code}` (whatever the sessions and stories units
@@ -45,9 +60,19 @@ export const opensRoom = (route: RouteEntry) =>
 export function bucketChooser(table: readonly RouteEntry[], signingKey: string) {
   const roomEntries = new Set(table.filter(opensRoom));
   const tokenKey = participantTokenKey(signingKey);
+  // A known token's identity is one object for as long as the cache holds it: its bucket is made once.
+  const tokenBuckets = new WeakMap<CachedIdentity, Bucket>();
+  const tokenBucket = (identity: CachedIdentity): Bucket => {
+    let bucket = tokenBuckets.get(identity);
+    if (!bucket) {
+      bucket = { name: 'token', key: `token:${identity.token_id ?? identity.sub}` };
+      tokenBuckets.set(identity, bucket);
+    }
+    return bucket;
+  };
   return (req: Request, res: Response): Bucket => {
     const identity = res.locals.identity as CachedIdentity | undefined;
-    if (identity) return { name: 'token', key: `token:${identity.token_id ?? identity.sub}` };
+    if (identity) return tokenBucket(identity);
     if (req.headers.authorization !== undefined) return ipBucket(req);
     const code = (res.locals.params as Record<string, string> | undefined)?.code;
     if (code === undefined) return ipBucket(req);

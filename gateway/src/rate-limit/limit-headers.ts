@@ -6,6 +6,8 @@ import { BUCKET_NAMES, type BucketName } from './buckets.ts';
 export interface BucketTexts {
   name: BucketName;
   limit: number;
+  /** The limit as the header's text. */
+  limitText: string;
   policy: string;
   refusal: ReturnType<typeof errorEnvelope>;
 }
@@ -27,6 +29,7 @@ export function bucketTexts(options: {
     return {
       name,
       limit,
+      limitText: String(limit),
       policy: `"${name}"; q=${limit}; w=${options.windowSeconds}`,
       refusal: errorEnvelope('rate_limited', `Too many requests: at most ${limit} per minute ${WHOSE[name]}`),
     };
@@ -47,7 +50,7 @@ export function setLimitHeaders(res: Response, text: BucketTexts, remaining: num
   const resetMs = resetTime.getTime();
   const secondsLeft = Math.max(0, Math.ceil((resetMs - now) / 1000));
   if (res.headersSent) return secondsLeft;
-  res.setHeader('X-RateLimit-Limit', String(text.limit));
+  res.setHeader('X-RateLimit-Limit', text.limitText);
   res.setHeader('X-RateLimit-Remaining', String(remaining));
   res.setHeader('X-RateLimit-Reset', String(Math.ceil(resetMs / 1000)));
   res.setHeader('RateLimit', `"${text.name}"; r=${remaining}; t=${secondsLeft}`);

@@ -1,5 +1,4 @@
 export * from './resilience.ts';
-export * from './resilient-client.ts';
 export * from './internal-transport.ts';
 export * from './service-client.ts';
 export * from './unit-descriptions.ts';

@@ -1,6 +1,6 @@
-import http from 'node:http';
+import type http from 'node:http';
 import https from 'node:https';
-import { keepAliveAgent, keepAliveHttpsAgent } from '@pp/http';
+import { keepAliveAgent, keepAliveHttpsAgent, nodeHttp } from '@pp/http';
 
 export interface InternalRequest {
   method?: string;
@@ -95,7 +95,7 @@ export function createInternalTransport(options: InternalTransportOptions) {
         req.destroy();
       };
       let answered = false;
-      const req = (secure ? https : http).request(
+      const req = (secure ? https : nodeHttp).request(
         {
           protocol: base.protocol,
           hostname: base.hostname,

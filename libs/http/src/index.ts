@@ -19,3 +19,4 @@ export * from './openapi-envelope.ts';
 export * from './keep-alive-agents.ts';
 export * from './browser-binding.ts';
 export * from './oauth.ts';
+export * from './node-http.ts';

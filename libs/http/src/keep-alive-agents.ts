@@ -1,6 +1,7 @@
-import http from 'node:http';
+import type http from 'node:http';
 import https from 'node:https';
 import type { Duplex } from 'node:stream';
+import { nodeHttp } from './node-http.ts';
 
 /**
  * How long a kept-alive connection may wait idle in a client's pool before the client closes it.
@@ -49,7 +50,7 @@ export function closeIdleConnections<A extends http.Agent>(agent: A, idleMs = ID
 
 /** A kept-alive http agent that closes idle connections before the server does. */
 export const keepAliveAgent = (options: http.AgentOptions = {}) =>
-  closeIdleConnections(new http.Agent({ ...options, keepAlive: true }));
+  closeIdleConnections(new nodeHttp.Agent({ ...options, keepAlive: true }));
 
 /** The same for https. */
 export const keepAliveHttpsAgent = (options: https.AgentOptions = {}) =>

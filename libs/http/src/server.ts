@@ -1,8 +1,9 @@
-import { STATUS_CODES, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Express } from 'express';
 import type { Logger } from '@pp/logger';
 import { errorEnvelope } from './envelope.ts';
+import { nodeHttp } from './node-http.ts';
 
 /**
  * What node's HTTP parser refuses before any route sees the request (headers over 16 KB, a request
@@ -22,7 +23,7 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Socket) {
         : [400, 'bad_request', 'The request is not valid HTTP'];
   const body = JSON.stringify(errorEnvelope(code, message));
   socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+    `HTTP/1.1 ${status} ${nodeHttp.STATUS_CODES[status]}\r\n` +
       'Content-Type: application/json; charset=utf-8\r\n' +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );

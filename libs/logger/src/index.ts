@@ -17,7 +17,8 @@ export interface LogContext {
 const storage = new AsyncLocalStorage<LogContext>();
 
 export function runWithContext<T>(context: LogContext, fn: () => T): T {
-  return storage.run({ ...storage.getStore(), ...context }, fn);
+  const outer = storage.getStore();
+  return storage.run(outer ? { ...outer, ...context } : context, fn);
 }
 
 export function currentContext(): LogContext {

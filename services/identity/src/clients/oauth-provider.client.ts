@@ -1,4 +1,4 @@
-import { createResilientClient } from '@pp/http-client';
+import { createResilientClient } from '@pp/http-client/resilient-client';
 import type { Logger } from '@pp/logger';
 import { z } from 'zod';
 import { profileFromGithub, profileFromOidc, type SocialProfile } from '../domain/social-profile.ts';

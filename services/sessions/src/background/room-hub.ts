@@ -1,6 +1,5 @@
 import type { Request, Response } from 'express';
 import { atMost } from '@pp/async';
-import { Connection, createSession } from 'better-sse';
 import { eventEnvelopeSchema, parseEventData, type EventEnvelope, type EventType } from '@pp/contracts';
 import { followBus, type BusFeed, type EventBus, type NatsConnection } from '@pp/events';
 import { gauge, ServiceUnavailableError } from '@pp/http';
@@ -11,7 +10,14 @@ import {
   type PlacedRoomMessage,
   type RoomMessage,
 } from '../domain/room-events.ts';
-import { keepAlive, MAX_UNSENT_BYTES, streamWriter, type Stream, type StreamState } from './room-streams.ts';
+import {
+  EVENT_STREAM_HEADERS,
+  keepAlive,
+  MAX_UNSENT_BYTES,
+  openStream,
+  streamWriter,
+  type Stream,
+} from './room-streams.ts';
 
 /** What a reconnecting client missed: the room's messages after its last one, up to a place. */
 export type Replay = (
@@ -222,24 +228,20 @@ export function createRoomHub(options: {
       // A HEAD gets what a GET would, without the stream: nothing is ever written to its response, so
       // a session made for it would never send its headers nor end.
       if (req.method === 'HEAD') {
-        res.writeHead(200, Connection.constants.RESPONSE_HEADERS).end();
+        res.writeHead(200, EVENT_STREAM_HEADERS).end();
         return;
       }
-      const stream = await createSession<StreamState>(req, res, {
-        keepAlive: null,
-        state: { res, held: [], sentThrough: 0 },
+      const streams = rooms.get(sessionId) ?? new Set<Stream>();
+      const stream = openStream(req, res, { res, held: [], sentThrough: 0 }, (closed) => {
+        openStreams.dec();
+        streams.delete(closed);
+        if (streams.size === 0 && rooms.get(sessionId) === streams) rooms.delete(sessionId);
       });
       // From here every event reaches this stream live (held until the replay is sent).
       const upTo = position;
       stream.state.sentThrough = upTo;
-      const streams = rooms.get(sessionId) ?? new Set<Stream>();
       rooms.set(sessionId, streams.add(stream));
       openStreams.inc();
-      stream.once('disconnected', () => {
-        openStreams.dec();
-        streams.delete(stream);
-        if (streams.size === 0 && rooms.get(sessionId) === streams) rooms.delete(sessionId);
-      });
       try {
         if (stream.lastId) {
           if (!(await recordHas(upTo)))

@@ -1,5 +1,4 @@
-import type { Response } from 'express';
-import type { Session } from 'better-sse';
+import type { Request, Response } from 'express';
 import { counter } from '@pp/http';
 import type { Logger } from '@pp/logger';
 import type { PlacedRoomMessage } from '../domain/room-events.ts';
@@ -13,7 +12,70 @@ export interface StreamState {
   /** The stream's client has everything up to this place in the bus's order: later ones go out. */
   sentThrough: number;
 }
-export type Stream = Session<StreamState>;
+/** One client's live room stream. */
+export interface Stream {
+  state: StreamState;
+  /** The Last-Event-ID the client sent ('' without one). */
+  lastId: string;
+  /** False once the response has closed (the client went, or the stream was ended or dropped). */
+  isConnected: boolean;
+}
+
+/** What a Server-Sent Events answer says of itself (headers the response already has are kept). */
+export const EVENT_STREAM_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'Content-Type': 'text/event-stream',
+  'Cache-Control': 'private, no-cache, no-store, no-transform, must-revalidate, max-age=0',
+  Connection: 'keep-alive',
+  Pragma: 'no-cache',
+  'X-Accel-Buffering': 'no',
+});
+
+/** How long a client waits before reconnecting to a stream that ended (the first line of every stream). */
+const RETRY_MS = 2_000;
+
+const LAST_EVENT_ID_QUERY = /[?&]lastEventId=([^&]*)/;
+
+/**
+ * Opens a Server-Sent Events stream on the response: its headers and the client's reconnect delay
+ * are written at once; `onClose` is told once, when the response closes. A stream is this small
+ * object and the response it writes to, nothing more: a replica holds thousands.
+ */
+export function openStream(
+  req: Request,
+  res: Response,
+  state: StreamState,
+  onClose: (stream: Stream) => void,
+): Stream {
+  const header = req.headers['last-event-id'];
+  const query = typeof header === 'string' ? undefined : LAST_EVENT_ID_QUERY.exec(req.url)?.[1];
+  const stream: Stream = {
+    state,
+    lastId: typeof header === 'string' ? header : query !== undefined ? safeDecode(query) : '',
+    isConnected: true,
+  };
+  // Each event goes out as soon as it is written, not held for a fuller packet.
+  req.socket?.setNoDelay(true);
+  for (const [name, value] of Object.entries(EVENT_STREAM_HEADERS))
+    if (!res.hasHeader(name)) res.setHeader(name, value);
+  res.writeHead(200);
+  res.write(`retry:${RETRY_MS}\n\n`);
+  const closed = () => {
+    stream.isConnected = false;
+    onClose(stream);
+  };
+  // A client gone before its stream opened is told as gone right after (once its opener has it).
+  if (res.destroyed) process.nextTick(closed);
+  else res.once('close', closed);
+  return stream;
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return '';
+  }
+}
 
 const droppedStreams = counter(
   'room_streams_dropped_total',
@@ -21,8 +83,8 @@ const droppedStreams = counter(
 );
 
 /**
- * A message as the stream writes it (what better-sse's push writes), made once for every stream of
- * its room: a room of 1,000 would otherwise serialise each event 1,000 times.
+ * A message as the stream writes it, made once for every stream of its room: a room of 1,000 would
+ * otherwise serialise each event 1,000 times.
  */
 const frames = new WeakMap<PlacedRoomMessage, string>();
 function frameOf(m: PlacedRoomMessage): string {
