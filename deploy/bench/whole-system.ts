@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLauncherLog } from '../src/launcher/log.ts';
 import { createSystem } from '../src/launcher/system.ts';
-import { cpuPerOperation, formatCpu, readCpu, type CpuReading } from '@pp/bench';
+import { cpuPerOperation, formatCpu, median, readCpu, type CpuReading } from '@pp/bench';
 import { dropDatabase, withDatabaseName } from '@pp/db';
 import { connectNats, deleteStreams, eventBus } from '@pp/events';
 import { createLogger } from '@pp/logger';
@@ -163,8 +163,10 @@ export type Metered = <T extends { name: string; count: number }>(measure: () =>
 const SETTLE_MS = 1_000;
 
 /**
- * Meters measurements (`metered`); `report` logs what each cost per operation, process by process,
- * under `title`.
+ * Meters measurements (`metered`); a measurement made in rounds (the same name each time) is metered
+ * round by round. `cpuOf` is the median of a measurement's rounds (ms of the system's CPU per
+ * operation); `report` logs what each cost per operation, process by process, under `title`: the
+ * median round of each, with the spread of the rounds' totals.
  */
 export function cpuMeter(processes: () => Array<{ name: string; pid: number | undefined }>) {
   const costs: Array<{ name: string; cost: ReturnType<typeof cpuPerOperation> }> = [];
@@ -176,9 +178,22 @@ export function cpuMeter(processes: () => Array<{ name: string; pid: number | un
     costs.push({ name: result.name, cost: cpuPerOperation(before, read(), result.count) });
     return result;
   };
+  const roundsOf = (name: string) => costs.filter((c) => c.name === name);
+  const cpuOf = (name: string) => median(roundsOf(name).map((c) => c.cost.total));
   const report = (log: (line: string) => void, title: string) => {
     log(title);
-    for (const c of costs) log(`  ${c.name.padEnd(32)} ${formatCpu(c.cost)}`);
+    for (const name of new Set(costs.map((c) => c.name))) {
+      const rounds = roundsOf(name);
+      const mid = cpuOf(name);
+      const shown = rounds.reduce((a, b) =>
+        Math.abs(b.cost.total - mid) < Math.abs(a.cost.total - mid) ? b : a,
+      );
+      const spread =
+        rounds.length > 1
+          ? ` [${rounds.length} rounds: ${rounds.map((r) => r.cost.total.toFixed(1)).join(', ')}]`
+          : '';
+      log(`  ${name.padEnd(32)} ${formatCpu(shown.cost)}${spread}`);
+    }
   };
-  return { metered, costs, report };
+  return { metered, costs, cpuOf, report };
 }
