@@ -39,11 +39,20 @@ import {
 } from '@pp/bench';
 import { withDatabaseName, ensureDatabase, dropDatabase } from '@pp/db';
 import { startOtlpSink } from './otlp-sink.ts';
-import { benchServers, benchSystem, cpuMeter, dropStreams, json, type Metered } from './whole-system.ts';
+import {
+  benchName,
+  benchServers,
+  benchSystem,
+  cpuMeter,
+  dropStreams,
+  json,
+  type Metered,
+} from './whole-system.ts';
 
 const BASELINE = fileURLToPath(new URL('./baseline-service.ts', import.meta.url));
 /** The stream the baseline services publish on (made by them, dropped at the end). */
-const BASELINE_STREAM = 'BENCH_BASELINE';
+const BASELINE_STREAM =
+  benchName() === 'bench' ? 'BENCH_BASELINE' : `BENCH_BASELINE_${benchName().toUpperCase()}`;
 const PARTICIPANTS = 64;
 const CONNECTIONS = 32;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -280,6 +289,8 @@ export interface EstimationBenchResult {
   meetsLookup: boolean;
   meetsChanges: boolean;
   meetsIdle: boolean;
+  /** The traced votes were measured (spans reached the sink). */
+  tracingMeasured: boolean;
 }
 
 export async function run(
@@ -290,7 +301,7 @@ export async function run(
   const { databaseUrl: server, natsUrl } = benchServers();
   const system = benchSystem();
   const { metered, costs, cpuOf, report } = cpuMeter(() => system.processes());
-  const baselineDb = withDatabaseName(server, 'pp_bench_baseline');
+  const baselineDb = withDatabaseName(server, `pp_${benchName()}_baseline`);
   const children: Array<{ child: ChildProcess }> = [];
   try {
     const gateway = await system.start();
@@ -336,7 +347,12 @@ export async function run(
     );
     const changes = await storyChanges(gateway, token, duration, metered);
     await system.stop();
-    const traced = await tracedVotes(duration, costs);
+    // Not a target, but a run where no span arrives says tracing is broken: reported, and the exit
+    // code says so, without losing the figures of the targets.
+    const traced = await tracedVotes(duration, costs).catch((err: Error) => {
+      log(`vote path with tracing on: not measured: ${err.message}`);
+      return undefined;
+    });
 
     await dropDatabase(baselineDb);
     await ensureDatabase(baselineDb);
@@ -439,6 +455,7 @@ export async function run(
       meetsChanges:
         failedOf(twoUnits) === 0 &&
         changeTargets.every((t) => t.result.failed === 0 && t.result.count > 0 && t.ratio <= t.limit),
+      tracingMeasured: traced !== undefined,
       meetsIdle: idleTargets.every(
         (t) => t.result.failed === 0 && t.result.count > 0 && t.result.p50 <= t.limit,
       ),
@@ -450,16 +467,17 @@ export async function run(
         `of the rounds; failures of every round), ${PARTICIPANTS} participants in one session`,
     );
     log(HEADER);
-    for (const r of [voteResult, traced, lookup, baseline]) log(formatRow(r));
+    for (const r of [voteResult, traced, lookup, baseline]) if (r) log(formatRow(r));
     log(
       `vote path: ${cpu.vote.toFixed(2)} ms of CPU a vote, ${voteCpuRatio.toFixed(2)} times the baseline's ` +
         `${cpu.baseline.toFixed(2)} ms (target <= ${VOTE_CPU_RATIO}); ${pct(voteResult.rps, baseline.rps)}% of the ` +
         `baseline's req/s (target >= ${VOTE_RPS_SHARE * 100}%); p99 ${voteResult.p99} ms (target < 50 ms); ` +
         `${failedOf(voteResult)} failed (target 0): ${yes(result.meetsVote)}`,
     );
-    log(
-      `vote path with tracing on (OTLP to a local sink): ${pct(traced.rps, voteResult.rps)}% of its req/s with tracing off, p99 ${traced.p99} ms (off: ${voteResult.p99} ms)`,
-    );
+    if (traced)
+      log(
+        `vote path with tracing on (OTLP to a local sink): ${pct(traced.rps, voteResult.rps)}% of its req/s with tracing off, p99 ${traced.p99} ms (off: ${voteResult.p99} ms)`,
+      );
     log(
       `public lookup: ${pct(lookup.rps, baseline.rps)}% of the baseline's req/s (target >= 100%), ` +
         `${failedOf(lookup)} failed (target 0): ${yes(result.meetsLookup)}`,
@@ -527,5 +545,11 @@ export async function run(
 if (import.meta.main) {
   const result = await run({ durationSeconds: Number(process.env.BENCH_SECONDS ?? 5) });
   process.exitCode =
-    result.meetsVote && result.meetsLookup && result.meetsChanges && result.meetsIdle ? 0 : 1;
+    result.meetsVote &&
+    result.meetsLookup &&
+    result.meetsChanges &&
+    result.meetsIdle &&
+    result.tracingMeasured
+      ? 0
+      : 1;
 }

@@ -77,6 +77,12 @@ export async function fetchRaw(url: string, token?: string) {
   return { status: res.status, encoding: res.headers['content-encoding'], body: res.body };
 }
 
+/**
+ * The name a run's databases and event stream carry (`BENCH_NAME`, default `bench`): runs on the same
+ * servers under different names never drop or read each other's.
+ */
+export const benchName = () => (process.env.BENCH_NAME ?? 'bench').toLowerCase().replace(/[^a-z0-9]/g, '');
+
 /** PostgreSQL and NATS as the environment names them, else this machine's. */
 export const benchServers = () => ({
   databaseUrl: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
@@ -84,11 +90,11 @@ export const benchServers = () => ({
 });
 
 /**
- * The whole system on those servers, on databases of its own (each unit's name with `_bench`),
+ * The whole system on those servers, on databases of its own (each unit's name with `_<benchName()>`),
  * empty at the start and dropped at the stop: a run never measures what an earlier one left (on a
  * server without autovacuum, the dead rows of earlier runs would slow every later one), nor touches
  * the databases `npm start` uses. Its events go to a stream of its own (prefix `eventsPrefix`,
- * default `ppbench`), also emptied at the start and dropped at the stop: what a benchmark publishes
+ * default `pp<benchName()>`), also emptied at the start and dropped at the stop: what a benchmark publishes
  * never reaches the `pp` stream that `npm start` reads. Its generated secrets live in a directory of
  * its own, removed at the stop. `units` (default: all) picks the units to run.
  */
@@ -96,12 +102,12 @@ export function benchSystem(
   options: { env?: Record<string, string>; units?: readonly Unit[]; eventsPrefix?: string } = {},
 ) {
   const { databaseUrl, natsUrl } = benchServers();
-  const eventsPrefix = options.eventsPrefix ?? 'ppbench';
+  const eventsPrefix = options.eventsPrefix ?? `pp${benchName()}`;
   const bus = eventBus(eventsPrefix);
   const dropBus = () => dropStreams(natsUrl, [bus.stream, bus.deadLetterStream]);
   const dataDir = mkdtempSync(join(tmpdir(), 'pp-bench-'));
   const list = (options.units ?? units).map((u) =>
-    u.database ? { ...u, database: `${u.database}_bench` } : u,
+    u.database ? { ...u, database: `${u.database}_${benchName()}` } : u,
   );
   const databaseOf = (name: Unit['name']) => {
     const unit = list.find((u) => u.name === name);
