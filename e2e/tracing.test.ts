@@ -67,7 +67,7 @@ describe('a reveal traced across the units', () => {
     // The delivery's span ends once the endpoint has answered.
     const hookUrl = `http://127.0.0.1:${port}/hook`;
     const consumed = await until(async () =>
-      inTrace().find((s) => s.name === 'webhooks-events process story.revealed'),
+      inTrace().find((s) => s.name === 'webhooks-story-revealed process story.revealed'),
     );
     // The attempt joins the trace the consumer kept with the delivery, whichever loop claimed it.
     const attempt = await until(async () => childOf(consumed, (s) => s.name === 'webhook delivery'));

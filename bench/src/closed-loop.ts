@@ -8,6 +8,9 @@ export interface LatencyResult {
   failed: number;
 }
 
+/** Milliseconds to a hundredth (a single request on an idle system takes one or two). */
+const hundredths = (ms: number) => Math.round(ms * 100) / 100;
+
 /**
  * Closed-loop load for operations that are more than one request (a reveal followed by a reset, say)
  * or need a different target per client: `connections` workers, each starting its next step as soon
@@ -47,8 +50,8 @@ export async function closedLoop(
   return {
     name,
     rps: samples.length / elapsed,
-    p50: Math.round(at(0.5)),
-    p99: Math.round(at(0.99)),
+    p50: hundredths(at(0.5)),
+    p99: hundredths(at(0.99)),
     count: samples.length,
     failed,
   };

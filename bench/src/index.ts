@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 export * from './closed-loop.ts';
 export * from './load.ts';
 export * from './process-cpu.ts';
+export * from './rounds.ts';
 export * from './servers.ts';
 
 /** The bare proxy server script (spawn it with TARGET_URL). */

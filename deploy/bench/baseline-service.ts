@@ -19,8 +19,12 @@ await pool.query(
 );
 const nc = await connect({ servers: natsUrl });
 const jsm = await jetstreamManager(nc);
+/** The stream and subject of this run (BENCH_NAME, as the benchmark that started it names them). */
+const name = (process.env.BENCH_NAME ?? 'bench').toLowerCase().replace(/[^a-z0-9]/g, '');
+const stream = name === 'bench' ? 'BENCH_BASELINE' : `BENCH_BASELINE_${name.toUpperCase()}`;
+const subject = `${name}.baseline.vote`;
 await jsm.streams
-  .add({ name: 'BENCH_BASELINE', subjects: ['bench.baseline.>'], max_msgs: 100_000 })
+  .add({ name: stream, subjects: [`${name}.baseline.>`], max_msgs: 100_000 })
   .catch(() => undefined);
 const js = jetstream(nc);
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
@@ -60,7 +64,7 @@ async function vote(body: { participant_id: number; vote: string }, res: express
     [body.participant_id, body.vote],
   );
   if (nextUrl) await callNext(JSON.stringify(body));
-  await js.publish('bench.baseline.vote', JSON.stringify({ id: rows[0].id }));
+  await js.publish(subject, JSON.stringify({ id: rows[0].id }));
   res.json({ success: true, vote: { id: rows[0].id } });
 }
 const server = app.listen(Number(port), '127.0.0.1', () => {

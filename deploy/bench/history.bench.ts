@@ -4,11 +4,14 @@
  * sessions unit for the current record_vote_names; seeded as seedHistory says) and an owner with
  * 1,000 sessions (seeded through the gateway). Then, through the gateway: the session's analytics (target: p99 under 100 ms) and the first
  * page of the owner's list of sessions (target: p99 under 50 ms), each by one client after another
- * (an owner at the dashboard) and by 4 at once.
+ * (an owner at the dashboard) and by 4 at once. The analytics are timed cold too: the first read right
+ * after a reveal (a story of the session reset, voted on and revealed again, unmeasured, before each
+ * read), as a live room asks for them; the same target. Each measurement runs BENCH_ROUNDS times
+ * (default 3): its figures are the median of its rounds, and a failure in any round fails its target.
  * Run alone with `node deploy/bench/history.bench.ts`; exits 0 when every target is met.
  */
 import { gunzipSync } from 'node:zlib';
-import { HEADER, closedLoop, formatRow, type LatencyResult } from '@pp/bench';
+import { HEADER, closedLoop, formatRow, inRounds, medianOfRounds, type LatencyResult } from '@pp/bench';
 import { runStatement } from '@pp/db';
 import { benchSystem, cpuMeter, fetchRaw, json } from './whole-system.ts';
 
@@ -17,6 +20,7 @@ const VOTERS = 20;
 const SESSIONS = 1_000;
 const ANALYTICS_P99_MS = 100;
 const LIST_P99_MS = 50;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** Fibonacci cards around a story's "true" size, so that there are ties, agreement and outliers. */
 const CARDS = ['1', '2', '3', '5', '8', '13', '20'];
 
@@ -84,7 +88,7 @@ async function seedHistory(gateway: string, token: string, storiesDb: string) {
        from jsonb_to_recordset($3::jsonb) as r(n int, final_estimate text, votes jsonb)`,
     [session.id, revealed.revealed_at, JSON.stringify(rows)],
   );
-  return code;
+  return { code, story: story.id as string, voter: voters[0]!.id };
 }
 
 /** SESSIONS sessions of one owner. */
@@ -118,7 +122,8 @@ export async function run(
     const historian = await register(gateway, 'Historian');
     const busy = await register(gateway, 'Busy owner');
     let started = Date.now();
-    const code = await seedHistory(gateway, historian, system.databaseOf('stories'));
+    const seeded = await seedHistory(gateway, historian, system.databaseOf('stories'));
+    const { code } = seeded;
     log(`seeded: ${STORIES} revealed stories x ${VOTERS} votes in ${(Date.now() - started) / 1000} s`);
     started = Date.now();
     await seedSessions(gateway, busy);
@@ -136,15 +141,28 @@ export async function run(
     if (page.meta.total !== SESSIONS) throw new Error(`the owner's list counts ${page.meta.total} sessions`);
 
     const { metered, report } = cpuMeter(() => system.processes());
+    const rounds = (fn: () => Promise<LatencyResult>) =>
+      inRounds(ROUNDS, () => metered(fn)).then(medianOfRounds);
     await measure('warm-up', analyticsUrl, historian, 4, 1);
+    // Cold: a reveal changes the session's stories, so the read after it builds the analytics again.
+    const story = `${gateway}/stories/${seeded.story}`;
+    const afterReveal = () =>
+      closedLoop('analytics right after a reveal', 1, duration, async (_worker, time) => {
+        await json('POST', `${story}/reset`, undefined, historian);
+        await json('POST', `${gateway}/sessions/${code}/vote`, { participant_id: seeded.voter, vote: '5' });
+        await json('POST', `${story}/reveal`, undefined, historian);
+        const res = await time(() => fetchRaw(analyticsUrl, historian));
+        if (res.status !== 200) throw new Error(`${analyticsUrl}: ${res.status}`);
+      });
     const analytics = [
-      await metered(() => measure('analytics, 1 client', analyticsUrl, historian, 1, duration)),
-      await metered(() => measure('analytics, 4 clients', analyticsUrl, historian, 4, duration)),
+      await rounds(afterReveal),
+      await rounds(() => measure('analytics, 1 client', analyticsUrl, historian, 1, duration)),
+      await rounds(() => measure('analytics, 4 clients', analyticsUrl, historian, 4, duration)),
     ];
     await measure('warm-up', listUrl, busy, 4, 1);
     const list = [
-      await metered(() => measure("owner's list, 1 client", listUrl, busy, 1, duration)),
-      await metered(() => measure("owner's list, 4 clients", listUrl, busy, 4, duration)),
+      await rounds(() => measure("owner's list, 1 client", listUrl, busy, 1, duration)),
+      await rounds(() => measure("owner's list, 4 clients", listUrl, busy, 4, duration)),
     ];
     const result: HistoryBenchResult = {
       analytics,
@@ -154,12 +172,13 @@ export async function run(
     };
     log('');
     log(
-      `a long history: ${STORIES} revealed stories x ${VOTERS} votes (${JSON.stringify(check).length} bytes of analytics); ${SESSIONS} sessions of one owner (first page of ${page.meta.per_page}); ${duration} s each`,
+      `a long history: ${STORIES} revealed stories x ${VOTERS} votes (${JSON.stringify(check).length} bytes of analytics); ${SESSIONS} sessions of one owner (first page of ${page.meta.per_page}); ${duration} s a round, the median of ${ROUNDS} round(s)`,
     );
     log(HEADER);
     for (const r of [...analytics, ...list]) log(formatRow({ ...r, non2xx: r.failed, errors: 0 }));
     log(
-      `analytics: p99 under ${ANALYTICS_P99_MS} ms: ${result.meetsAnalytics ? 'yes' : 'NO'}; owner's list: p99 under ${LIST_P99_MS} ms: ${result.meetsList ? 'yes' : 'NO'}`,
+      `analytics (right after a reveal and warm): p99 under ${ANALYTICS_P99_MS} ms, none failed: ${result.meetsAnalytics ? 'yes' : 'NO'}; ` +
+        `owner's list: p99 under ${LIST_P99_MS} ms, none failed: ${result.meetsList ? 'yes' : 'NO'}`,
     );
     report(log, 'CPU per request, by process (from /proc):');
     return result;

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLauncherLog } from '../src/launcher/log.ts';
 import { createSystem } from '../src/launcher/system.ts';
-import { cpuPerOperation, formatCpu, readCpu, type CpuReading } from '@pp/bench';
+import { cpuPerOperation, formatCpu, median, readCpu, type CpuReading } from '@pp/bench';
 import { dropDatabase, withDatabaseName } from '@pp/db';
 import { connectNats, deleteStreams, eventBus } from '@pp/events';
 import { createLogger } from '@pp/logger';
@@ -77,6 +77,12 @@ export async function fetchRaw(url: string, token?: string) {
   return { status: res.status, encoding: res.headers['content-encoding'], body: res.body };
 }
 
+/**
+ * The name a run's databases and event stream carry (`BENCH_NAME`, default `bench`): runs on the same
+ * servers under different names never drop or read each other's.
+ */
+export const benchName = () => (process.env.BENCH_NAME ?? 'bench').toLowerCase().replace(/[^a-z0-9]/g, '');
+
 /** PostgreSQL and NATS as the environment names them, else this machine's. */
 export const benchServers = () => ({
   databaseUrl: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
@@ -84,11 +90,11 @@ export const benchServers = () => ({
 });
 
 /**
- * The whole system on those servers, on databases of its own (each unit's name with `_bench`),
+ * The whole system on those servers, on databases of its own (each unit's name with `_<benchName()>`),
  * empty at the start and dropped at the stop: a run never measures what an earlier one left (on a
  * server without autovacuum, the dead rows of earlier runs would slow every later one), nor touches
  * the databases `npm start` uses. Its events go to a stream of its own (prefix `eventsPrefix`,
- * default `ppbench`), also emptied at the start and dropped at the stop: what a benchmark publishes
+ * default `pp<benchName()>`), also emptied at the start and dropped at the stop: what a benchmark publishes
  * never reaches the `pp` stream that `npm start` reads. Its generated secrets live in a directory of
  * its own, removed at the stop. `units` (default: all) picks the units to run.
  */
@@ -96,12 +102,12 @@ export function benchSystem(
   options: { env?: Record<string, string>; units?: readonly Unit[]; eventsPrefix?: string } = {},
 ) {
   const { databaseUrl, natsUrl } = benchServers();
-  const eventsPrefix = options.eventsPrefix ?? 'ppbench';
+  const eventsPrefix = options.eventsPrefix ?? `pp${benchName()}`;
   const bus = eventBus(eventsPrefix);
   const dropBus = () => dropStreams(natsUrl, [bus.stream, bus.deadLetterStream]);
   const dataDir = mkdtempSync(join(tmpdir(), 'pp-bench-'));
   const list = (options.units ?? units).map((u) =>
-    u.database ? { ...u, database: `${u.database}_bench` } : u,
+    u.database ? { ...u, database: `${u.database}_${benchName()}` } : u,
   );
   const databaseOf = (name: Unit['name']) => {
     const unit = list.find((u) => u.name === name);
@@ -163,8 +169,10 @@ export type Metered = <T extends { name: string; count: number }>(measure: () =>
 const SETTLE_MS = 1_000;
 
 /**
- * Meters measurements (`metered`); `report` logs what each cost per operation, process by process,
- * under `title`.
+ * Meters measurements (`metered`); a measurement made in rounds (the same name each time) is metered
+ * round by round. `cpuOf` is the median of a measurement's rounds (ms of the system's CPU per
+ * operation); `report` logs what each cost per operation, process by process, under `title`: the
+ * median round of each, with the spread of the rounds' totals.
  */
 export function cpuMeter(processes: () => Array<{ name: string; pid: number | undefined }>) {
   const costs: Array<{ name: string; cost: ReturnType<typeof cpuPerOperation> }> = [];
@@ -176,9 +184,22 @@ export function cpuMeter(processes: () => Array<{ name: string; pid: number | un
     costs.push({ name: result.name, cost: cpuPerOperation(before, read(), result.count) });
     return result;
   };
+  const roundsOf = (name: string) => costs.filter((c) => c.name === name);
+  const cpuOf = (name: string) => median(roundsOf(name).map((c) => c.cost.total));
   const report = (log: (line: string) => void, title: string) => {
     log(title);
-    for (const c of costs) log(`  ${c.name.padEnd(32)} ${formatCpu(c.cost)}`);
+    for (const name of new Set(costs.map((c) => c.name))) {
+      const rounds = roundsOf(name);
+      const mid = cpuOf(name);
+      const shown = rounds.reduce((a, b) =>
+        Math.abs(b.cost.total - mid) < Math.abs(a.cost.total - mid) ? b : a,
+      );
+      const spread =
+        rounds.length > 1
+          ? ` [${rounds.length} rounds: ${rounds.map((r) => r.cost.total.toFixed(1)).join(', ')}]`
+          : '';
+      log(`  ${name.padEnd(32)} ${formatCpu(shown.cost)}${spread}`);
+    }
   };
-  return { metered, costs, report };
+  return { metered, costs, cpuOf, report };
 }

@@ -119,6 +119,12 @@ export const eventSchemas = {
       final_estimate: z.string().nullable(),
       revealed_at: isoDate,
       votes: z.array(revealedVote),
+      /**
+       * The story's text as revealed: a unit that keeps revealed stories (the assistant's history)
+       * keeps them from the event, without reading each one back.
+       */
+      description: z.string().optional(),
+      acceptance_criteria: z.string().optional(),
     }),
     next_story_id: z.uuid().nullable(),
     /** The session's setting at reveal: when false, consumers that keep history drop the voters' names. */

@@ -1,4 +1,4 @@
-import type { EventType } from '@pp/contracts';
+import { publicEventTypes, type EventType } from '@pp/contracts';
 import { eventBus } from './bus.ts';
 
 /**
@@ -55,14 +55,26 @@ export const brokerUsers = {
     durables: ['stories-sessions', 'stories-participants', 'stories-votes', 'stories-countdowns'],
     jetstream: true,
   },
-  ai: { publishes: [], consumes: ['story.>'], durables: ['ai-history'], jetstream: true },
+  // The history of revealed stories: a durable per type it handles (ai-story-revealed, ...).
+  ai: {
+    publishes: [],
+    consumes: ['story.revealed', 'story.reset', 'story.deleted', 'story.updated'],
+    durables: ['ai-story-revealed', 'ai-story-reset', 'ai-story-deleted', 'ai-story-updated'],
+    jetstream: true,
+  },
   integrations: {
     publishes: ['import.completed', 'estimates.synced'],
     consumes: ['story.revealed'],
     durables: ['integrations-story-revealed'],
     jetstream: true,
   },
-  webhooks: { publishes: [], consumes: ['>'], durables: ['webhooks-events'], jetstream: true },
+  // The public events some webhook wants: a durable per type (webhooks-vote-cast, ...), there while wanted.
+  webhooks: {
+    publishes: [],
+    consumes: publicEventTypes,
+    durables: publicEventTypes.map((type) => `webhooks-${type.replace(/\./g, '-')}`),
+    jetstream: true,
+  },
   // Drops revoked tokens from its cache: a plain subscription, nothing published.
   gateway: { publishes: [], consumes: ['token.revoked'], durables: [], jetstream: false },
 } as const satisfies Record<string, BrokerUser>;

@@ -1,5 +1,5 @@
 import type { MikroORM, EntityManager } from '@mikro-orm/postgresql';
-import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type JsMsg } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager, type JsMsg } from '@nats-io/jetstream';
 import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
 import {
   eventEnvelopeSchema,
@@ -13,6 +13,7 @@ import { isDatabaseUnavailable } from '@pp/db';
 import { counter, gauge, ServiceUnavailableError } from '@pp/http';
 import { inConsumerSpan, tracingOn } from '@pp/telemetry';
 import { defaultBus, deadLetterSubjectFor, type EventBus } from './bus.ts';
+import { ensureDurable, type DurablePlacement } from './durable.ts';
 
 export type EventHandler<T extends EventType> = (
   event: EventEnvelope<EventData<T>>,
@@ -20,20 +21,21 @@ export type EventHandler<T extends EventType> = (
 ) => Promise<void>;
 export type EventHandlers = { [T in EventType]?: EventHandler<T> };
 
-export interface ConsumerOptions {
+export interface ConsumerOptions extends DurablePlacement {
   nc: NatsConnection;
   orm: MikroORM;
   logger: Logger;
-  /** Durable name, shared by every replica of the service (each event is handled once per service). */
+  /**
+   * Durable name, shared by every replica of the service (each event is handled once per service).
+   * Its subject filter (`filterSubject`) names only what the handlers take (one type, or a family
+   * the unit handles whole): a changed filter is applied to the existing durable (see ensureDurable).
+   */
   durable: string;
-  /** One subject filter (NATS 2.9 takes one per consumer), e.g. `pp.>` or `pp.story.>`. */
-  filterSubject: string;
   handlers: EventHandlers;
   bus?: EventBus;
   concurrency?: number;
   /** Deliveries before a failing message goes to the dead-letter subject (outages of a dependency do not count). */
   maxDeliver?: number;
-  ackWaitMs?: number;
   /**
    * The handlers are idempotent by themselves (an insert ... on conflict do nothing, a check before
    * acting): they run on a fresh entity manager without the processed-events row and its transaction.
@@ -139,19 +141,12 @@ export async function startConsumer(options: ConsumerOptions): Promise<RunningCo
   };
 }
 
-/** The durable consumer on the broker, shared by every replica of the unit. */
+/**
+ * The durable consumer on the broker, shared by every replica of the unit: placed without losing
+ * events (a changed filter applied in place, a takeover where retired durables stood).
+ */
 async function addDurable(options: ConsumerOptions, bus: EventBus) {
-  const jsm = await jetstreamManager(options.nc);
-  await jsm.consumers.add(bus.stream, {
-    durable_name: options.durable,
-    ack_policy: AckPolicy.Explicit,
-    deliver_policy: DeliverPolicy.All,
-    filter_subject: options.filterSubject,
-    // No broker-side limit: the consumer decides (a dependency outage is retried for as long as it lasts).
-    max_deliver: -1,
-    ack_wait: (options.ackWaitMs ?? 30_000) * 1e6,
-    max_ack_pending: 1_000,
-  });
+  await ensureDurable(await jetstreamManager(options.nc), bus, options, options.logger);
 }
 
 // ---- the loop: messages in, each to a slot (or gathered into batches) -------------------------------

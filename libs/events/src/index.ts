@@ -5,6 +5,7 @@ export * from './outbox.ts';
 export * from './nats.ts';
 export * from './relay.ts';
 export * from './consumer.ts';
+export * from './durable.ts';
 export * from './feed.ts';
 export * from './processed-events.ts';
 export * from './broker-permissions.ts';

@@ -72,7 +72,11 @@ export interface ServiceDefinition {
   createApp: (runtime: ServiceRuntime) => Express | Promise<Express>;
   /** Durable consumers of the service, started once the app listens. */
   consumers?: (runtime: ServiceRuntime) => ConsumerSpec[];
-  /** Durable consumers an earlier version ran: deleted at start so the broker stops keeping their state. */
+  /**
+   * Durable consumers an earlier version ran: deleted at start, once the consumers are running (those
+   * that take over from one, `takesOverFrom`, start where it stood), so the broker stops keeping their
+   * state.
+   */
   retiredConsumers?: string[];
   /** Background work (timers): started after listening, stopped first at shutdown. */
   background?: (runtime: ServiceRuntime) => BackgroundTask[];
@@ -132,12 +136,13 @@ export async function startService(def: ServiceDefinition, logger?: Logger): Pro
   const runtime = await createRuntime(def, logger);
   const app = await def.createApp(runtime);
   const server = await listen(app, def.config.PORT, def.host ?? def.config.HOST);
-  for (const durable of def.retiredConsumers ?? []) await removeConsumer(runtime.nc, runtime.bus, durable);
   const consumers = await Promise.all(
     (def.consumers?.(runtime) ?? []).map((c) =>
       startConsumer({ ...c, nc: runtime.nc, orm: runtime.db.orm, logger: runtime.logger, bus: runtime.bus }),
     ),
   );
+  // Only now: a consumer that takes over from a retired one starts where that one stood.
+  for (const durable of def.retiredConsumers ?? []) await removeConsumer(runtime.nc, runtime.bus, durable);
   const background = def.background?.(runtime) ?? [];
   if (consumers.length > 0)
     background.push(startProcessedEventsPruner({ orm: runtime.db.orm, logger: runtime.logger }));

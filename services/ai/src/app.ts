@@ -2,7 +2,7 @@ import type { Express } from 'express';
 import { createSessionsClient } from '@pp/http-client';
 import { createRuntimeApp, type ServiceDefinition, type ServiceRuntime } from '@pp/runtime';
 import { aiApi } from './api/docs.ts';
-import { consumers, tasks } from './background/index.ts';
+import { consumers, RETIRED_STORY_CONSUMER, tasks } from './background/index.ts';
 import { createModelClient, type ModelClient } from './clients/model.client.ts';
 import { createStoriesClient } from './clients/stories.client.ts';
 import type { Config } from './config.ts';
@@ -55,6 +55,7 @@ export function definition(config: Config): ServiceDefinition {
     migrations,
     createApp: (runtime) => createApp(config, runtime, contextFor(runtime)),
     consumers: (runtime) => consumers(runtime, contextFor(runtime)),
+    retiredConsumers: [RETIRED_STORY_CONSUMER],
     background: (runtime) => tasks(runtime),
   };
 }

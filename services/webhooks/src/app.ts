@@ -4,7 +4,7 @@ import type { Resolver } from '@pp/outbound';
 import { createSessionsClient } from '@pp/http-client';
 import { createRuntimeApp, type ServiceDefinition, type ServiceRuntime } from '@pp/runtime';
 import { webhooksApi } from './api/docs.ts';
-import { consumers, tasks } from './background/index.ts';
+import { eventSubscriptions, tasks, type EventSubscriptions } from './background/index.ts';
 import { createDispatcher, type Dispatcher } from './background/dispatcher.ts';
 import { createEndpointClient } from './clients/endpoint.client.ts';
 import type { Config } from './config.ts';
@@ -42,7 +42,11 @@ export function definition(config: Config, options: AppOptions = {}): ServiceDef
   const outbound = { allowPrivate: config.OUTBOUND_ALLOW_PRIVATE, resolve: options.resolve };
   const units = new WeakMap<
     ServiceRuntime,
-    { context: (em?: EntityManager) => WebhooksContext; dispatcher: Dispatcher }
+    {
+      context: (em?: EntityManager) => WebhooksContext;
+      dispatcher: Dispatcher;
+      subscriptions: EventSubscriptions;
+    }
   >();
 
   /** One sessions client, one dispatcher and one endpoint client per running unit. */
@@ -63,6 +67,7 @@ export function definition(config: Config, options: AppOptions = {}): ServiceDef
       sessions,
       outbound,
       deliverNow: () => dispatcher.kick(),
+      webhooksChanged: () => subscriptions.changed(),
       retryScale: config.WEBHOOKS_RETRY_SCALE,
     });
     const dispatcher: Dispatcher = createDispatcher({
@@ -73,7 +78,8 @@ export function definition(config: Config, options: AppOptions = {}): ServiceDef
       perEndpoint: config.WEBHOOKS_ENDPOINT_CONCURRENCY,
       timeoutMs: config.WEBHOOKS_TIMEOUT_MS,
     });
-    found = { context, dispatcher };
+    const subscriptions: EventSubscriptions = eventSubscriptions({ runtime, context });
+    found = { context, dispatcher, subscriptions };
     units.set(runtime, found);
     return found;
   }
@@ -84,7 +90,13 @@ export function definition(config: Config, options: AppOptions = {}): ServiceDef
     entities,
     migrations,
     createApp: (runtime) => createApp(config, runtime, () => unit(runtime).context()),
-    consumers: (runtime) => consumers(runtime, unit(runtime).context),
-    background: (runtime) => tasks(runtime, config, () => unit(runtime).context(), unit(runtime).dispatcher),
+    background: (runtime) =>
+      tasks(
+        runtime,
+        config,
+        () => unit(runtime).context(),
+        unit(runtime).dispatcher,
+        unit(runtime).subscriptions,
+      ),
   };
 }

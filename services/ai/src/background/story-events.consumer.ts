@@ -1,24 +1,40 @@
 import type { EntityManager } from '@pp/db';
 import type { EventHandlers } from '@pp/events';
+import type { ConsumerSpec } from '@pp/runtime';
 import type { AiContext } from '../use-cases/shared/context.ts';
-import { keepPastStoryInLine } from '../use-cases/keep-past-story.use-case.ts';
+import {
+  keepPastStoryInLine,
+  keepRevealedStory,
+  removeFromHistory,
+} from '../use-cases/keep-past-story.use-case.ts';
+
+/** The durable an earlier version ran for all of story.* (the consumers below took over from it). */
+export const RETIRED_STORY_CONSUMER = 'ai-history';
 
 /**
- * story.*: the owners' history of revealed stories, for the estimate assistant. A reveal keeps the
- * story; a reset, a deletion or an edit brings a kept story in line with the stories unit.
+ * The owners' history of revealed stories, for the estimate assistant, from the story events it
+ * changes with: a reveal keeps the story as the event tells it; a reset or a deletion removes it; an
+ * edit brings a kept story in line with the stories unit. One durable per type (NATS 2.9 takes one
+ * subject filter per consumer), so the unit never receives the stories added or activated. The
+ * handlers are idempotent by themselves and order-proof (a reveal older than a removal is not kept),
+ * and an edit calls another unit, which no transaction may be open across.
  */
-export function storyEventsConsumer(prefix: string, context: (em: EntityManager) => AiContext) {
-  const handlers: EventHandlers = {
-    'story.revealed': (event, em) =>
-      keepPastStoryInLine(context(em), event.data.session_id, event.data.story.id),
-    'story.reset': (event, em) =>
-      keepPastStoryInLine(context(em), event.data.session_id, event.data.story.id, { onlyIfKept: true }),
-    'story.deleted': (event, em) =>
-      keepPastStoryInLine(context(em), event.data.session_id, event.data.story.id, { onlyIfKept: true }),
+export function storyEventsConsumers(
+  prefix: string,
+  context: (em: EntityManager) => AiContext,
+): ConsumerSpec[] {
+  const byType: EventHandlers = {
+    'story.revealed': (event, em) => keepRevealedStory(context(em), event.data),
+    'story.reset': (event, em) => removeFromHistory(context(em), event.data.story.id, event.occurred_at),
+    'story.deleted': (event, em) => removeFromHistory(context(em), event.data.story.id, event.occurred_at),
     'story.updated': (event, em) =>
       keepPastStoryInLine(context(em), event.data.session_id, event.data.story.id, { onlyIfKept: true }),
   };
-  // Idempotent by itself (it states the story as the stories unit has it now), and it calls other
-  // units, which no transaction may be open across.
-  return { durable: 'ai-history', filterSubject: `${prefix}.story.>`, handlers, idempotent: true };
+  return Object.entries(byType).map(([type, handler]) => ({
+    durable: `ai-${type.replace('.', '-')}`,
+    filterSubject: `${prefix}.${type}`,
+    handlers: { [type]: handler },
+    idempotent: true,
+    takesOverFrom: [RETIRED_STORY_CONSUMER],
+  }));
 }

@@ -1,6 +1,12 @@
 import { BoundedMap } from '@pp/collections';
 import { termCounts } from '../domain/similarity.ts';
-import { forgetPastStory, hasPastStory, keepPastStory } from '../db/past-story.repository.ts';
+import type { EventData } from '@pp/contracts';
+import {
+  forgetPastStory,
+  hasPastStory,
+  keepPastStory,
+  removePastStory,
+} from '../db/past-story.repository.ts';
 import type { AiContext } from './shared/context.ts';
 import { TERMS_VERSION } from './shared/past-story.ts';
 
@@ -44,4 +50,41 @@ export async function keepPastStoryInLine(
     terms_version: TERMS_VERSION,
     revealed_at: story.revealed_at ?? new Date().toISOString(),
   });
+}
+
+/**
+ * A revealed story joins its owner's history as the event tells it (its text, estimate and votes): no
+ * call to the stories unit. An event without the story's text (published before events carried it) is
+ * read back as any other change. A reveal from before the story's last reset or deletion is not kept
+ * (events of different types are handled in any order).
+ */
+export async function keepRevealedStory(ctx: AiContext, data: EventData<'story.revealed'>): Promise<void> {
+  const { story } = data;
+  if (story.description === undefined || story.acceptance_criteria === undefined)
+    return keepPastStoryInLine(ctx, data.session_id, story.id);
+  const owner = await ownerOf(ctx, data.session_id);
+  if (!owner) return;
+  await keepPastStory(ctx.em, {
+    story_id: story.id,
+    session_id: data.session_id,
+    owner_id: owner,
+    title: story.title,
+    final_estimate: story.final_estimate,
+    votes: story.votes.map((v) => v.value),
+    terms: termCounts({
+      title: story.title,
+      description: story.description,
+      acceptance_criteria: story.acceptance_criteria,
+    }),
+    terms_version: TERMS_VERSION,
+    revealed_at: story.revealed_at,
+  });
+}
+
+/**
+ * A story was reset or deleted at `at`: it leaves the history (one statement, no call), and a reveal
+ * from before `at` whose event comes later is not kept.
+ */
+export async function removeFromHistory(ctx: AiContext, storyId: string, at: string): Promise<void> {
+  await removePastStory(ctx.em, storyId, at);
 }

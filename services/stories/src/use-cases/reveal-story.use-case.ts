@@ -57,6 +57,8 @@ export async function revealStory(ctx: StoriesContext, actor: Actor, storyId: st
           final_estimate: story.finalEstimate,
           revealed_at: now.toISOString(),
           votes,
+          description: story.description,
+          acceptance_criteria: story.acceptanceCriteria,
         },
         next_story_id: next?.id ?? null,
         record_vote_names: settings?.record_vote_names ?? false,

@@ -1,25 +1,26 @@
-import type { EntityManager } from '@pp/db';
-import type { BackgroundTask, ConsumerSpec, ServiceRuntime } from '@pp/runtime';
+import type { BackgroundTask, ServiceRuntime } from '@pp/runtime';
 import type { Config } from '../config.ts';
 import type { WebhooksContext } from '../use-cases/shared/context.ts';
 import { startDispatchTask } from './dispatch.task.ts';
 import type { Dispatcher } from './dispatcher.ts';
-import { eventsConsumer } from './events.consumer.ts';
+import type { EventSubscriptions } from './event-subscriptions.ts';
 import { startPruneTask } from './prune.task.ts';
 
-/** What the webhooks unit does outside requests: it turns public events into deliveries... */
-export const consumers = (
-  runtime: ServiceRuntime,
-  context: (em?: EntityManager) => WebhooksContext,
-): ConsumerSpec[] => [eventsConsumer(runtime.bus.prefix, context)];
+export { eventSubscriptions, type EventSubscriptions } from './event-subscriptions.ts';
 
-/** ...delivers them (and their retries), and forgets the delivery log after 30 days. */
+/**
+ * What the webhooks unit does outside requests: it turns the public events that some webhook wants into
+ * deliveries (consumers by event type, see event-subscriptions.ts), delivers them (and their retries),
+ * and forgets the delivery log after 30 days.
+ */
 export const tasks = (
   runtime: ServiceRuntime,
   config: Config,
   context: () => WebhooksContext,
   dispatcher: Dispatcher,
+  subscriptions: EventSubscriptions,
 ): BackgroundTask[] => [
+  subscriptions.start(),
   startDispatchTask({ dispatcher, intervalMs: config.WEBHOOKS_POLL_MS, logger: runtime.logger }),
   startPruneTask({ context, logger: runtime.logger }),
 ];

@@ -172,3 +172,19 @@ export async function deleteWebhook(em: EntityManager, id: string, ownerId: stri
   );
   return rows[0] && record(rows[0]);
 }
+
+/**
+ * The event types that at least one enabled webhook subscribes to (`*` standing for all of them), each
+ * with the earliest last change of those webhooks: none of them wanted the type before then.
+ */
+export async function wantedEventTypes(em: EntityManager): Promise<Map<string, Date>> {
+  const rows = await query<{ type: string; since: Date | string }>(
+    em,
+    'wanted_event_types',
+    `select t.type, min(w.updated_at) as since
+       from webhooks w, unnest(w.events) as t(type)
+      where w.enabled
+      group by t.type`,
+  );
+  return new Map(rows.map((r) => [r.type, asDate(r.since)]));
+}

@@ -38,5 +38,6 @@ export async function createWebhook(ctx: WebhooksContext, ownerId: string, input
     ),
   );
   if (!webhook) throw new LimitReachedError('webhooks', WEBHOOKS_PER_ACCOUNT);
+  ctx.webhooksChanged?.();
   return { webhook, secret };
 }

@@ -8,5 +8,6 @@ export async function deleteWebhook(ctx: WebhooksContext, ownerId: string, id: s
   const found = await findOwnWebhook(ctx, ownerId, id);
   const deleted = await remove(ctx.em, found.id, ownerId);
   if (!deleted) throw new WebhookNotFoundError();
+  ctx.webhooksChanged?.();
   return deleted;
 }

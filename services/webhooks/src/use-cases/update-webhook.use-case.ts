@@ -38,5 +38,6 @@ export async function updateWebhook(ctx: WebhooksContext, ownerId: string, id: s
   const webhook = await update(ctx.em, current.id, ownerId, changes);
   if (!webhook) throw new WebhookNotFoundError();
   if (changes.enabled === false) await failPendingDeliveries(ctx.em, webhook.id);
+  if (changes.events !== undefined || changes.enabled !== undefined) ctx.webhooksChanged?.();
   return { webhook, secret };
 }

@@ -13,6 +13,8 @@ export interface WebhooksContext {
   outbound: OutboundPolicy;
   /** Makes the dispatcher look for due deliveries now (after new ones were added). */
   deliverNow: () => void;
+  /** A webhook was added, changed or removed: the unit's event consumers follow what is wanted now. */
+  webhooksChanged?: () => void;
   /** Multiplies the retry schedule and the failing window (1 in production). */
   retryScale: number;
 }
