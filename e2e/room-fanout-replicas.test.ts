@@ -63,7 +63,9 @@ describe('a room on two replicas', () => {
 
       const seen = clients.map((c) => c.events.map((e) => `${e.event} ${e.id}`));
       for (const other of seen.slice(1)) expect(other).toEqual(seen[0]);
-      expect(clients[0]!.events.map((e) => e.event)).toEqual([
+      // The story's own story.created may reach the streams after they open (its relay runs a moment
+      // after the 201): every client then has it, in the same place.
+      expect(clients[0]!.events.map((e) => e.event).filter((type) => type !== 'story.created')).toEqual([
         'participant.joined',
         'vote.cast',
         'story.revealed',
@@ -71,7 +73,7 @@ describe('a room on two replicas', () => {
       // The room read has the stories from the stories unit, and who voted.
       const read = await p.client.get(`/sessions/${code}/room`);
       expect(read.body.stories).toMatchObject([{ title: 'Login', status: 'revealed', final_estimate: '13' }]);
-      const cast = clients[2]!.events[1]!;
+      const cast = clients[2]!.events.find((e) => e.event === 'vote.cast')!;
       expect(cast.data).toMatchObject({ participant: { name: 'Bob' }, stats: { votes_cast: 1 } });
       expect(JSON.stringify(cast.data)).not.toMatch(/"13"|"value"/);
     } finally {
