@@ -120,7 +120,13 @@ export async function applyRoundCommand(
         await deleteVotesOfStory(tx, storyId);
       }
       if (seal && !(await sealRound(tx, session.id, seal.story_id, now))) throw new StoryNotFoundError();
-      await setCurrentRound(tx, session.id, command.current);
+      // A resync states what the stories unit committed; a change, what it is about to commit.
+      await setCurrentRound(
+        tx,
+        session.id,
+        command.current,
+        command.kind === 'resync' ? null : command.version,
+      );
     }
     return { applied, session: toSnapshot(session), votes: await sealedVotes(tx, session.id, seal, applied) };
   });
