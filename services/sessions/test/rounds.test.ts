@@ -403,6 +403,46 @@ describe('rounds: votes wait for the stories unit to have committed the change',
     expect(await votesOn(story.id)).toEqual([{ n: 2 }]);
   });
 
+  it('takes votes without asking once the stories unit says it committed the change, or a later one', async () => {
+    const session = await r.createSession('ann');
+    const bob = await r.join(session.code, 'Bob');
+    h.storiesCommitted.set(session.id, 'unreachable');
+    const a = await r.openStory(session, 'A', 1);
+    const opened = (await r.round(session.id, { current: summary(a.id, 'A', 1) })).status;
+    expect(opened).toBe(200);
+    const notice = (version: number) =>
+      h.client.post(`/internal/sessions/${session.id}/round/committed`, {
+        body: { version },
+        headers: asService(),
+      });
+    const unconfirmed = async () =>
+      (
+        (await h.runtime.db
+          .fork()
+          .getConnection()
+          .execute('select unconfirmed_version as v from rounds where id = ?', [a.id])) as Array<{
+          v: number | null;
+        }>
+      )[0]!.v;
+    const version = (await unconfirmed())!;
+    // An older version's notice: the round was opened after it.
+    expect((await notice(version - 1)).status).toBe(200);
+    expect(await unconfirmed()).toBe(version);
+    expect((await r.vote(session.code, bob.id, '5')).status).toBe(503);
+
+    expect((await notice(version)).status).toBe(200);
+    expect(await unconfirmed()).toBeNull();
+    const taken = await r.vote(session.code, bob.id, '5');
+    expect([taken.status, taken.body.vote.story_id]).toEqual([200, a.id]);
+
+    expect((await notice(0)).status).toBe(422);
+    const byUser = await h.client.post(`/internal/sessions/${session.id}/round/committed`, {
+      body: { version },
+      headers: asUser('ann'),
+    });
+    expect(byUser.status).toBe(403);
+  });
+
   it('asks again when a change opens the round anew, and never for a round a resync stated', async () => {
     const session = await r.createSession('ann');
     const bob = await r.join(session.code, 'Bob');

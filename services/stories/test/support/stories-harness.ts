@@ -198,6 +198,19 @@ export async function startStories(
       }
       return ids;
     },
+    /**
+     * Whether the sessions service takes votes on the story's round without asking the stories
+     * service (the change that opened it is known committed).
+     */
+    roundConfirmed: async (storyId: string) => {
+      const [found] = (await sessions.runtime.db
+        .fork()
+        .getConnection()
+        .execute('select unconfirmed_version from rounds where id = ?', [storyId])) as Array<{
+        unconfirmed_version: number | null;
+      }>;
+      return found !== undefined && found.unconfirmed_version === null;
+    },
     /** The id of the current story in the public session lookup, as the sessions service shows it. */
     currentStory: async (code: string) =>
       ((await sessionsApi.get(`/sessions/${code}`)).body.session?.current_story?.id ?? null) as string | null,
