@@ -13,6 +13,7 @@ import { isDatabaseUnavailable } from '@pp/db';
 import { counter, gauge, ServiceUnavailableError } from '@pp/http';
 import { inConsumerSpan, tracingOn } from '@pp/telemetry';
 import { defaultBus, deadLetterSubjectFor, type EventBus } from './bus.ts';
+import { whenJetStreamAnswers } from './nats.ts';
 
 export type EventHandler<T extends EventType> = (
   event: EventEnvelope<EventData<T>>,
@@ -97,17 +98,21 @@ export async function startConsumer(options: ConsumerOptions): Promise<RunningCo
   const maxDeliver = options.maxDeliver ?? 10;
   const concurrency = options.concurrency ?? 8;
   const backoff = options.backoffMs ?? defaultBackoff;
-  const jsm = await jetstreamManager(options.nc);
-  await jsm.consumers.add(bus.stream, {
-    durable_name: options.durable,
-    ack_policy: AckPolicy.Explicit,
-    deliver_policy: DeliverPolicy.All,
-    filter_subject: options.filterSubject,
-    // No broker-side limit: the consumer decides (a dependency outage is retried for as long as it lasts).
-    max_deliver: -1,
-    ack_wait: (options.ackWaitMs ?? 30_000) * 1e6,
-    max_ack_pending: 1_000,
-  });
+  // Replicas of the unit make the same durable consumer together, on a stream a cluster may just have
+  // made: a creation that times out (or meets a group still electing its leader) is tried again.
+  const jsm = await whenJetStreamAnswers(() => jetstreamManager(options.nc));
+  await whenJetStreamAnswers(() =>
+    jsm.consumers.add(bus.stream, {
+      durable_name: options.durable,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      filter_subject: options.filterSubject,
+      // No broker-side limit: the consumer decides (a dependency outage is retried for as long as it lasts).
+      max_deliver: -1,
+      ack_wait: (options.ackWaitMs ?? 30_000) * 1e6,
+      max_ack_pending: 1_000,
+    }),
+  );
   const js = jetstream(options.nc);
   let stopped = false;
   let inFlight = 0;
