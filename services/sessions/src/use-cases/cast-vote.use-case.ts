@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sessionCodeOf } from '@pp/contracts';
 import { outboxEvent } from '@pp/events';
 import { confirmRound as confirmStoredRound } from '../db/round.repository.ts';
@@ -63,22 +64,31 @@ async function confirmRound(ctx: SessionsContext, scene: VoteSceneRow & { story_
   return true;
 }
 
+/** How often a vote asks the stories unit about its round, and how long it waits before asking again. */
+const CONFIRM_ASKS = 2;
+const CONFIRM_PAUSE_MS = 100;
+
 /**
  * Reads the scene afresh (and keeps it for the voter's next vote); throws when it refuses the vote. A
- * round not confirmed yet is confirmed first; when the stories unit does not show it, the scene is read
- * once more, which tells what happened to the round meanwhile (sealed, replaced), else the vote is
- * refused with 503 and a retry a moment later.
+ * round not confirmed yet is confirmed first. When the stories unit does not show it, the scene is read
+ * again, which tells what happened to the round meanwhile (sealed, replaced); a round still
+ * unconfirmed is asked about once more a moment later (a change under way commits within
+ * milliseconds), and then the vote is refused with 503 and a retry a moment later.
  */
 async function freshScene(ctx: SessionsContext, code: string, input: CastVoteInput, now: Date) {
-  for (let asked = false; ; asked = true) {
+  for (let asked = 0; ;) {
     const scene = await readVoteScene(ctx.em, code, input.participantId);
     if (!scene) throw new SessionNotFoundError();
     const refused = refusalIn(scene, input, now);
     if (refused) throw refused;
     const open = scene.story_id === null ? undefined : { ...scene, story_id: scene.story_id };
     if (open && scene.unconfirmed_version !== null) {
-      if (asked) throw new RoundNotConfirmedError();
-      if (!(await confirmRound(ctx, open))) continue;
+      if (asked === CONFIRM_ASKS) throw new RoundNotConfirmedError();
+      asked++;
+      if (!(await confirmRound(ctx, open))) {
+        if (asked < CONFIRM_ASKS) await sleep(CONFIRM_PAUSE_MS);
+        continue;
+      }
     }
     const confirmed = { ...scene, unconfirmed_version: null };
     ctx.voteScenes.set(code, input.participantId, confirmed);
