@@ -17,7 +17,7 @@ export interface ReadinessProbe {
   timeoutMs: number;
 }
 
-export const DEFAULT_READINESS: ReadinessProbe = { path: '/readyz', intervalMs: 1_000, timeoutMs: 1_000 };
+export const DEFAULT_READINESS: ReadinessProbe = { path: '/readyz', intervalMs: 2_000, timeoutMs: 1_000 };
 
 /**
  * Which replicas said ready when last asked (a replica that is starting, or has lost a dependency the
