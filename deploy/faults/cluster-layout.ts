@@ -5,14 +5,13 @@
  */
 import { join } from 'node:path';
 import type { LauncherLog } from '../src/launcher/log.ts';
-import { createSystem } from '../src/launcher/system.ts';
 import { units } from '../src/launcher/units.ts';
 import { ownPostgres } from './dependencies.ts';
 import { eventBus } from '@pp/events';
 import { killUnits, stopServers } from './faults.ts';
 import type { RunSettings } from './settings.ts';
 import { killStreamLeader } from './stream-leader.ts';
-import { countOutboxes, unitSettings, type Target } from './target.ts';
+import { countOutboxes, startSystem, type Target } from './target.ts';
 
 export const REPLICAS = 2;
 export const NATS_SERVERS = 3;
@@ -24,26 +23,16 @@ export async function startCluster(
 ): Promise<Target> {
   const postgres = await ownPostgres(join(dataDir, 'postgres'), log);
   await postgres.start();
-  const system = createSystem({
-    env: { ...unitSettings(settings), DATABASE_URL: postgres.url },
-    dataDir: join(dataDir, 'launcher'),
+  const { system, url, stop } = await startSystem({
+    dataDir,
     log,
+    settings,
+    env: { DATABASE_URL: postgres.url },
     readyTimeoutMs: 180_000,
-    units: units.map((u) => ({ ...u, preferredPort: 0 })),
     replicas: REPLICAS,
     natsCluster: NATS_SERVERS,
+    cleanup: () => postgres.stop().catch(() => undefined),
   });
-  const stop = async () => {
-    await system.stop();
-    await postgres.stop().catch(() => undefined);
-  };
-  let url: string;
-  try {
-    url = await system.start();
-  } catch (err) {
-    await stop();
-    throw err;
-  }
   const nats = system.natsServers();
   return {
     url,

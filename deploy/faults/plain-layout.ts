@@ -5,12 +5,11 @@
  */
 import { join } from 'node:path';
 import type { LauncherLog } from '../src/launcher/log.ts';
-import { createSystem } from '../src/launcher/system.ts';
 import { units } from '../src/launcher/units.ts';
 import { ownNats, ownPostgres, type Restartable } from './dependencies.ts';
 import { killUnits, stopServers } from './faults.ts';
 import type { RunSettings } from './settings.ts';
-import { countOutboxes, unitSettings, type Target } from './target.ts';
+import { countOutboxes, startSystem, type Target } from './target.ts';
 
 export async function startPlain(dataDir: string, log: LauncherLog, settings: RunSettings): Promise<Target> {
   const nats = await ownNats(join(dataDir, 'nats'), log);
@@ -26,24 +25,14 @@ export async function startPlain(dataDir: string, log: LauncherLog, settings: Ru
     await stopServersNow();
     throw err;
   }
-  const system = createSystem({
-    env: { ...unitSettings(settings), DATABASE_URL: postgres.url, NATS_URL: nats.url },
-    dataDir: join(dataDir, 'launcher'),
+  const { system, url, stop } = await startSystem({
+    dataDir,
     log,
+    settings,
+    env: { DATABASE_URL: postgres.url, NATS_URL: nats.url },
     readyTimeoutMs: 120_000,
-    units: units.map((u) => ({ ...u, preferredPort: 0 })),
+    cleanup: stopServersNow,
   });
-  const stop = async () => {
-    await system.stop();
-    await stopServersNow();
-  };
-  let url: string;
-  try {
-    url = await system.start();
-  } catch (err) {
-    await stop();
-    throw err;
-  }
   return {
     url,
     faults: [

@@ -1,5 +1,8 @@
 /** What both layouts give the run: a system it can hurt, started with the run's settings. */
+import { join } from 'node:path';
 import { runStatement, withDatabaseName } from '@pp/db';
+import type { LauncherLog } from '../src/launcher/log.ts';
+import { createSystem, type System } from '../src/launcher/system.ts';
 import { units } from '../src/launcher/units.ts';
 import type { Fault } from './faults.ts';
 import type { RunSettings } from './settings.ts';
@@ -40,4 +43,41 @@ export async function countOutboxes(serverUrl: string, databaseOf: (db: string) 
     counts[unit.name] = await runStatement(url, 'select 1 from outbox').catch(() => null);
   }
   return counts;
+}
+
+/**
+ * The launcher's system on the run's dependencies, as both layouts start it: every unit on a port of
+ * its own choosing, the run's settings and `env` (where PostgreSQL and NATS are), in `dataDir`. Once
+ * it is ready, its front's URL and a stop that also runs `cleanup` (the run's own dependencies);
+ * when it does not start, both are stopped and the error is thrown.
+ */
+export async function startSystem(options: {
+  dataDir: string;
+  log: LauncherLog;
+  settings: RunSettings;
+  env: Record<string, string>;
+  readyTimeoutMs: number;
+  replicas?: number;
+  natsCluster?: number;
+  cleanup: () => Promise<unknown>;
+}): Promise<{ system: System; url: string; stop: () => Promise<void> }> {
+  const system = createSystem({
+    env: { ...unitSettings(options.settings), ...options.env },
+    dataDir: join(options.dataDir, 'launcher'),
+    log: options.log,
+    readyTimeoutMs: options.readyTimeoutMs,
+    units: units.map((u) => ({ ...u, preferredPort: 0 })),
+    replicas: options.replicas,
+    natsCluster: options.natsCluster,
+  });
+  const stop = async () => {
+    await system.stop();
+    await options.cleanup();
+  };
+  try {
+    return { system, url: await system.start(), stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
 }

@@ -1,13 +1,17 @@
 import http from 'node:http';
 import type net from 'node:net';
+import { until } from '@pp/testing';
 import { startFront, type Front } from '../src/launcher/front.ts';
 import { ephemeralPort } from '../src/launcher/ports.ts';
 import { capturedLog } from './support/captured-log.ts';
 import { freshRequest } from './support/fresh-request.ts';
 
-/** A replica that answers every request with its name. */
-async function replica(name: string): Promise<{ port: number; server: http.Server }> {
-  const server = http.createServer((_req, res) => res.end(name));
+/** A replica that answers every request with its name; `/readyz` with 200 while `ready()` says so, else 503. */
+async function replica(name: string, ready = () => true): Promise<{ port: number; server: http.Server }> {
+  const server = http.createServer((req, res) => {
+    if (req.url === '/readyz' && !ready()) res.statusCode = 503;
+    res.end(name);
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { port: (server.address() as net.AddressInfo).port, server };
 }
@@ -33,6 +37,37 @@ describe('the front over replicas', () => {
     expect(answers.every((x) => x === 'a' || x === 'b')).toBe(true);
     expect(front.handed.get(down)).toBe(0);
     expect(front.handed.get(a.port)! + front.handed.get(b.port)!).toBe(6);
+  });
+
+  it('hands connections only to the replicas that say ready, and to any when none does', async () => {
+    let bReady = false;
+    let aReady = true;
+    const [a, b] = [await replica('a', () => aReady), await replica('b', () => bReady)];
+    servers.push(a.server, b.server);
+    const port = await ephemeralPort('127.0.0.1');
+    const probe = { path: '/readyz', intervalMs: 50, timeoutMs: 1_000 };
+    front = await startFront('gateway', port, [a.port, b.port], capturedLog().log, '127.0.0.1', probe);
+    const answers = async (n: number) => {
+      const got: string[] = [];
+      for (let i = 0; i < n; i++) got.push((await freshRequest(`http://127.0.0.1:${port}/`)).text);
+      return got;
+    };
+    // Until b's first answer is in (a probe every 50 ms), then only a.
+    await until(async () => (await answers(4)).every((x) => x === 'a'));
+    expect(await answers(6)).toEqual(['a', 'a', 'a', 'a', 'a', 'a']);
+
+    bReady = true;
+    await until(async () => (await answers(4)).includes('b'));
+    const both = await answers(6);
+    expect(both.filter((x) => x === 'b').length).toBeGreaterThanOrEqual(2);
+    expect(both.filter((x) => x === 'a').length).toBeGreaterThanOrEqual(2);
+
+    // Neither ready (a dependency of both is down): each still gets connections, to answer 503 itself.
+    aReady = bReady = false;
+    await until(async () => {
+      const got = await answers(4);
+      return got.includes('a') && got.includes('b');
+    });
   });
 
   it('closes a connection that no replica accepts, and closes open ones when it closes', async () => {

@@ -4118,7 +4118,22 @@ export interface operations {
         };
       };
       429: components['responses']['TooManyRequests'];
-      503: components['responses']['ServiceUnavailable'];
+      /** @description `round_not_confirmed`: the current story was made current a moment ago by a change the stories service has not confirmed yet (or could not make: the round is then stated again within seconds), or `stories_unavailable` while that cannot be asked. Nothing was recorded: try again after Retry-After */
+      503: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       504: components['responses']['GatewayTimeout'];
     };
   };

@@ -14,6 +14,7 @@ import { counter, gauge, ServiceUnavailableError } from '@pp/http';
 import { inConsumerSpan, tracingOn } from '@pp/telemetry';
 import { defaultBus, deadLetterSubjectFor, type EventBus } from './bus.ts';
 import { ensureDurable, type DurablePlacement } from './durable.ts';
+import { whenJetStreamAnswers } from './nats.ts';
 
 export type EventHandler<T extends EventType> = (
   event: EventEnvelope<EventData<T>>,
@@ -146,7 +147,10 @@ export async function startConsumer(options: ConsumerOptions): Promise<RunningCo
  * events (a changed filter applied in place, a takeover where retired durables stood).
  */
 async function addDurable(options: ConsumerOptions, bus: EventBus) {
-  await ensureDurable(await jetstreamManager(options.nc), bus, options, options.logger);
+  // Replicas of the unit make the same durable consumer together, on a stream a cluster may just have
+  // made: a placement that times out (or meets a group still electing its leader) is tried again.
+  const jsm = await whenJetStreamAnswers(() => jetstreamManager(options.nc));
+  await whenJetStreamAnswers(() => ensureDurable(jsm, bus, options, options.logger));
 }
 
 // ---- the loop: messages in, each to a slot (or gathered into batches) -------------------------------

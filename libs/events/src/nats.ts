@@ -52,15 +52,29 @@ export const STREAM_SETUP_PATIENCE_MS = 30_000;
 const notAnsweringYet = (err: unknown) =>
   /timeout|no responders|temporarily unavailable/i.test((err as Error)?.message ?? '');
 
-/** `work` again (0.25 s doubling to 2 s) while the cluster does not answer, for `patienceMs` at most. */
-async function whenAnswering<T>(work: () => Promise<T>, patienceMs: number): Promise<T> {
+/**
+ * Another replica is making the same stream at this moment (a cluster answers a second creation of a
+ * stream still being made with "already in use"): read it again, and it is there.
+ */
+const madeMeanwhile = (err: unknown) => /already in use/i.test((err as Error)?.message ?? '');
+
+/**
+ * `work` again (0.25 s doubling to 2 s, with jitter so that replicas starting together spread out)
+ * while the cluster does not answer, or `alsoRetry` says the failure passes, for `patienceMs` at most.
+ */
+export async function whenJetStreamAnswers<T>(
+  work: () => Promise<T>,
+  patienceMs: number = STREAM_SETUP_PATIENCE_MS,
+  alsoRetry: (err: unknown) => boolean = () => false,
+): Promise<T> {
   const deadline = Date.now() + patienceMs;
   for (let attempt = 0; ; attempt++) {
     try {
       return await work();
     } catch (err) {
-      if (!notAnsweringYet(err) || Date.now() >= deadline) throw err;
-      await new Promise((r) => setTimeout(r, Math.min(2_000, 250 * 2 ** attempt)));
+      if (!(notAnsweringYet(err) || alsoRetry(err)) || Date.now() >= deadline) throw err;
+      const pause = Math.min(2_000, 250 * 2 ** attempt) * (0.5 + Math.random());
+      await new Promise((r) => setTimeout(r, pause));
     }
   }
 }
@@ -69,15 +83,16 @@ async function whenAnswering<T>(work: () => Promise<T>, patienceMs: number): Pro
  * Creates (or updates) the event stream and the dead-letter stream. `replicas`: on how many servers
  * of a NATS cluster each keeps its messages (1 for a single server; 3 lets a cluster lose one server
  * without losing an event). A stream kept with another count is changed to this one. A cluster that
- * does not answer yet (replicas starting together while it elects its leader) is waited for, up to
- * `patienceMs`; a count the servers cannot keep fails at once.
+ * does not answer yet (replicas starting together while it elects its leader, or a creation that
+ * timed out while it went on) is waited for, up to `patienceMs`, and so is a stream another replica
+ * is making at the same moment; a count the servers cannot keep fails at once.
  */
 export async function ensureStream(
   nc: NatsConnection,
   bus: EventBus = defaultBus,
   { replicas = 1, patienceMs = STREAM_SETUP_PATIENCE_MS }: { replicas?: number; patienceMs?: number } = {},
 ): Promise<void> {
-  const jsm = await whenAnswering(() => jetstreamManager(nc), patienceMs);
+  const jsm = await whenJetStreamAnswers(() => jetstreamManager(nc), patienceMs);
   const streams: Array<[string, string, number]> = [
     [bus.stream, `${bus.prefix}.>`, EVENT_RETENTION_SECONDS],
     [bus.deadLetterStream, `${bus.deadLetterPrefix}.>`, 30 * 24 * 3600],
@@ -95,16 +110,20 @@ export async function ensureStream(
     };
     let exists = false;
     try {
-      await whenAnswering(async () => {
-        exists = await jsm.streams.info(name).then(
-          () => true,
-          (err: Error) => {
-            if (notAnsweringYet(err)) throw err;
-            return false;
-          },
-        );
-        await (exists ? jsm.streams.update(name, config) : jsm.streams.add(config));
-      }, patienceMs);
+      await whenJetStreamAnswers(
+        async () => {
+          exists = await jsm.streams.info(name).then(
+            () => true,
+            (err: Error) => {
+              if (notAnsweringYet(err)) throw err;
+              return false;
+            },
+          );
+          await (exists ? jsm.streams.update(name, config) : jsm.streams.add(config));
+        },
+        patienceMs,
+        madeMeanwhile,
+      );
     } catch (err) {
       throw new Error(
         `could not ${exists ? 'update' : 'create'} the stream ${name} with ${replicas} replica(s) (EVENTS_REPLICAS): ${(err as Error).message}`,

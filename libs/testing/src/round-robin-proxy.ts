@@ -8,7 +8,16 @@ import { keepAliveAgent } from '@pp/http';
  * answer depends on which replica it reached. Bodies and answers are streamed (live streams too), and
  * the requests are recorded.
  */
-export async function startRoundRobinProxy(targets: string[]) {
+export async function startRoundRobinProxy(
+  targets: string[],
+  options: {
+    /**
+     * Runs once a replica has answered a request (`METHOD /path`, with its status) and before the
+     * answer goes back: a test acts at that very point (e.g. takes the caller's database away).
+     */
+    beforeAnswer?: (request: string, status: number) => void | Promise<void>;
+  } = {},
+) {
   const agent = keepAliveAgent();
   const upstreams = targets.map((t) => new URL(t));
   let next = 0;
@@ -16,7 +25,8 @@ export async function startRoundRobinProxy(targets: string[]) {
   /** Every request that came through, as `METHOD /path`, for tests that count calls. */
   const seen: string[] = [];
   const server = http.createServer((req, res) => {
-    seen.push(`${req.method} ${req.url}`);
+    const request = `${req.method} ${req.url}`;
+    seen.push(request);
     const target = upstreams[next++ % upstreams.length]!;
     const upstream = http.request(
       {
@@ -28,8 +38,12 @@ export async function startRoundRobinProxy(targets: string[]) {
         agent,
       },
       (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
+        const pass = () => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        };
+        if (!options.beforeAnswer) return pass();
+        void Promise.resolve(options.beforeAnswer(request, answer.statusCode ?? 502)).then(pass, pass);
       },
     );
     upstream.on('error', () => {

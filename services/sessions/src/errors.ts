@@ -1,5 +1,11 @@
 import type { AppError } from '@pp/http';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '@pp/http';
+import {
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  ServiceUnavailableError,
+  ValidationError,
+} from '@pp/http';
 import type { VoteRefusal } from './domain/vote-rules.ts';
 
 export class SessionNotFoundError extends NotFoundError {
@@ -54,6 +60,16 @@ const refusals: Record<Exclude<VoteRefusal, 'invalid_vote'>, () => AppError> = {
   story_already_revealed: () =>
     new ConflictError('The votes of this story are already revealed', 'story_already_revealed'),
 };
+
+/**
+ * The current story was made current by a change the stories unit has not shown committed yet (it is
+ * under way, or it failed and the round is about to be stated again): no vote is taken on it until then.
+ */
+export class RoundNotConfirmedError extends ServiceUnavailableError {
+  constructor() {
+    super('The current story is still being changed, try again shortly', 'round_not_confirmed');
+  }
+}
 
 export function voteRefusalError(refusal: VoteRefusal, deck: readonly string[]): AppError {
   if (refusal === 'invalid_vote') {

@@ -136,6 +136,9 @@ describe('rounds: seal', () => {
       const session = await r.createSession('ann');
       const voters = await Promise.all(Array.from({ length: 5 }, (_, i) => r.join(session.code, `P${i}`)));
       const story = await r.openStory(session);
+      // A first vote, by someone else, has the stories unit confirm the round before the race.
+      const first = await r.vote(session.code, (await r.join(session.code, 'Early')).id, '1');
+      expect(first.status).toBe(200);
       // Each voter keeps changing its vote until the seal refuses it.
       const voteUntilRefused = async (id: number) => {
         let lastAccepted: string | undefined;
@@ -209,7 +212,8 @@ describe('rounds: automatic seals', () => {
       const sr = rooms(slow);
       const session = await sr.createSession('ann', { auto_reveal: true });
       const bob = await sr.join(session.code, 'Bob');
-      await sr.openStory(session);
+      // A round the stories unit restated (this one could not confirm a change's).
+      await sr.round(session.id, { kind: 'resync', current: { id: randomUUID(), title: 'A', position: 1 } });
       const started = Date.now();
       const last = await sr.vote(session.code, bob.id, '5');
       expect([last.status, last.body.stats.all_voted]).toEqual([200, true]);
@@ -351,6 +355,114 @@ describe('rounds: reset and forget', () => {
     expect((await r.round(session.id, { forget: [story.id], current: null })).status).toBe(200);
     expect(await r.currentStory(session.code)).toBeNull();
     expect(await votesLeft(story.id)).toEqual([{ n: 0 }]);
+  });
+});
+
+describe('rounds: votes wait for the stories unit to have committed the change', () => {
+  const votesOn = async (storyId: string) =>
+    (await h.runtime.db
+      .fork()
+      .getConnection()
+      .execute('select count(*)::int as n from votes where story_id = ?', [storyId])) as Array<{ n: number }>;
+
+  it('takes no vote on a story a change opened until the stories unit shows it current; a resync that leaves it out leaves no vote behind', async () => {
+    const session = await r.createSession('ann');
+    const bob = await r.join(session.code, 'Bob');
+    // The change opened the round here, and never committed there (its database went away).
+    h.storiesCommitted.set(session.id, null);
+    const story = await r.openStory(session);
+    expect((await r.currentStory(session.code)).id).toBe(story.id);
+    const refused = await r.vote(session.code, bob.id, '5');
+    expect([refused.status, refused.body.error.code]).toEqual([503, 'round_not_confirmed']);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(await votesOn(story.id)).toEqual([{ n: 0 }]);
+
+    // The round sync states the round as the stories unit has it: no story.
+    expect((await r.round(session.id, { kind: 'resync', current: null })).status).toBe(200);
+    const none = await r.vote(session.code, bob.id, '5');
+    expect([none.status, none.body.error.code]).toEqual([409, 'no_open_story']);
+    expect(await votesOn(story.id)).toEqual([{ n: 0 }]);
+  });
+
+  it('takes the votes once the stories unit shows the story current, and keeps taking them while it stays open', async () => {
+    const session = await r.createSession('ann');
+    const bob = await r.join(session.code, 'Bob');
+    const cleo = await r.join(session.code, 'Cleo');
+    h.storiesCommitted.set(session.id, null);
+    const story = await r.openStory(session);
+    expect((await r.vote(session.code, bob.id, '5')).status).toBe(503);
+
+    // The change is committed there now.
+    h.storiesCommitted.set(session.id, story.id);
+    const taken = await r.vote(session.code, bob.id, '5');
+    expect([taken.status, taken.body.vote.story_id]).toEqual([200, story.id]);
+    // Confirmed once for all: a later change that keeps it current (a rename) does not ask again.
+    h.storiesCommitted.set(session.id, 'unreachable');
+    await r.round(session.id, { current: { id: story.id, title: 'Renamed', position: 1 } });
+    expect((await r.vote(session.code, cleo.id, '8')).status).toBe(200);
+    expect(await votesOn(story.id)).toEqual([{ n: 2 }]);
+  });
+
+  it('takes votes without asking once the stories unit says it committed the change, or a later one', async () => {
+    const session = await r.createSession('ann');
+    const bob = await r.join(session.code, 'Bob');
+    h.storiesCommitted.set(session.id, 'unreachable');
+    const a = await r.openStory(session, 'A', 1);
+    const opened = (await r.round(session.id, { current: summary(a.id, 'A', 1) })).status;
+    expect(opened).toBe(200);
+    const notice = (version: number) =>
+      h.client.post(`/internal/sessions/${session.id}/round/committed`, {
+        body: { version },
+        headers: asService(),
+      });
+    const unconfirmed = async () =>
+      (
+        (await h.runtime.db
+          .fork()
+          .getConnection()
+          .execute('select unconfirmed_version as v from rounds where id = ?', [a.id])) as Array<{
+          v: number | null;
+        }>
+      )[0]!.v;
+    const version = (await unconfirmed())!;
+    // An older version's notice: the round was opened after it.
+    expect((await notice(version - 1)).status).toBe(200);
+    expect(await unconfirmed()).toBe(version);
+    expect((await r.vote(session.code, bob.id, '5')).status).toBe(503);
+
+    expect((await notice(version)).status).toBe(200);
+    expect(await unconfirmed()).toBeNull();
+    const taken = await r.vote(session.code, bob.id, '5');
+    expect([taken.status, taken.body.vote.story_id]).toEqual([200, a.id]);
+
+    expect((await notice(0)).status).toBe(422);
+    const byUser = await h.client.post(`/internal/sessions/${session.id}/round/committed`, {
+      body: { version },
+      headers: asUser('ann'),
+    });
+    expect(byUser.status).toBe(403);
+  });
+
+  it('asks again when a change opens the round anew, and never for a round a resync stated', async () => {
+    const session = await r.createSession('ann');
+    const bob = await r.join(session.code, 'Bob');
+    const a = await r.openStory(session, 'A', 1);
+    expect((await r.vote(session.code, bob.id, '5')).status).toBe(200);
+    const b = summary(randomUUID(), 'B', 2);
+    // B made current by a change not committed there (A still current there), then A again.
+    h.storiesCommitted.set(session.id, a.id);
+    await r.round(session.id, { current: b });
+    expect((await r.vote(session.code, bob.id, '3')).body.error.code).toBe('round_not_confirmed');
+    await r.round(session.id, { current: summary(a.id, 'A', 1) });
+    h.storiesCommitted.set(session.id, b.id);
+    expect((await r.vote(session.code, bob.id, '3')).body.error.code).toBe('round_not_confirmed');
+    // A resync states what the stories unit committed: its round takes votes without asking.
+    h.storiesCommitted.set(session.id, null);
+    await r.round(session.id, { kind: 'resync', current: b });
+    const onB = await r.vote(session.code, bob.id, '8');
+    expect([onB.status, onB.body.vote.story_id]).toEqual([200, b.id]);
+    expect(await votesOn(b.id)).toEqual([{ n: 1 }]);
+    expect(await votesOn(a.id)).toEqual([{ n: 1 }]);
   });
 });
 

@@ -1,5 +1,5 @@
 /** Voting and revealing at scale, and restarts of the stories service, with the real sessions service. */
-import { as, startStories, type StoriesHarness } from './support/stories-harness.ts';
+import { as, startStories, until, type StoriesHarness } from './support/stories-harness.ts';
 
 describe('end to end with the real sessions service', () => {
   let e: StoriesHarness;
@@ -75,6 +75,8 @@ describe('end to end with the real sessions service', () => {
     );
     const [a, b, c] = stories as [string, string, string];
 
+    // The sessions service knows the change that opened A's round is committed (told after the commit).
+    await until(() => e.roundConfirmed(a));
     await e.stopStories(); // votes arrive while stories is down: its durable consumer gets them later
     for (const [i, id] of voters.entries())
       expect((await e.vote(session.code, id, ['3', '5', '5'][i]!)).status).toBe(200);

@@ -55,6 +55,49 @@ describe('the round when the units cannot talk', () => {
     expect(await h.currentStory(s.code)).toBe(b);
   });
 
+  it('a story added as its database goes: 503, no vote is taken on the round the sessions unit opened, and the round sync takes the round away', async () => {
+    const s = await h.session();
+    const voter = await h.join(s.code, 'Vera');
+    const votesOn = async (storyId: string) =>
+      (await h.sessionsRuntime.db
+        .fork()
+        .getConnection()
+        .execute('select count(*)::int as n from votes where story_id = ?', [storyId])) as Array<{
+        n: number;
+      }>;
+    // The sessions unit applies the round command; then, before the commit here, the database goes.
+    h.afterNextRound(() => h.storiesDatabase.cut());
+    const added = await add(s, 'First');
+    expect(added.status).toBe(503);
+    const phantom = await h.currentStory(s.code);
+    expect(phantom).not.toBeNull();
+
+    // A vote on it while the stories unit cannot tell whether it committed the change, and once it
+    // can (it did not), or once the round sync has already taken the round away: never taken.
+    const whileDown = await h.vote(s.code, voter, '5');
+    expect(whileDown.status).toBe(503);
+    h.storiesDatabase.restore();
+    const afterwards = await h.vote(s.code, voter, '5');
+    expect([
+      [503, 'round_not_confirmed'],
+      [409, 'no_open_story'],
+    ]).toContainEqual([afterwards.status, afterwards.body.error.code]);
+    expect(await votesOn(phantom!)).toEqual([{ n: 0 }]);
+
+    // The round sync states the round as this unit has it: no story; the change left no trace.
+    await until(async () => (await h.currentStory(s.code)) === null, 15_000);
+    const none = await h.vote(s.code, voter, '5');
+    expect([none.status, none.body.error.code]).toEqual([409, 'no_open_story']);
+    expect(await roomView(s)).toEqual([]);
+    expect(await votesOn(phantom!)).toEqual([{ n: 0 }]);
+
+    // Added again, the story is current in both, and votes on it count.
+    const retried = await add(s, 'First');
+    expect(retried.status).toBe(201);
+    const counted = await h.vote(s.code, voter, '8');
+    expect([counted.status, counted.body.vote.story_id]).toEqual([200, retried.body.story.id]);
+  });
+
   it('a change whose answer is lost: the sessions unit has moved on, and within seconds both agree again', async () => {
     const s = await h.session();
     h.betweenUnits.mute();

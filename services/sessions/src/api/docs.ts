@@ -148,6 +148,10 @@ export const sessionsApi = {
         description: '`session_not_active`, `voting_closed`, `no_open_story` or `story_already_revealed`',
       },
       422: { description: "The vote is not one of the session's cards (errors.vote)" },
+      503: {
+        description:
+          '`round_not_confirmed`: the current story was made current a moment ago by a change the stories service has not confirmed yet (or could not make: the round is then stated again within seconds), or `stories_unavailable` while that cannot be asked. Nothing was recorded: try again after Retry-After',
+      },
     },
   },
   'GET /sessions/{code}/participants': {

@@ -40,9 +40,17 @@ export interface StoriesClient {
   storyHistory(sessionId: string, limit: number): Promise<EventEnvelope[]>;
   /** The session's stories in queue order, as the room shows them (GET /sessions/{code}/stories). */
   roomStories(sessionId: string): Promise<RoomStory[]>;
+  /**
+   * The id of the session's story open for voting as the stories unit has it committed, or null. Asked
+   * once for all the callers that ask about the session at the same time (the first votes on a story
+   * just made current come together).
+   */
+  currentStory(sessionId: string): Promise<string | null>;
 }
 
 const history = z.object({ events: z.array(eventEnvelopeSchema) });
+
+const votingStories = z.object({ stories: z.array(z.object({ id: z.uuid() })).max(1) });
 
 const roomStories = z.object({ stories: z.array(roomStorySchema) });
 export type { RoomStory };
@@ -62,6 +70,15 @@ export function createStoriesClient(options: {
     logger: options.logger,
     timeoutMs: options.timeoutMs,
   });
+  const asking = new Map<string, Promise<string | null>>();
+  const askCurrentStory = async (sessionId: string) => {
+    const body = await client.callOk({
+      url: `/internal/sessions/${encodeURIComponent(sessionId)}/stories`,
+      method: 'GET',
+      params: { status: 'voting' },
+    });
+    return votingStories.parse(body).stories[0]?.id ?? null;
+  };
   return {
     async addStories(sessionId, stories) {
       const body = await client.callOk({
@@ -96,6 +113,14 @@ export function createStoriesClient(options: {
         method: 'GET',
       });
       return roomStories.parse(body).stories;
+    },
+    currentStory(sessionId) {
+      let answer = asking.get(sessionId);
+      if (!answer) {
+        answer = askCurrentStory(sessionId).finally(() => asking.delete(sessionId));
+        asking.set(sessionId, answer);
+      }
+      return answer;
     },
   };
 }

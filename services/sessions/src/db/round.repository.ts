@@ -40,14 +40,26 @@ export const roundSql = {
       where session_id = ${p.session} and status = 'voting' and id is distinct from ${p.keep} and ${p.when ?? 'true'}`,
   /**
    * The story's round is current and open for votes (unsealed); made if the session had none. A round
-   * that was not open already (pending, or sealed) starts without a countdown.
+   * that was not open already (pending, or sealed) starts without a countdown. `unconfirmed` is the
+   * version of a change the stories unit may not have committed yet (null for a round it restates from
+   * what it committed): a round that was not open and confirmed already takes it, and takes votes only
+   * once the stories unit shows the story as its current one.
    */
-  promote: (p: { id: string; session: string; title: string; position: string; when?: string }) =>
-    `insert into rounds (id, session_id, title, position, status)
-     select ${p.id}, ${p.session}, ${p.title}, ${p.position}, 'voting' where ${p.when ?? 'true'}
+  promote: (p: {
+    id: string;
+    session: string;
+    title: string;
+    position: string;
+    unconfirmed: string;
+    when?: string;
+  }) =>
+    `insert into rounds (id, session_id, title, position, status, unconfirmed_version)
+     select ${p.id}, ${p.session}, ${p.title}, ${p.position}, 'voting', ${p.unconfirmed} where ${p.when ?? 'true'}
      on conflict (id) do update set title = excluded.title, position = excluded.position, status = 'voting',
        sealed = false, sealed_at = null,
-       countdown_ends_at = case when rounds.status = 'voting' and not rounds.sealed then rounds.countdown_ends_at end
+       countdown_ends_at = case when rounds.status = 'voting' and not rounds.sealed then rounds.countdown_ends_at end,
+       unconfirmed_version = case when rounds.status = 'voting' and not rounds.sealed and rounds.unconfirmed_version is null
+         then null else excluded.unconfirmed_version end
      where rounds.session_id = excluded.session_id`,
 };
 
@@ -128,12 +140,14 @@ export async function forgetRounds(tx: EntityManager, sessionId: string, storyId
 
 /**
  * Makes `story` the session's current round, open for votes, or leaves none: the round that was
- * current goes back to pending first (its votes kept), so the session never has two.
+ * current goes back to pending first (its votes kept), so the session never has two. `unconfirmed`:
+ * the version of the change that makes it current, when the stories unit may not have committed it.
  */
 export async function setCurrentRound(
   tx: EntityManager,
   sessionId: string,
   story: RoundStory | null,
+  unconfirmed: number | null,
 ): Promise<void> {
   const demote = roundSql.demote({ session: '?::uuid', keep: '?::uuid' });
   if (!story) {
@@ -144,7 +158,38 @@ export async function setCurrentRound(
   await run(
     tx,
     `with demoted as (${demote})
-     ${roundSql.promote({ id: '?::uuid', session: '?::uuid', title: '?::text', position: '?::int' })}`,
-    [sessionId, story.id, story.id, sessionId, story.title, story.position],
+     ${roundSql.promote({ id: '?::uuid', session: '?::uuid', title: '?::text', position: '?::int', unconfirmed: '?::int' })}`,
+    [sessionId, story.id, story.id, sessionId, story.title, story.position, unconfirmed],
+  );
+}
+
+/**
+ * The stories unit shows the round's story as its current one: the change that opened the round was
+ * committed there, and the round takes votes. Only if no later change opened it again meanwhile.
+ */
+export async function confirmRound(
+  em: EntityManager,
+  sessionId: string,
+  storyId: string,
+  version: number,
+): Promise<boolean> {
+  const confirmed = await run(
+    em,
+    'update rounds set unconfirmed_version = null where id = ? and session_id = ? and unconfirmed_version = ?',
+    [storyId, sessionId, version],
+  );
+  return confirmed > 0;
+}
+
+/**
+ * The session's open round, when a command of `version` or earlier opened it, is confirmed (a round
+ * not open is confirmed or not anew when a command opens it again).
+ */
+export async function confirmRounds(em: EntityManager, sessionId: string, version: number): Promise<void> {
+  await run(
+    em,
+    `update rounds set unconfirmed_version = null
+      where session_id = ? and status = 'voting' and unconfirmed_version <= ?`,
+    [sessionId, version],
   );
 }

@@ -176,6 +176,7 @@ function roundStatementText(em: EntityManager): string {
     session,
     title: '$6::text',
     position: '$7::int',
+    unconfirmed: `case when $3::text = 'resync' then null else $2::int end`,
     when: `$5::uuid is not null and ${OK}`,
   });
   return `with s as (

@@ -20,6 +20,8 @@ export interface VoteSceneRow {
   voted_with_token: boolean | null;
   story_id: string | null;
   sealed: boolean | null;
+  /** The version of the change that opened the round, while the stories unit has not shown it committed. */
+  unconfirmed_version: number | null;
   /** The open round's countdown: a round closed to votes at zero takes none after it. */
   countdown_ends_at: Date | null;
   countdown_at_zero: string | null;
@@ -38,7 +40,7 @@ export async function readVoteScene(em: EntityManager, code: string, participant
     em,
     `select s.id as session_id, s.code, s.status, s.voting_system, s.custom_deck_values, s.voteby_enabled, s.auto_reveal,
             s.vote_by_at, s.require_participant_token, p.id as participant_id, p.name as participant_name,
-            p.role, p.token_hash, p.voted_with_token, st.id as story_id, st.sealed, st.countdown_ends_at, st.countdown_at_zero,
+            p.role, p.token_hash, p.voted_with_token, st.id as story_id, st.sealed, st.unconfirmed_version, st.countdown_ends_at, st.countdown_at_zero,
             s.xmin::text as session_version, p.xmin::text as participant_version
        from sessions s
        left join participants p on p.id = ? and p.session_id = s.id and p.removed_at is null

@@ -46,6 +46,7 @@ const recordVoteStatement = (name: string, voterLock: string): PreparedStatement
   text: `with open_round as (
        select id from rounds
         where id = $1::uuid and session_id = $2::uuid and status = 'voting' and sealed = false
+          and unconfirmed_version is null
           and not coalesce(countdown_at_zero = 'close' and countdown_ends_at <= $7::timestamptz, false)
         for share),
      voter as (
@@ -89,7 +90,7 @@ const FIRST_VOTE_WITH_TOKEN = recordVoteStatement('sessions.record-first-vote-wi
 
 /**
  * The whole write of a vote in one autocommit statement (one round trip, its own transaction,
- * prepared once per connection): with the round share-locked and still open, and the session and the
+ * prepared once per connection): with the round share-locked, still open and confirmed, and the session and the
  * voter as the vote was checked against (same row versions, the voter's row share-locked), and a vote
  * without the token only for a voter that never voted with it, upserts the vote, marks the voter as
  * voting with its token when it did (the first time), counts the round's votes (this one's included)

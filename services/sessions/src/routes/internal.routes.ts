@@ -1,9 +1,9 @@
 import { Router } from 'express';
-import { roundCommand } from '@pp/contracts';
+import { roundCommand, roundCommitted } from '@pp/contracts';
 import { requireService, sendToUnit, validate } from '@pp/http';
 import { inSpan } from '@pp/telemetry';
 import { internalSessionParams, roundParams, sessionIdParams } from '../api/schemas.ts';
-import { applyRoundCommand } from '../use-cases/apply-round-command.use-case.ts';
+import { applyRoundCommand, confirmCommittedRounds } from '../use-cases/apply-round-command.use-case.ts';
 import { getRoundStats } from '../use-cases/get-round-stats.use-case.ts';
 import { getSessionSnapshot } from '../use-cases/get-session-snapshot.use-case.ts';
 import type { RouteDeps } from './deps.ts';
@@ -28,6 +28,13 @@ export function internalRoutes(deps: RouteDeps): Router {
         () => applyRoundCommand(deps.context(), params.sessionId, body),
       );
       sendToUnit(res, 200, answer);
+    }),
+  );
+  router.post(
+    '/internal/sessions/:sessionId/round/committed',
+    validate({ params: sessionIdParams, body: roundCommitted }, async ({ params, body }, _req, res) => {
+      await confirmCommittedRounds(deps.context(), params.sessionId, body.version);
+      sendToUnit(res, 200, {});
     }),
   );
   router.get(

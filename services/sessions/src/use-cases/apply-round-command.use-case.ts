@@ -3,6 +3,7 @@ import type { ParsedRoundCommand, RoundAnswer } from '@pp/contracts';
 import type { EntityManager } from '@pp/db';
 import type { SessionRecord } from '../db/entities/index.ts';
 import {
+  confirmRounds,
   forgetRounds,
   isSealed,
   lockRound,
@@ -120,8 +121,24 @@ export async function applyRoundCommand(
         await deleteVotesOfStory(tx, storyId);
       }
       if (seal && !(await sealRound(tx, session.id, seal.story_id, now))) throw new StoryNotFoundError();
-      await setCurrentRound(tx, session.id, command.current);
+      // A resync states what the stories unit committed; a change, what it is about to commit.
+      await setCurrentRound(
+        tx,
+        session.id,
+        command.current,
+        command.kind === 'resync' ? null : command.version,
+      );
     }
     return { applied, session: toSnapshot(session), votes: await sealedVotes(tx, session.id, seal, applied) };
   });
+}
+
+/**
+ * The stories unit committed the change of `version`: the open round, opened by it or an earlier
+ * command, takes votes without asking (a round still open that an earlier command opened was named
+ * current again by this one, which the stories unit planned after that command's fate was sealed:
+ * it holds that story as current too).
+ */
+export async function confirmCommittedRounds(ctx: SessionsContext, sessionId: string, version: number) {
+  await confirmRounds(ctx.em, sessionId, version);
 }

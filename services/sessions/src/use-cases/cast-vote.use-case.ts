@@ -1,11 +1,13 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sessionCodeOf } from '@pp/contracts';
 import { outboxEvent } from '@pp/events';
+import { confirmRound as confirmStoredRound } from '../db/round.repository.ts';
 import { readVoteScene, type VoteSceneRow } from '../db/vote-scene.repository.ts';
 import { recordVote, roundCounts } from '../db/vote.repository.ts';
 import { deckOf } from '../domain/deck.ts';
 import { toRoomMessage } from '../domain/room-events.ts';
 import { voteRefusal, voteStats, type ParticipantRole, type VoteScene } from '../domain/vote-rules.ts';
-import { SessionNotFoundError, voteRefusalError } from '../errors.ts';
+import { RoundNotConfirmedError, SessionNotFoundError, voteRefusalError } from '../errors.ts';
 import { revealIfComplete } from './shared/auto-reveal.ts';
 import { SOURCE, type SessionsContext } from './shared/context.ts';
 
@@ -49,14 +51,49 @@ function refusalIn(scene: VoteSceneRow, input: CastVoteInput, now: Date) {
   return refusal && voteRefusalError(refusal, deck);
 }
 
-/** Reads the scene afresh (and keeps it for the voter's next vote); throws when it refuses the vote. */
+/**
+ * A round opened by a change of the stories takes votes once the stories unit shows its story as the
+ * current one: the change was committed there. Until then (the change is under way, or it failed
+ * after the round was opened here, which the round sync then undoes) a vote would be cast on a story
+ * that may never exist. Whether the stories unit shows it (then the round is marked confirmed, unless
+ * a later change opened it again meanwhile: the write then finds it unconfirmed).
+ */
+async function confirmRound(ctx: SessionsContext, scene: VoteSceneRow & { story_id: string }) {
+  if ((await ctx.stories.currentStory(scene.session_id)) !== scene.story_id) return false;
+  await confirmStoredRound(ctx.em, scene.session_id, scene.story_id, scene.unconfirmed_version!);
+  return true;
+}
+
+/** How often a vote asks the stories unit about its round, and how long it waits before asking again. */
+const CONFIRM_ASKS = 2;
+const CONFIRM_PAUSE_MS = 100;
+
+/**
+ * Reads the scene afresh (and keeps it for the voter's next vote); throws when it refuses the vote. A
+ * round not confirmed yet is confirmed first. When the stories unit does not show it, the scene is read
+ * again, which tells what happened to the round meanwhile (sealed, replaced); a round still
+ * unconfirmed is asked about once more a moment later (a change under way commits within
+ * milliseconds), and then the vote is refused with 503 and a retry a moment later.
+ */
 async function freshScene(ctx: SessionsContext, code: string, input: CastVoteInput, now: Date) {
-  const scene = await readVoteScene(ctx.em, code, input.participantId);
-  if (!scene) throw new SessionNotFoundError();
-  const refused = refusalIn(scene, input, now);
-  if (refused) throw refused;
-  ctx.voteScenes.set(code, input.participantId, scene);
-  return scene;
+  for (let asked = 0; ;) {
+    const scene = await readVoteScene(ctx.em, code, input.participantId);
+    if (!scene) throw new SessionNotFoundError();
+    const refused = refusalIn(scene, input, now);
+    if (refused) throw refused;
+    const open = scene.story_id === null ? undefined : { ...scene, story_id: scene.story_id };
+    if (open && scene.unconfirmed_version !== null) {
+      if (asked === CONFIRM_ASKS) throw new RoundNotConfirmedError();
+      asked++;
+      if (!(await confirmRound(ctx, open))) {
+        if (asked < CONFIRM_ASKS) await sleep(CONFIRM_PAUSE_MS);
+        continue;
+      }
+    }
+    const confirmed = { ...scene, unconfirmed_version: null };
+    ctx.voteScenes.set(code, input.participantId, confirmed);
+    return confirmed;
+  }
 }
 
 /**

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type net from 'node:net';
 import { jetstream } from '@nats-io/jetstream';
 import { makeEvent, type EventData, type EventEnvelope, type EventType } from '@pp/contracts';
 import { deleteBusStreams, subjectFor } from '@pp/events';
@@ -23,6 +25,43 @@ export const asService = () => ({
   }),
 });
 
+/** What the stand-in for the stories unit answers about a session's current story (see below). */
+export type CommittedStory = string | null | 'unreachable';
+
+/**
+ * A stand-in for the stories unit, which is not beside the service here: it answers only which story
+ * is current, and by default as the round commands the tests send made it (as if the stories unit
+ * committed every change it told), unless a test says otherwise for a session. Every other call finds
+ * nothing listening: a template's stories cannot be added, a reveal cannot be asked (tests that need
+ * them run the whole platform).
+ */
+async function startStoriesStandIn(currentOf: (sessionId: string) => Promise<string | null>) {
+  const told = new Map<string, CommittedStory>();
+  const server = http.createServer((req, res) => {
+    const found = /^\/internal\/sessions\/([^/]+)\/stories\?status=voting$/.exec(req.url ?? '');
+    const sessionId = found && decodeURIComponent(found[1]!);
+    const answer = sessionId && told.has(sessionId) ? told.get(sessionId)! : sessionId;
+    if (!sessionId || answer === 'unreachable') {
+      req.socket.destroy();
+      return;
+    }
+    void (answer === sessionId ? currentOf(sessionId) : Promise.resolve(answer)).then((id) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ stories: id ? [{ id }] : [] }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    told,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((r) => server.close(r));
+    },
+  };
+}
+
 /**
  * The sessions service in process, started the way main.ts starts it: its own fresh database, the
  * shared test NATS with an event prefix of its own, the outbox relay and the story consumer running.
@@ -30,16 +69,15 @@ export const asService = () => ({
 export async function startSessions(options: AppOptions = {}, env: Record<string, string> = {}) {
   const logger = createLogger({ name: 'sessions-test', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const testDb = await createTestDatabase('sessions');
+  let current = async (_sessionId: string): Promise<string | null> => null;
+  const stories = await startStoriesStandIn((sessionId) => current(sessionId));
   const config = readConfig({
     DATABASE_URL: testDb.url,
     NATS_URL: testNatsUrl(),
     INTERNAL_SIGNING_KEY: INTERNAL_KEY,
     EVENTS_PREFIX: uniqueName('t').toLowerCase(),
     PORT: '0',
-    // No stories unit beside it: a template's stories cannot be added (tests that need them run the
-    // whole platform).
-    STORIES_URL: 'http://127.0.0.1:9',
-    STORIES_TIMEOUT_MS: '500',
+    STORIES_URL: stories.url,
     ...env,
   });
   const service: StartedService = await startService(
@@ -47,6 +85,15 @@ export async function startSessions(options: AppOptions = {}, env: Record<string
     logger,
   );
   const { runtime } = service;
+  current = async (sessionId) => {
+    const [found] = (await runtime.db
+      .fork()
+      .getConnection()
+      .execute("select id from rounds where session_id = ? and status = 'voting'", [sessionId])) as Array<{
+      id: string;
+    }>;
+    return found?.id ?? null;
+  };
   const seen: EventEnvelope[] = [];
   const raw: string[] = [];
   const subscription = runtime.nc.subscribe(`${runtime.bus.prefix}.>`, {
@@ -65,6 +112,11 @@ export async function startSessions(options: AppOptions = {}, env: Record<string
     rawEvents: raw,
     eventsOf: <T extends EventType>(type: T) =>
       seen.filter((e) => e.type === type) as Array<EventEnvelope<EventData<T>>>,
+    /**
+     * What the stand-in for the stories unit says is a session's current story (a story id, null for
+     * none, or 'unreachable'), instead of the round the sessions unit holds.
+     */
+    storiesCommitted: stories.told,
     /** Publishes an event as the stories service would (through JetStream, on this prefix). */
     async publish<T extends EventType>(type: T, data: EventData<T>, occurredAt?: Date) {
       const event = makeEvent(type, data, { source: 'stories', occurredAt });
@@ -77,6 +129,7 @@ export async function startSessions(options: AppOptions = {}, env: Record<string
       subscription.unsubscribe();
       await deleteBusStreams(runtime.nc, runtime.bus);
       await service.stop();
+      await stories.close();
       await testDb.drop();
     },
   };

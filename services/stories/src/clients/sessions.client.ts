@@ -11,6 +11,13 @@ export interface SessionsClient {
    * Throws the sessions unit's refusal (404, 409 session_archived, 409 reveal_not_due) as an AppError.
    */
   applyRound(sessionId: string, command: RoundCommand): Promise<RoundAnswer>;
+  /**
+   * Tells the sessions unit that the change of this round version is committed here, so the round it
+   * opened takes votes without asking (see the sessions unit's vote). Sent after the commit and not
+   * waited for: if it is lost, the first vote asks instead. Notices of one session go one at a time,
+   * the latest version only.
+   */
+  roundCommitted(sessionId: string, version: number): void;
   /** The round's counts as committed now. */
   stats(
     sessionId: string,
@@ -42,6 +49,32 @@ export function createSessionsClient(options: {
     timeoutMs: options.timeoutMs,
   });
   const session = (sessionId: string) => `/internal/sessions/${encodeURIComponent(sessionId)}`;
+  // Notices have a client of their own: one that fails must not count against the round commands.
+  const notices = createServiceClient({
+    target: 'sessions',
+    caller: 'stories',
+    baseURL: options.baseURL,
+    signingKey: options.signingKey,
+    logger: options.logger,
+    timeoutMs: options.timeoutMs,
+    retries: 0,
+    failureLogLevel: 'debug',
+  });
+  /** Per session: the latest version still to tell, while a notice of it is under way. */
+  const waiting = new Map<string, number | undefined>();
+  const tell = (sessionId: string, version: number) => {
+    waiting.set(sessionId, undefined);
+    void notices
+      .callOk({ url: `${session(sessionId)}/round/committed`, method: 'POST', data: { version } })
+      .catch((err: unknown) =>
+        options.logger.debug({ err, session_id: sessionId }, 'the round commit notice was not taken'),
+      )
+      .finally(() => {
+        const next = waiting.get(sessionId);
+        waiting.delete(sessionId);
+        if (next !== undefined) tell(sessionId, next);
+      });
+  };
 
   return {
     lookup: (codeOrId) => lookupSession(client, codeOrId),
@@ -53,6 +86,10 @@ export function createSessionsClient(options: {
         idempotent: true,
       });
       return roundAnswer.parse(body);
+    },
+    roundCommitted(sessionId, version) {
+      if (!waiting.has(sessionId)) tell(sessionId, version);
+      else waiting.set(sessionId, Math.max(version, waiting.get(sessionId) ?? 0));
     },
     async stats(sessionId, storyId) {
       const url = `${session(sessionId)}/stories/${encodeURIComponent(storyId)}/stats`;

@@ -62,6 +62,16 @@ export async function startStories(
     createTestDatabase('stories'),
   ]);
   const [sessionsDb, storiesDb] = dbs as [TestDatabase, TestDatabase];
+  // The stories service reaches its database through a proxy a test can cut (the database going away).
+  const storiesDbUrl = new URL(storiesDb.url);
+  const storiesDatabase = await startTcpProxy({
+    host: storiesDbUrl.hostname,
+    port: Number(storiesDbUrl.port || 5432),
+  });
+  storiesDbUrl.hostname = '127.0.0.1';
+  storiesDbUrl.port = String(storiesDatabase.port);
+  // The sessions service reaches the stories service (which starts after it) through a proxy too.
+  const toStories = await startTcpProxy({ host: '127.0.0.1', port: 9 });
   const common = {
     NATS_URL: options.natsUrl ?? testNatsUrl(),
     INTERNAL_SIGNING_KEY: KEY,
@@ -70,22 +80,37 @@ export async function startStories(
   };
   const sessions: StartedService = await startService(
     {
-      ...sessionsDefinition(readSessionsConfig({ ...common, DATABASE_URL: sessionsDb.url })),
+      ...sessionsDefinition(
+        readSessionsConfig({ ...common, DATABASE_URL: sessionsDb.url, STORIES_URL: toStories.url }),
+      ),
       host: '127.0.0.1',
     },
     logger,
   );
-  const recorder = await startRoundRobinProxy([sessions.server.url]);
+  let afterRound: (() => void | Promise<void>) | undefined;
+  const recorder = await startRoundRobinProxy([sessions.server.url], {
+    beforeAnswer: async (request, status) => {
+      if (!/^PUT \/internal\/sessions\/[^/]+\/round$/.test(request) || status !== 200 || !afterRound) return;
+      const act = afterRound;
+      afterRound = undefined;
+      await act();
+    },
+  });
   const betweenUnits = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(recorder.url).port) });
   const config: Config = readConfig({
     ...common,
-    DATABASE_URL: storiesDb.url,
+    DATABASE_URL: storiesDbUrl.toString(),
     SESSIONS_URL: betweenUnits.url,
     VOTE_BY_POLL_MS: '100',
     ...env,
   });
   const def = { ...definition(config, options), host: '127.0.0.1' };
-  let service: StartedService = await startService(def, logger);
+  const start = async () => {
+    const started = await startService(def, logger);
+    toStories.retarget({ host: '127.0.0.1', port: Number(new URL(started.server.url).port) });
+    return started;
+  };
+  let service: StartedService = await start();
   const { nc, bus } = sessions.runtime;
   const published: EventEnvelope[] = [];
   const sub = nc.subscribe(`${prefix}.story.>`, {
@@ -119,6 +144,15 @@ export async function startStories(
     client,
     sessionsApi,
     betweenUnits,
+    /** The stories service's way to its database. */
+    storiesDatabase,
+    /**
+     * Runs `act` once the sessions service has applied the next round command, before the stories
+     * service gets the answer (between the two steps of a change).
+     */
+    afterNextRound(act: () => void | Promise<void>) {
+      afterRound = act;
+    },
     get service() {
       return service;
     },
@@ -164,6 +198,19 @@ export async function startStories(
       }
       return ids;
     },
+    /**
+     * Whether the sessions service takes votes on the story's round without asking the stories
+     * service (the change that opened it is known committed).
+     */
+    roundConfirmed: async (storyId: string) => {
+      const [found] = (await sessions.runtime.db
+        .fork()
+        .getConnection()
+        .execute('select unconfirmed_version from rounds where id = ?', [storyId])) as Array<{
+        unconfirmed_version: number | null;
+      }>;
+      return found !== undefined && found.unconfirmed_version === null;
+    },
     /** The id of the current story in the public session lookup, as the sessions service shows it. */
     currentStory: async (code: string) =>
       ((await sessionsApi.get(`/sessions/${code}`)).body.session?.current_story?.id ?? null) as string | null,
@@ -204,17 +251,19 @@ export async function startStories(
       await service.stop();
     },
     async startStories() {
-      service = await startService(def, logger);
+      service = await start();
     },
     async restart() {
       await service.stop();
-      service = await startService(def, logger);
+      service = await start();
     },
     async stop() {
       sub.unsubscribe();
       await service.stop();
       await betweenUnits.close();
       await recorder.close();
+      await toStories.close();
+      await storiesDatabase.close();
       await deleteBusStreams(nc, bus);
       await sessions.stop();
       await Promise.all(dbs.map((d) => d.drop()));

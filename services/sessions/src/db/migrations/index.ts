@@ -10,6 +10,7 @@ import { NameKeysMigration } from './0007-name-keys.migration.ts';
 import { VotedWithTokenMigration } from './0008-voted-with-token.migration.ts';
 import { RoundCountdownMigration } from './0009-round-countdown.migration.ts';
 import { PresenceMigration } from './0010-presence.migration.ts';
+import { RoundConfirmationMigration } from './0011-round-confirmation.migration.ts';
 
 export const migrations = [
   ...eventsMigrations,
@@ -24,4 +25,5 @@ export const migrations = [
   { name: '0008-voted-with-token', class: VotedWithTokenMigration },
   { name: '0009-round-countdown', class: RoundCountdownMigration },
   { name: '0010-presence', class: PresenceMigration },
+  { name: '0011-round-confirmation', class: RoundConfirmationMigration },
 ];

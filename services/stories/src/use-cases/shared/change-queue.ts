@@ -170,7 +170,9 @@ async function plan(ctx: StoriesContext, actor: Actor, target: QueueTarget): Pro
  * So after a 2xx, the sessions unit already shows what the change made of the round. If the sessions
  * unit cannot be reached, the answer is 503 and nothing has changed here; if it changed the round but
  * this service could not commit (a crash, a lost answer, the database), the round stays unsettled and
- * the round sync task states it again within seconds.
+ * the round sync task states it again within seconds. Meanwhile the sessions unit takes no vote on a
+ * round the change opened: it waits for this service to have committed the change (told after the
+ * commit, or asked by the first vote), so no vote lands on a story that was never made.
  */
 export async function changeQueue<T>(
   ctx: StoriesContext,
@@ -222,6 +224,8 @@ export async function changeQueue<T>(
         });
         if (written) {
           ctx.publish();
+          // The round this change opened there takes votes without asking whether it was committed.
+          if (round.current) ctx.sessions.roundCommitted(planned.session.id, version);
           return { result: made.result, session: sessionOfSnapshot(answer.session) };
         }
         await sleep(Math.random() * 10 * attempt);
