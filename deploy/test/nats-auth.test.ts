@@ -3,8 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jetstream } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
+import { publicEventTypes } from '@pp/contracts';
 import { brokerUserNames, brokerUsers, eventBus, ensureStream, natsPasswordVariable } from '@pp/events';
 import { startNatsServer } from '@pp/testing';
+import { storyEventsConsumers } from '../../services/ai/src/background/story-events.consumer.ts';
+import { durableFor } from '../../services/webhooks/src/background/event-subscriptions.ts';
 import { natsAuthorization, natsPasswordEnvironment } from '../src/launcher/nats-auth.ts';
 import { loadSecrets, NATS_PASSWORD_NAMES } from '../src/launcher/secrets.ts';
 import { repoRoot } from '../src/launcher/units.ts';
@@ -101,8 +104,19 @@ describe('the units’ broker passwords', () => {
 });
 
 describe('the permission map', () => {
-  /** Each unit's durable consumers as its code declares them: durable name and subject filter. */
+  /**
+   * Each unit's durable consumers as its code declares them: durable name and subject filter. The
+   * ai unit's and the webhooks unit's are made by type (a durable per type), so they are asked of
+   * their code; the others' are read from their `*.consumer.ts` files.
+   */
   const consumersOf = (unit: string) => {
+    if (unit === 'ai')
+      return storyEventsConsumers('P', () => ({}) as never).map((c) => ({
+        durable: c.durable,
+        filter: c.filterSubject.slice('P.'.length),
+      }));
+    if (unit === 'webhooks')
+      return publicEventTypes.map((type) => ({ durable: durableFor(type), filter: type as string }));
     const dir = join(repoRoot, 'services', unit, 'src', 'background');
     const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.consumer.ts')) : [];
     return files.map((f) => {
