@@ -126,6 +126,11 @@ describe('Ctrl-C on the launcher', () => {
     await second.stop();
     expect(await second.exited).toBe(0);
 
-    expect([...first.output, ...second.output].filter((l) => /FATAL/i.test(l))).toEqual([]);
+    // An autovacuum worker running when PostgreSQL is told to stop is ended with a FATAL line of its
+    // own: that is PostgreSQL's fast shutdown at work, not a failure.
+    const benign = /terminating autovacuum process due to administrator command/;
+    expect([...first.output, ...second.output].filter((l) => /FATAL/i.test(l) && !benign.test(l))).toEqual(
+      [],
+    );
   }, 120_000);
 });
