@@ -1,4 +1,3 @@
-import { seatTokenOfStream } from './seat.ts';
 import { createSseParser } from './sse.ts';
 
 export type StreamStatus = 'connecting' | 'live' | 'reconnecting' | 'offline' | 'gone';
@@ -25,6 +24,8 @@ export function openRoomStream(
   handlers: RoomStreamHandlers,
   /** Where to start: the place a read of the room gave (nothing missed since the read). */
   lastId?: string,
+  /** The participant token this browser holds for the room, read at each connection. */
+  seatToken: () => string | undefined = () => undefined,
 ): { close(): void; reconnect(): void } {
   let closed = false;
   let attempt = 0;
@@ -62,7 +63,7 @@ export function openRoomStream(
       const headers: Record<string, string> = { accept: 'text/event-stream' };
       if (lastId) headers['last-event-id'] = lastId;
       // Read at each connection: a seat taken after the stream opened goes with the next one.
-      const seat = seatTokenOfStream(url);
+      const seat = seatToken();
       if (seat) headers['x-participant-token'] = seat;
       quiet();
       const res = await fetch(url, { headers, signal: mine.signal, cache: 'no-store' });

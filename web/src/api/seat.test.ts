@@ -1,5 +1,6 @@
 import { jest } from '@jest/globals';
 import { openRoomStream } from './room-stream.ts';
+import { seatTokenOf } from './seat.ts';
 import { writeSeat } from '../storage.ts';
 import type * as Endpoints from './endpoints.ts';
 
@@ -36,11 +37,12 @@ afterAll(() => jest.restoreAllMocks());
 const room = async (code: string) => {
   sent.length = 0;
   await readRoom(code, null);
-  const stream = openRoomStream(`/sessions/${code}/events`, {
-    onEvent: () => undefined,
-    onStatus: () => undefined,
-    onResumed: () => undefined,
-  });
+  const stream = openRoomStream(
+    `/sessions/${code}/events`,
+    { onEvent: () => undefined, onStatus: () => undefined, onResumed: () => undefined },
+    undefined,
+    () => seatTokenOf(code),
+  );
   await new Promise((r) => setTimeout(r, 10));
   stream.close();
   return [...sent].sort();

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, describeError } from '../../api/client.ts';
 import { listStories, readRoom, roomStreamPath } from '../../api/endpoints.ts';
 import { openRoomStream, type StreamStatus } from '../../api/room-stream.ts';
+import { seatTokenOf } from '../../api/seat.ts';
 import type { Session } from '../../api/types.ts';
 import {
   applyRoomEvent,
@@ -121,6 +122,7 @@ export function useRoomFeed(code: string, token: string | null, onRemoved: () =>
         },
       },
       from,
+      () => seatTokenOf(code),
     );
 
   useEffect(() => {
