@@ -29,6 +29,7 @@ import {
   BARE_PROXY_SCRIPT,
   HEADER,
   closedLoop,
+  oneAtATime,
   formatRow,
   inRounds,
   load,
@@ -207,33 +208,6 @@ async function idleRequests(gateway: string, token: string): Promise<LatencyResu
     const voter = (await json('POST', `${gateway}/sessions/${session.code}/join`, { name: 'Voter' }))
       .participant.id as number;
     return { code: session.code as string, ids, voter };
-  };
-  /** `count` steps one after the other; the samples are what `time` measured. */
-  const oneAtATime = async (
-    name: string,
-    count: number,
-    step: (i: number, time: <T>(work: () => Promise<T>) => Promise<T>) => Promise<void>,
-  ): Promise<LatencyResult> => {
-    const samples: number[] = [];
-    let failed = 0;
-    const time = async <T>(work: () => Promise<T>) => {
-      const started = process.hrtime.bigint();
-      const result = await work();
-      samples.push(Number(process.hrtime.bigint() - started) / 1e6);
-      return result;
-    };
-    const started = Date.now();
-    for (let i = 0; i < count; i++) await step(i, time).catch(() => failed++);
-    samples.sort((a, b) => a - b);
-    const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))] ?? NaN;
-    return {
-      name,
-      rps: samples.length / ((Date.now() - started) / 1000),
-      p50: Math.round(at(0.5) * 100) / 100,
-      p99: Math.round(at(0.99) * 100) / 100,
-      count: samples.length,
-      failed,
-    };
   };
   const untimed = <T>(work: () => Promise<T>) => work();
   const kinds = async (timed: boolean) => {

@@ -40,26 +40,18 @@ export function createSessionsClient(options: {
   logger: Logger;
   timeoutMs?: number;
 }): SessionsClient {
-  const client = createServiceClient({
+  const calls = {
     target: 'sessions',
     caller: 'stories',
     baseURL: options.baseURL,
     signingKey: options.signingKey,
     logger: options.logger,
     timeoutMs: options.timeoutMs,
-  });
+  };
+  const client = createServiceClient(calls);
   const session = (sessionId: string) => `/internal/sessions/${encodeURIComponent(sessionId)}`;
   // Notices have a client of their own: one that fails must not count against the round commands.
-  const notices = createServiceClient({
-    target: 'sessions',
-    caller: 'stories',
-    baseURL: options.baseURL,
-    signingKey: options.signingKey,
-    logger: options.logger,
-    timeoutMs: options.timeoutMs,
-    retries: 0,
-    failureLogLevel: 'debug',
-  });
+  const notices = createServiceClient({ ...calls, retries: 0, failureLogLevel: 'debug' });
   /** Per session: the latest version still to tell, while a notice of it is under way. */
   const waiting = new Map<string, number | undefined>();
   const tell = (sessionId: string, version: number) => {
