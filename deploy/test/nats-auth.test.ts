@@ -28,7 +28,7 @@ describe('the broker with the rendered authorization', () => {
       servers: server.url,
       user,
       pass: passwords[natsPasswordVariable(user as never)],
-      timeout: 3_000,
+      timeout: 10_000,
     });
   beforeAll(async () => {
     server = await startNatsServer({ config, env: passwords, storeDir: join(dir, 'store') });
@@ -39,7 +39,7 @@ describe('the broker with the rendered authorization', () => {
   });
 
   it('refuses a connection without credentials, or with another unit’s password', async () => {
-    await expect(connect({ servers: server.url, timeout: 3_000 })).rejects.toThrow(
+    await expect(connect({ servers: server.url, timeout: 10_000 })).rejects.toThrow(
       /Authorization Violation/i,
     );
     await expect(
@@ -47,7 +47,7 @@ describe('the broker with the rendered authorization', () => {
         servers: server.url,
         user: 'stories',
         pass: passwords.SESSIONS_NATS_PASSWORD,
-        timeout: 3_000,
+        timeout: 10_000,
       }),
     ).rejects.toThrow(/Authorization Violation/i);
   });

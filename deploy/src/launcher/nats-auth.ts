@@ -19,6 +19,9 @@ function userEntry(user: BrokerUserName, prefix: string): string {
   ].join('\n');
 }
 
+/** How long a client may take to present its credentials, in seconds. */
+export const AUTH_TIMEOUT_SECONDS = 10;
+
 /**
  * The nats-server configuration that requires a user per unit, each allowed its own subjects only
  * (libs/events' broker-permissions.ts). The passwords are `$<UNIT>_NATS_PASSWORD` references that
@@ -30,6 +33,9 @@ export function natsAuthorization(prefix = 'pp'): string {
     '# Generated from libs/events/src/broker-permissions.ts by deploy/src/launcher/nats-auth.ts: do not edit.',
     '# One user per unit; each publishes only its own events (and what JetStream needs).',
     'authorization {',
+    // Seconds a client has to send its credentials after connecting (nats-server's default is 2): a
+    // unit starting on a busy machine can take longer than that, and is then refused as if unknown.
+    `  timeout: ${AUTH_TIMEOUT_SECONDS}`,
     '  users = [',
     brokerUserNames.map((user) => userEntry(user, prefix)).join('\n'),
     '  ]',
