@@ -222,7 +222,7 @@ describe('the web room runs the meeting', () => {
     );
     await closeAll(owner, bob);
   }, 60_000);
-  it('lets the owner remove someone, who is told, make someone an observer, and hand the moderator role over', async () => {
+  it('lets the owner remove someone, who is told, make someone an observer, and hand the moderator role over to someone who then reveals', async () => {
     const { token, code } = await roomWithAStory(platform, 'People');
     const owner = await open(code, token);
     owner.on('dialog', (d) => void d.accept());
@@ -248,11 +248,21 @@ describe('the web room runs the meeting', () => {
     await cleo.getByText('You are watching: observers do not vote.').waitFor({ timeout: STEP });
     expect(await cleo.getByRole('radiogroup', { name: 'Your estimate' }).count()).toBe(0);
 
+    // Before the hand-over, Dan votes and has no round controls; after it, Dan reveals the round.
+    const reveal = (page: Page) => page.getByRole('button', { name: 'Reveal the votes', exact: true });
+    await dan.getByRole('radio', { name: '8', exact: true }).click();
+    expect(await reveal(dan).count()).toBe(0);
     await act('Dan', 'Make moderator');
     await eventually(
       () => textOf(row(dan, 'Dan')),
       (v) => expect(v).toContain('moderator'),
     );
+    await reveal(dan).click();
+    for (const page of [dan, cleo, owner])
+      await eventually(
+        () => textOf(results(page)),
+        (v) => expect(v).toContain('8'),
+      );
     await closeAll(owner, bob, cleo, dan);
   }, 90_000);
 

@@ -426,13 +426,13 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Start a countdown for the open round (owner)
-     * @description A countdown of `seconds` for the current story's round; starting one again replaces it. Everyone sees it: `countdown` in GET /sessions/{code} and the room read, and `countdown.started` on the live room (with `ends_at`, the server's time of zero). At zero the round is revealed (`at_zero: reveal`, within a second or two: `story.revealed` on the stream) or closed to votes (`close`: a vote gets 409 `voting_closed`, the owner can still reveal, reset or start another countdown). The countdown ends with its round: a reveal, a reset, another story made current or its story deleted ends it (the lookup's `countdown` is null again; the stream shows the round's own event).
+     * Start a countdown for the open round (owner or moderator)
+     * @description A countdown of `seconds` for the current story's round; starting one again replaces it. Everyone sees it: `countdown` in GET /sessions/{code} and the room read, and `countdown.started` on the live room (with `ends_at`, the server's time of zero). At zero the round is revealed (`at_zero: reveal`, within a second or two: `story.revealed` on the stream) or closed to votes (`close`: a vote gets 409 `voting_closed`, the owner can still reveal, reset or start another countdown). The countdown ends with its round: a reveal, a reset, another story made current or its story deleted ends it (the lookup's `countdown` is null again; the stream shows the round's own event). Run by the session's owner (bearer token), or by the room's moderator: the participant whose role is `moderator` (the owner's own seat, or the one the role was handed to with PATCH /sessions/{code}/participants/{id}), sending its `X-Participant-Token` and no bearer token. Such a request counts against the participant's rate limit when its path names the room's code, else against the address.
      */
     post: operations['postSessionsByCodeCountdown'];
     /**
-     * Stop the open round's countdown (owner)
-     * @description The round goes on without one (a round closed to votes by its countdown takes votes again); `countdown.ended` on the live room. `stopped` is false, and nothing is announced, when there was none.
+     * Stop the open round's countdown (owner or moderator)
+     * @description The round goes on without one (a round closed to votes by its countdown takes votes again); `countdown.ended` on the live room. `stopped` is false, and nothing is announced, when there was none. Run by the session's owner (bearer token), or by the room's moderator: the participant whose role is `moderator` (the owner's own seat, or the one the role was handed to with PATCH /sessions/{code}/participants/{id}), sending its `X-Participant-Token` and no bearer token. Such a request counts against the participant's rate limit when its path names the room's code, else against the address.
      */
     delete: operations['deleteSessionsByCodeCountdown'];
     options?: never;
@@ -628,8 +628,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Reveal the votes and compute the consensus (owner)
-     * @description Seals the round (a vote cast at the same moment is either included or refused), computes the final estimate and makes the next pending story current (`next_story`). Any story not yet revealed can be: a `pending` one is revealed with the votes it kept (none when it was never open, so its final estimate is null), `next_story` is null and the current story stays current. The final estimate is the consensus over the session's deck: `?` and `coffee` do not count; the one most frequent card wins; on a tie, the median of the counted votes in deck order (the upper of the two middle ones for an even count); null when no vote counts. In an auto-reveal session, a story made current whose kept votes already complete its round is revealed before the answer, which shows it `revealed`; the next pending story is current then.
+     * Reveal the votes and compute the consensus (owner or moderator)
+     * @description Seals the round (a vote cast at the same moment is either included or refused), computes the final estimate and makes the next pending story current (`next_story`). Any story not yet revealed can be: a `pending` one is revealed with the votes it kept (none when it was never open, so its final estimate is null), `next_story` is null and the current story stays current. The final estimate is the consensus over the session's deck: `?` and `coffee` do not count; the one most frequent card wins; on a tie, the median of the counted votes in deck order (the upper of the two middle ones for an even count); null when no vote counts. In an auto-reveal session, a story made current whose kept votes already complete its round is revealed before the answer, which shows it `revealed`; the next pending story is current then. Run by the session's owner (bearer token), or by the room's moderator: the participant whose role is `moderator` (the owner's own seat, or the one the role was handed to with PATCH /sessions/{code}/participants/{id}), sending its `X-Participant-Token` and no bearer token. Such a request counts against the participant's rate limit when its path names the room's code, else against the address.
      */
     post: operations['postStoriesByStoryReveal'];
     delete?: never;
@@ -648,8 +648,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Clear the votes and vote again (owner)
-     * @description Also after a reveal (a re-vote): the final estimate goes back to null and the story becomes current.
+     * Clear the votes and vote again (owner or moderator)
+     * @description Also after a reveal (a re-vote): the final estimate goes back to null and the story becomes current. Run by the session's owner (bearer token), or by the room's moderator: the participant whose role is `moderator` (the owner's own seat, or the one the role was handed to with PATCH /sessions/{code}/participants/{id}), sending its `X-Participant-Token` and no bearer token. Such a request counts against the participant's rate limit when its path names the room's code, else against the address.
      */
     post: operations['postStoriesByStoryReset'];
     delete?: never;
@@ -668,8 +668,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Make this the current story (owner)
-     * @description The previous current story goes back to `pending` with its votes kept. In an auto-reveal session, a story made current whose kept votes already complete its round is revealed before the answer, which shows it `revealed`; the next pending story is current then.
+     * Make this the current story (owner or moderator)
+     * @description The previous current story goes back to `pending` with its votes kept. In an auto-reveal session, a story made current whose kept votes already complete its round is revealed before the answer, which shows it `revealed`; the next pending story is current then. Run by the session's owner (bearer token), or by the room's moderator: the participant whose role is `moderator` (the owner's own seat, or the one the role was handed to with PATCH /sessions/{code}/participants/{id}), sending its `X-Participant-Token` and no bearer token. Such a request counts against the participant's rate limit when its path names the room's code, else against the address.
      */
     post: operations['postStoriesByStoryActivate'];
     delete?: never;
@@ -2395,7 +2395,7 @@ export interface components {
         'application/json': components['schemas']['ErrorEnvelope'];
       };
     };
-    /** @description Someone else's connection or session (`forbidden`) */
+    /** @description Not the session's owner, nor the holder of its moderator's participant token (`forbidden`) */
     Forbidden4: {
       headers: {
         'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -2410,7 +2410,7 @@ export interface components {
         'application/json': components['schemas']['ErrorEnvelope'];
       };
     };
-    /** @description Another account's folder (`forbidden`) */
+    /** @description Someone else's connection or session (`forbidden`) */
     Forbidden5: {
       headers: {
         'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -2425,8 +2425,23 @@ export interface components {
         'application/json': components['schemas']['ErrorEnvelope'];
       };
     };
-    /** @description Another account's template (`forbidden`) */
+    /** @description Another account's folder (`forbidden`) */
     Forbidden6: {
+      headers: {
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        RateLimit: components['headers']['RateLimit'];
+        'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ErrorEnvelope'];
+      };
+    };
+    /** @description Another account's template (`forbidden`) */
+    Forbidden7: {
       headers: {
         'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
         'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
@@ -2801,6 +2816,21 @@ export interface components {
     };
     /** @description Missing, invalid, expired or revoked bearer token (`WWW-Authenticate: Bearer`) */
     Unauthorized: {
+      headers: {
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        RateLimit: components['headers']['RateLimit'];
+        'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ErrorEnvelope'];
+      };
+    };
+    /** @description Neither a bearer token nor an `X-Participant-Token` (`unauthorized`) */
+    Unauthorized2: {
       headers: {
         'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
         'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
@@ -4461,8 +4491,8 @@ export interface operations {
         };
       };
       400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden2'];
+      401: components['responses']['Unauthorized2'];
+      403: components['responses']['Forbidden4'];
       404: components['responses']['SessionNotFound'];
       /** @description No round is open: no current story, or it is revealed (`no_open_story`); the session is archived (`session_archived`) */
       409: {
@@ -4538,8 +4568,8 @@ export interface operations {
           };
         };
       };
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden2'];
+      401: components['responses']['Unauthorized2'];
+      403: components['responses']['Forbidden4'];
       404: components['responses']['SessionNotFound'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
@@ -4704,7 +4734,7 @@ export interface operations {
         };
       };
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden5'];
+      403: components['responses']['Forbidden6'];
       404: components['responses']['FolderNotFound'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
@@ -4747,7 +4777,7 @@ export interface operations {
         };
       };
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden5'];
+      403: components['responses']['Forbidden6'];
       404: components['responses']['FolderNotFound'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
@@ -4795,7 +4825,7 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden5'];
+      403: components['responses']['Forbidden6'];
       404: components['responses']['FolderNotFound'];
       /** @description The caller has another folder of this name, in any case or Unicode spelling (`duplicate`) */
       409: {
@@ -5076,7 +5106,7 @@ export interface operations {
         };
       };
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden6'];
+      403: components['responses']['Forbidden7'];
       404: components['responses']['TemplateNotFound'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
@@ -5119,7 +5149,7 @@ export interface operations {
         };
       };
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden6'];
+      403: components['responses']['Forbidden7'];
       404: components['responses']['TemplateNotFound'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
@@ -5167,7 +5197,7 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden6'];
+      403: components['responses']['Forbidden7'];
       404: components['responses']['TemplateNotFound'];
       /** @description The caller has another template of this name, in any case or Unicode spelling (`duplicate`) */
       409: {
@@ -5626,8 +5656,8 @@ export interface operations {
         };
       };
       400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden2'];
+      401: components['responses']['Unauthorized2'];
+      403: components['responses']['Forbidden4'];
       404: components['responses']['StoryNotFound'];
       409: components['responses']['StoryAlreadyRevealedOrSessionArchived'];
       413: components['responses']['PayloadTooLarge'];
@@ -5674,8 +5704,8 @@ export interface operations {
         };
       };
       400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden2'];
+      401: components['responses']['Unauthorized2'];
+      403: components['responses']['Forbidden4'];
       404: components['responses']['StoryNotFound'];
       409: components['responses']['SessionArchived'];
       413: components['responses']['PayloadTooLarge'];
@@ -5722,8 +5752,8 @@ export interface operations {
         };
       };
       400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden2'];
+      401: components['responses']['Unauthorized2'];
+      403: components['responses']['Forbidden4'];
       404: components['responses']['StoryNotFound'];
       409: components['responses']['StoryAlreadyRevealedOrSessionArchived'];
       413: components['responses']['PayloadTooLarge'];
@@ -6921,7 +6951,7 @@ export interface operations {
         };
       };
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden4'];
+      403: components['responses']['Forbidden5'];
       404: components['responses']['ConnectionNotFound'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
@@ -6969,7 +6999,7 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden4'];
+      403: components['responses']['Forbidden5'];
       404: components['responses']['ConnectionNotFound'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
@@ -7020,7 +7050,7 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden4'];
+      403: components['responses']['Forbidden5'];
       404: components['responses']['ConnectionNotFound'];
       409: components['responses']['NeedsReconnection'];
       413: components['responses']['PayloadTooLarge'];
@@ -7151,7 +7181,7 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden4'];
+      403: components['responses']['Forbidden5'];
       404: components['responses']['SessionNotFound'];
       /** @description The provider refused the OAuth grant: connect again (`needs_reconnection`); or the session is archived: read-only until it is unarchived (`session_archived`) */
       409: {
@@ -7217,7 +7247,7 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden4'];
+      403: components['responses']['Forbidden5'];
       404: components['responses']['SessionNotFound'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];

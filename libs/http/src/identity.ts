@@ -105,6 +105,31 @@ export function requireUser(req: Request): Identity {
   return req.identity;
 }
 
+/** The header a room's participant proves its seat with (the token its join answered). */
+export const PARTICIPANT_TOKEN_HEADER = 'x-participant-token';
+
+/**
+ * Who runs a room's round: its owner, signed in, or whoever holds the participant token of the
+ * room's moderator (the role the owner may hand over). The unit checks the moderator's token against
+ * the room; a signed-in caller is taken as the owner to be checked, a token beside it is not read.
+ */
+export type RoomController =
+  { kind: 'owner'; userId: string } | { kind: 'moderator'; participantToken: string };
+
+/** The room controller a request names, or a 401 when it carries neither a user nor a participant token. */
+export function requireRoomController(req: Request): RoomController {
+  if (req.identity?.kind === 'user') return { kind: 'owner', userId: req.identity.sub };
+  const token = req.headers[PARTICIPANT_TOKEN_HEADER];
+  if (typeof token === 'string' && token.length > 0) return { kind: 'moderator', participantToken: token };
+  throw new UnauthorizedError();
+}
+
+/** Round control answers 401 before it looks at the request when it names no one who could run the room. */
+export const namesRoomController: RequestHandler = (req, _res, next) => {
+  requireRoomController(req);
+  next();
+};
+
 /** Authenticated endpoints answer 401 before they look at the request. */
 export const signedIn: RequestHandler = (req, _res, next) => {
   requireUser(req);

@@ -13,7 +13,7 @@ export * from './app.ts';
 export * from './server.ts';
 export * from './unavailable.ts';
 export { runWithContext, currentContext } from '@pp/logger';
-export type * from './route-doc.ts';
+export * from './route-doc.ts';
 export * from './openapi.ts';
 export * from './openapi-envelope.ts';
 export * from './keep-alive-agents.ts';

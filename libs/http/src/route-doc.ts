@@ -31,3 +31,18 @@ export interface RouteDoc {
 }
 
 export type UnitDocs = Record<string, RouteDoc>;
+
+/** What an endpoint of round control (requireRoomController) says of who may call it. */
+export const ROOM_CONTROL_DOC =
+  " Run by the session's owner (bearer token), or by the room's moderator: the participant whose role is " +
+  "`moderator` (the owner's own seat, or the one the role was handed to with PATCH " +
+  '/sessions/{code}/participants/{id}), sending its `X-Participant-Token` and no bearer token. Such a request ' +
+  "counts against the participant's rate limit when its path names the room's code, else against the address.";
+
+/** The refusals of round control: 401 naming no one, 403 anyone but the owner or the moderator. */
+export const ROOM_CONTROL_REFUSALS = {
+  401: { description: 'Neither a bearer token nor an `X-Participant-Token` (`unauthorized`)' },
+  403: {
+    description: "Not the session's owner, nor the holder of its moderator's participant token (`forbidden`)",
+  },
+};

@@ -52,12 +52,17 @@ export const moveStory = (id: string, token: string, position: number) =>
   });
 export const deleteStory = (id: string, token: string) =>
   answerOf(api.DELETE('/stories/{story}', { ...ofStory(id), ...as({ token }) }), { token });
-export const revealStory = (id: string, token: string) =>
-  answerOf(api.POST('/stories/{story}/reveal', { ...ofStory(id), ...as({ token }) }), { token });
-export const resetStory = (id: string, token: string) =>
-  answerOf(api.POST('/stories/{story}/reset', { ...ofStory(id), ...as({ token }) }), { token });
-export const activateStory = (id: string, token: string) =>
-  answerOf(api.POST('/stories/{story}/activate', { ...ofStory(id), ...as({ token }) }), { token });
+/**
+ * Who runs the round: the owner by its access token, or the room's moderator by its seat's
+ * participant token (the role the owner may hand over).
+ */
+export type RoundRunner = { token: string } | { participantToken: string };
+export const revealStory = (id: string, by: RoundRunner) =>
+  answerOf(api.POST('/stories/{story}/reveal', { ...ofStory(id), ...as(by) }), by);
+export const resetStory = (id: string, by: RoundRunner) =>
+  answerOf(api.POST('/stories/{story}/reset', { ...ofStory(id), ...as(by) }), by);
+export const activateStory = (id: string, by: RoundRunner) =>
+  answerOf(api.POST('/stories/{story}/activate', { ...ofStory(id), ...as(by) }), by);
 
 export const analytics = (c: string, token: string) =>
   answerOf(api.GET('/sessions/{code}/analytics', { ...inRoom(c), ...as({ token }) }), { token });
@@ -74,11 +79,11 @@ export function exportStories(c: string, token: string, format: 'csv' | 'json'):
   return fileOf(call, { token });
 }
 
-/** The open round's countdown (owner): started (again) or stopped. */
-export const startCountdown = (c: string, token: string, body: Schemas['CountdownRequest']) =>
-  answerOf(api.POST('/sessions/{code}/countdown', { ...inRoom(c), body, ...as({ token }) }), { token });
-export const stopCountdown = (c: string, token: string) =>
-  answerOf(api.DELETE('/sessions/{code}/countdown', { ...inRoom(c), ...as({ token }) }), { token });
+/** The open round's countdown (the owner or the moderator): started (again) or stopped. */
+export const startCountdown = (c: string, by: RoundRunner, body: Schemas['CountdownRequest']) =>
+  answerOf(api.POST('/sessions/{code}/countdown', { ...inRoom(c), body, ...as(by) }), by);
+export const stopCountdown = (c: string, by: RoundRunner) =>
+  answerOf(api.DELETE('/sessions/{code}/countdown', { ...inRoom(c), ...as(by) }), by);
 
 /** A round at once, on a dated story made for it (owner). */
 export const quickVote = (c: string, token: string) =>

@@ -2,7 +2,7 @@ import { lang, t } from '../i18n/i18n.ts';
 import { useEffect, useState } from 'preact/hooks';
 import type { Auth } from '../auth.ts';
 import { ApiError, describeError } from '../api/client.ts';
-import { castVote } from '../api/endpoints.ts';
+import { castVote, type RoundRunner } from '../api/endpoints.ts';
 import type { Participant, Seat, Session } from '../api/types.ts';
 import { currentStory, lastRevealed } from '../room/room-state.ts';
 import { withOwnVote } from '../room/votes.ts';
@@ -87,6 +87,13 @@ export function Room({ code, auth }: { code: string; auth: Auth }) {
   const owner = state.session.owner_id !== undefined;
   const me = seat ? state.participants.find((p) => p.id === seat.id) : undefined;
   const current = currentStory(state);
+  // Who runs the round from this page: the owner, else this seat once it holds the moderator role.
+  const runner: RoundRunner | null =
+    owner && auth.token
+      ? { token: auth.token }
+      : me?.role === 'moderator' && seat
+        ? { participantToken: seat.token }
+        : null;
 
   const vote = async (value: string) => {
     if (!seat || !current) return;
@@ -125,6 +132,7 @@ export function Room({ code, auth }: { code: string; auth: Auth }) {
             current={current}
             me={me}
             owner={owner ? auth.token : null}
+            runner={runner}
             onVote={vote}
             voteError={voteError}
             onJoin={joined}
@@ -141,7 +149,7 @@ export function Room({ code, auth }: { code: string; auth: Auth }) {
             token={owner ? auth.token : null}
             onChanged={settleSoon}
           />
-          <Stories state={state} token={owner ? auth.token : null} onChanged={settleSoon} />
+          <Stories state={state} token={owner ? auth.token : null} runner={runner} onChanged={settleSoon} />
           {owner && auth.token && <ModeratorTools state={state} token={auth.token} onChanged={settleSoon} />}
         </aside>
       </div>

@@ -1,14 +1,13 @@
 import { z } from 'zod';
-import type { UnitDocs } from '@pp/http';
+import { ROOM_CONTROL_DOC, ROOM_CONTROL_REFUSALS, type UnitDocs } from '@pp/http';
 import { codeParams, countdownBody, roundCountdown } from './schemas.ts';
 
-const OWNER = { description: 'Not the owner of the session (`forbidden`)' };
 const UNKNOWN = { description: 'Unknown session code (`session_not_found`)' };
 
-/** The documentation of what the owner runs the meeting with: the round's countdown. */
+/** The documentation of what the owner or the room's moderator runs the meeting with: the round's countdown. */
 export const meetingApi = {
   'POST /sessions/{code}/countdown': {
-    summary: 'Start a countdown for the open round (owner)',
+    summary: 'Start a countdown for the open round (owner or moderator)',
     description:
       "A countdown of `seconds` for the current story's round; starting one again replaces it. Everyone sees " +
       'it: `countdown` in GET /sessions/{code} and the room read, and `countdown.started` on the live room ' +
@@ -16,12 +15,14 @@ export const meetingApi = {
       'within a second or two: `story.revealed` on the stream) or closed to votes (`close`: a vote gets 409 ' +
       '`voting_closed`, the owner can still reveal, reset or start another countdown). The countdown ends ' +
       'with its round: a reveal, a reset, another story made current or its story deleted ends it (the ' +
-      "lookup's `countdown` is null again; the stream shows the round's own event).",
+      "lookup's `countdown` is null again; the stream shows the round's own event)." +
+      ROOM_CONTROL_DOC,
+    public: true,
     params: codeParams,
     body: countdownBody,
     responses: {
       200: { description: 'The countdown', payload: z.object({ countdown: roundCountdown }) },
-      403: OWNER,
+      ...ROOM_CONTROL_REFUSALS,
       404: UNKNOWN,
       409: {
         description:
@@ -31,17 +32,19 @@ export const meetingApi = {
     },
   },
   'DELETE /sessions/{code}/countdown': {
-    summary: "Stop the open round's countdown (owner)",
+    summary: "Stop the open round's countdown (owner or moderator)",
     description:
       'The round goes on without one (a round closed to votes by its countdown takes votes again); ' +
-      '`countdown.ended` on the live room. `stopped` is false, and nothing is announced, when there was none.',
+      '`countdown.ended` on the live room. `stopped` is false, and nothing is announced, when there was none.' +
+      ROOM_CONTROL_DOC,
+    public: true,
     params: codeParams,
     responses: {
       200: {
         description: 'Stopped',
         payload: z.object({ stopped: z.boolean(), countdown: z.null() }),
       },
-      403: OWNER,
+      ...ROOM_CONTROL_REFUSALS,
       404: UNKNOWN,
     },
   },

@@ -108,6 +108,8 @@ export const participantRoleBody = z
 
 export const internalSessionParams = z.object({ codeOrId: z.string() });
 export const sessionIdParams = z.object({ sessionId: z.uuid() });
+/** Another unit asks whether a participant token is the room's moderator's. */
+export const moderatorQuestion = z.strictObject({ participant_token: z.string().min(1).max(200) });
 export const roundParams = z.object({ sessionId: z.uuid(), storyId: z.uuid() });
 
 // ---- responses ----

@@ -2,10 +2,11 @@ import { Router } from 'express';
 import { roundCommand, roundCommitted } from '@pp/contracts';
 import { requireService, sendToUnit, validate } from '@pp/http';
 import { inSpan } from '@pp/telemetry';
-import { internalSessionParams, roundParams, sessionIdParams } from '../api/schemas.ts';
+import { internalSessionParams, moderatorQuestion, roundParams, sessionIdParams } from '../api/schemas.ts';
 import { applyRoundCommand, confirmCommittedRounds } from '../use-cases/apply-round-command.use-case.ts';
 import { getRoundStats } from '../use-cases/get-round-stats.use-case.ts';
 import { getSessionSnapshot } from '../use-cases/get-session-snapshot.use-case.ts';
+import { findModerator } from '../use-cases/find-moderator.use-case.ts';
 import type { RouteDeps } from './deps.ts';
 
 /** Endpoints for other units only (the stories service): never proxied, refused without a signed service identity. */
@@ -35,6 +36,15 @@ export function internalRoutes(deps: RouteDeps): Router {
     validate({ params: sessionIdParams, body: roundCommitted }, async ({ params, body }, _req, res) => {
       await confirmCommittedRounds(deps.context(), params.sessionId, body.version);
       sendToUnit(res, 200, {});
+    }),
+  );
+  // The token goes in the body, not the path: it is a secret, and paths are logged.
+  router.post(
+    '/internal/sessions/:sessionId/moderator',
+    validate({ params: sessionIdParams, body: moderatorQuestion }, async ({ params, body }, _req, res) => {
+      sendToUnit(res, 200, {
+        moderator: await findModerator(deps.context(), params.sessionId, body.participant_token),
+      });
     }),
   );
   router.get(

@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { PARTICIPANT_TOKEN_HEADER } from '@pp/http';
 import type { OpenPresenceStreams } from '../background/presence.task.ts';
 import { streamClosed, streamOpened } from '../use-cases/track-presence.use-case.ts';
 import type { RouteDeps } from './deps.ts';
@@ -15,7 +16,7 @@ export async function followPresence(
   sessionId: string,
   open: OpenPresenceStreams,
 ) {
-  const token = req.headers['x-participant-token'];
+  const token = req.headers[PARTICIPANT_TOKEN_HEADER];
   if (req.method !== 'GET' || typeof token !== 'string' || res.writableEnded) return;
   const ctx = deps.context();
   try {

@@ -1,10 +1,8 @@
 import { Router } from 'express';
-import { send, validate } from '@pp/http';
+import { PARTICIPANT_TOKEN_HEADER, send, validate } from '@pp/http';
 import { sessionsApi as api } from '../api/docs.ts';
 import { castVote } from '../use-cases/cast-vote.use-case.ts';
 import type { RouteDeps } from './deps.ts';
-
-export const PARTICIPANT_TOKEN_HEADER = 'x-participant-token';
 
 export function voteRoutes(deps: RouteDeps): Router {
   const router = Router();

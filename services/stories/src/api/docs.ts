@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { roomStorySchema as roomStory } from '@pp/contracts';
-import type { UnitDocs } from '@pp/http';
+import { ROOM_CONTROL_DOC, ROOM_CONTROL_REFUSALS, type UnitDocs } from '@pp/http';
 import {
   analytics,
   codeParams,
@@ -104,7 +104,7 @@ export const storiesApi = {
     },
   },
   'POST /stories/{story}/reveal': {
-    summary: 'Reveal the votes and compute the consensus (owner)',
+    summary: 'Reveal the votes and compute the consensus (owner or moderator)',
     description:
       'Seals the round (a vote cast at the same moment is either included or refused), computes the final estimate ' +
       'and makes the next pending story current (`next_story`). Any story not yet revealed can be: a `pending` one ' +
@@ -112,39 +112,47 @@ export const storiesApi = {
       '`next_story` is null and the current story stays current. The final estimate is the consensus over the ' +
       "session's deck: `?` and `coffee` do not count; the one most frequent card wins; on a tie, the median of the " +
       'counted votes in deck order (the upper of the two middle ones for an even count); null when no vote counts.' +
-      KEPT_VOTES,
+      KEPT_VOTES +
+      ROOM_CONTROL_DOC,
+    public: true,
     params: storyParams,
     responses: {
       200: {
         description: 'The revealed story',
         payload: z.object({ story: revealedStory, next_story: storySummary.nullable() }),
       },
-      ...OWNER,
+      ...ROOM_CONTROL_REFUSALS,
       ...STORY_404,
       ...conflicts(ALREADY_REVEALED),
       ...SESSIONS_DOWN,
     },
   },
   'POST /stories/{story}/reset': {
-    summary: 'Clear the votes and vote again (owner)',
+    summary: 'Clear the votes and vote again (owner or moderator)',
     description:
-      'Also after a reveal (a re-vote): the final estimate goes back to null and the story becomes current.',
+      'Also after a reveal (a re-vote): the final estimate goes back to null and the story becomes current.' +
+      ROOM_CONTROL_DOC,
+    public: true,
     params: storyParams,
     responses: {
       200: { description: 'The story, open for voting', payload: z.object({ story }) },
-      ...OWNER,
+      ...ROOM_CONTROL_REFUSALS,
       ...STORY_404,
       ...conflicts(),
       ...SESSIONS_DOWN,
     },
   },
   'POST /stories/{story}/activate': {
-    summary: 'Make this the current story (owner)',
-    description: 'The previous current story goes back to `pending` with its votes kept.' + KEPT_VOTES,
+    summary: 'Make this the current story (owner or moderator)',
+    description:
+      'The previous current story goes back to `pending` with its votes kept.' +
+      KEPT_VOTES +
+      ROOM_CONTROL_DOC,
+    public: true,
     params: storyParams,
     responses: {
       200: { description: 'The story, now current', payload: z.object({ story }) },
-      ...OWNER,
+      ...ROOM_CONTROL_REFUSALS,
       ...STORY_404,
       ...conflicts(ALREADY_REVEALED),
     },

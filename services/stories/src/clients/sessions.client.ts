@@ -18,12 +18,18 @@ export interface SessionsClient {
    * the latest version only.
    */
   roundCommitted(sessionId: string, version: number): void;
+  /** The room's moderator holding this participant token (its id and name), or null when it is not the moderator's. */
+  moderator(sessionId: string, participantToken: string): Promise<{ id: number; name: string } | null>;
   /** The round's counts as committed now. */
   stats(
     sessionId: string,
     storyId: string,
   ): Promise<{ votes_cast: number; total_participants: number; all_voted: boolean }>;
 }
+
+const moderatorAnswer = z.object({
+  moderator: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+});
 
 const roundStats = z.object({
   stats: z.object({
@@ -82,6 +88,15 @@ export function createSessionsClient(options: {
     roundCommitted(sessionId, version) {
       if (!waiting.has(sessionId)) tell(sessionId, version);
       else waiting.set(sessionId, Math.max(version, waiting.get(sessionId) ?? 0));
+    },
+    async moderator(sessionId, participantToken) {
+      const body = await client.callOk({
+        url: `${session(sessionId)}/moderator`,
+        method: 'POST',
+        data: { participant_token: participantToken },
+        idempotent: true,
+      });
+      return moderatorAnswer.parse(body).moderator;
     },
     async stats(sessionId, storyId) {
       const url = `${session(sessionId)}/stories/${encodeURIComponent(storyId)}/stats`;

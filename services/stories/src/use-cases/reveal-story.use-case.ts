@@ -8,9 +8,9 @@ import { changeQueue } from './shared/change-queue.ts';
 import type { Actor, StoriesContext } from './shared/context.ts';
 import { sessionRef, storySummary } from './shared/summaries.ts';
 
-/** What the sessions unit checks before it seals: nothing for the owner, the automatic reveal's reason else. */
+/** What the sessions unit checks before it seals: nothing for the owner or the moderator, the automatic reveal's reason else. */
 function conditionOf(actor: Actor): SealCondition {
-  if (actor.kind === 'user') return 'always';
+  if (actor.kind !== 'system') return 'always';
   if (actor.reason === 'auto_reveal') return 'all_voted';
   return actor.reason === 'countdown' ? 'countdown_ended' : 'deadline_passed';
 }

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { startCountdown, stopCountdown } from '../../api/endpoints.ts';
+import { startCountdown, stopCountdown, type RoundRunner } from '../../api/endpoints.ts';
 import { t } from '../../i18n/i18n.ts';
 import { announcement, clock, secondsLeft, type RoundCountdown } from '../../room/countdown.ts';
 import { Problem, useAction } from '../common.tsx';
@@ -75,10 +75,10 @@ export function CountdownClock({ countdown }: { countdown: RoundCountdown }) {
   );
 }
 
-/** The owner's start and stop of the open round's countdown. */
+/** The start and stop of the open round's countdown, for whoever runs the round. */
 export function CountdownControls(props: {
   code: string;
-  token: string;
+  by: RoundRunner;
   running: boolean;
   onChanged(): void;
 }) {
@@ -93,7 +93,7 @@ export function CountdownControls(props: {
     e.preventDefault();
     if (!valid) return;
     void action.run(async () => {
-      await startCountdown(props.code, props.token, { seconds, at_zero: atZero });
+      await startCountdown(props.code, props.by, { seconds, at_zero: atZero });
       props.onChanged();
     });
   };
@@ -149,7 +149,7 @@ export function CountdownControls(props: {
               disabled={action.busy}
               onClick={() =>
                 void action.run(async () => {
-                  await stopCountdown(props.code, props.token);
+                  await stopCountdown(props.code, props.by);
                   props.onChanged();
                 })
               }

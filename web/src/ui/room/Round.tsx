@@ -1,5 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
-import { activateStory, joinSession, quickVote, resetStory, revealStory } from '../../api/endpoints.ts';
+import {
+  activateStory,
+  joinSession,
+  quickVote,
+  resetStory,
+  revealStory,
+  type RoundRunner,
+} from '../../api/endpoints.ts';
 import type { Participant, RoomStory, Seat, SessionStatus } from '../../api/types.ts';
 import { voters, type RoomState } from '../../room/room-state.ts';
 import { Problem, useAction } from '../common.tsx';
@@ -38,8 +45,10 @@ export function Round(props: {
   state: RoomState;
   current: RoomStory | null;
   me: Participant | undefined;
-  /** The owner's access token: the moderator's controls. */
+  /** The owner's access token: the owner's own controls (a quick vote, editing the story, joining the vote). */
   owner: string | null;
+  /** Whoever runs the round here, the owner or the moderator's seat: reveal, reset, open, countdown. */
+  runner: RoundRunner | null;
   onVote(value: string): void;
   voteError: string | null;
   onJoin(seat: Seat, participant: Participant): void;
@@ -47,7 +56,7 @@ export function Round(props: {
   onRevealing(storyId: string): void;
   onChanged(): void;
 }) {
-  const { state, current, me, owner } = props;
+  const { state, current, me, owner, runner } = props;
   const { session } = state;
   const deadline = session.voteby_enabled && session.vote_by_at ? session.vote_by_at : null;
   const open = current?.status === 'voting';
@@ -67,11 +76,11 @@ export function Round(props: {
   const mine = current ? state.mine[current.id] : undefined;
   const canVote = !!me && me.role !== 'observer' && open && !closed && session.status === 'active';
 
-  const moderate = (call: (id: string, token: string) => Promise<unknown>) =>
+  const moderate = (call: (id: string, by: RoundRunner) => Promise<unknown>) =>
     current &&
-    owner &&
+    runner &&
     void action.run(async () => {
-      await call(current.id, owner);
+      await call(current.id, runner);
       props.onChanged();
     });
 
@@ -115,9 +124,9 @@ export function Round(props: {
         </>
       )}
 
-      {owner && (
+      {runner && (
         <div class="row controls">
-          {!me && <JoinTheVote code={session.code} token={owner} onJoin={props.onJoin} />}
+          {owner && !me && <JoinTheVote code={session.code} token={owner} onJoin={props.onJoin} />}
           {open && (
             <button
               type="button"
@@ -141,25 +150,27 @@ export function Round(props: {
               {m.openForVotes}
             </button>
           )}
-          <button
-            type="button"
-            title={m.quickVoteHint}
-            disabled={action.busy || session.status !== 'active'}
-            onClick={() =>
-              void action.run(async () => {
-                await quickVote(session.code, owner);
-                props.onChanged();
-              })
-            }
-          >
-            {m.quickVote}
-          </button>
+          {owner && (
+            <button
+              type="button"
+              title={m.quickVoteHint}
+              disabled={action.busy || session.status !== 'active'}
+              onClick={() =>
+                void action.run(async () => {
+                  await quickVote(session.code, owner);
+                  props.onChanged();
+                })
+              }
+            >
+              {m.quickVote}
+            </button>
+          )}
         </div>
       )}
-      {owner && open && (
+      {runner && open && (
         <CountdownControls
           code={session.code}
-          token={owner}
+          by={runner}
           running={!!countdown}
           onChanged={props.onChanged}
         />

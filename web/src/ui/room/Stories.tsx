@@ -1,6 +1,13 @@
 import { t } from '../../i18n/i18n.ts';
 import { useState } from 'preact/hooks';
-import { activateStory, addStory, deleteStory, moveStory, resetStory } from '../../api/endpoints.ts';
+import {
+  activateStory,
+  addStory,
+  deleteStory,
+  moveStory,
+  resetStory,
+  type RoundRunner,
+} from '../../api/endpoints.ts';
 import type { RoomStory } from '../../api/types.ts';
 import type { RoomState } from '../../room/room-state.ts';
 import { Problem, TextField, useAction } from '../common.tsx';
@@ -8,22 +15,27 @@ import { ImportCsv } from './ImportCsv.tsx';
 
 const STATUS = (status: RoomStory['status']) =>
   ({ pending: t().storyWaiting, voting: t().storyVoting, revealed: t().storyDone })[status];
-/** What the owner can do next with a story out of the round: open it, or vote on it again. */
+/** What whoever runs the round can do next with a story out of it: open it, or vote on it again. */
 const STEP: Partial<
-  Record<RoomStory['status'], { label(): string; call(id: string, token: string): Promise<unknown> }>
+  Record<RoomStory['status'], { label(): string; call(id: string, by: RoundRunner): Promise<unknown> }>
 > = {
   pending: { label: () => t().estimateNow, call: activateStory },
   revealed: { label: () => t().voteAgain, call: resetStory },
 };
 
-/** The backlog in queue order; the owner adds, imports, reorders, opens, re-votes and deletes. */
+/**
+ * The backlog in queue order; the owner adds, imports, reorders and deletes; whoever runs the round
+ * (the owner, or the moderator) opens a story and votes on one again.
+ */
 export function Stories({
   state,
   token,
+  runner,
   onChanged,
 }: {
   state: RoomState;
   token: string | null;
+  runner: RoundRunner | null;
   onChanged(): void;
 }) {
   const action = useAction();
@@ -55,45 +67,38 @@ export function Stories({
                 </>
               )}
             </span>
-            {token && (
+            {(token || runner) && (
               <span class="story-actions">
-                <button
-                  type="button"
-                  class="icon"
-                  aria-label={m.moveUp(s.title)}
-                  disabled={i === 0 || action.busy}
-                  onClick={() => act(() => moveStory(s.id, token, i))}
-                >
-                  ↑
-                </button>
-                <button
-                  type="button"
-                  class="icon"
-                  aria-label={m.moveDown(s.title)}
-                  disabled={i === stories.length - 1 || action.busy}
-                  onClick={() => act(() => moveStory(s.id, token, i + 2))}
-                >
-                  ↓
-                </button>
-                {STEP[s.status] && (
+                {token && (
+                  <MoveButtons
+                    title={s.title}
+                    first={i === 0}
+                    last={i === stories.length - 1}
+                    busy={action.busy}
+                    onMove={(to) => act(() => moveStory(s.id, token, i + to))}
+                  />
+                )}
+                {runner && STEP[s.status] && (
                   <button
                     type="button"
                     class="small"
                     disabled={action.busy}
-                    onClick={() => act(() => STEP[s.status]!.call(s.id, token))}
+                    onClick={() => act(() => STEP[s.status]!.call(s.id, runner))}
                   >
                     {STEP[s.status]!.label()}
                   </button>
                 )}
-                <button
-                  type="button"
-                  class="icon"
-                  aria-label={m.deleteStory(s.title)}
-                  disabled={action.busy}
-                  onClick={() => confirm(m.confirmDelete(s.title)) && act(() => deleteStory(s.id, token))}
-                >
-                  ✕
-                </button>
+                {token && (
+                  <button
+                    type="button"
+                    class="icon"
+                    aria-label={m.deleteStory(s.title)}
+                    disabled={action.busy}
+                    onClick={() => confirm(m.confirmDelete(s.title)) && act(() => deleteStory(s.id, token))}
+                  >
+                    ✕
+                  </button>
+                )}
               </span>
             )}
           </li>
@@ -103,6 +108,39 @@ export function Stories({
       {token && <AddStory code={state.session.code} token={token} onChanged={onChanged} />}
       {token && <ImportCsv code={state.session.code} token={token} onChanged={onChanged} />}
     </section>
+  );
+}
+
+/** The owner's moves of a story one place up (`to` 0: its position is its index) or down (2). */
+function MoveButtons(props: {
+  title: string;
+  first: boolean;
+  last: boolean;
+  busy: boolean;
+  onMove(to: 0 | 2): void;
+}) {
+  const m = t();
+  return (
+    <>
+      <button
+        type="button"
+        class="icon"
+        aria-label={m.moveUp(props.title)}
+        disabled={props.first || props.busy}
+        onClick={() => props.onMove(0)}
+      >
+        ↑
+      </button>
+      <button
+        type="button"
+        class="icon"
+        aria-label={m.moveDown(props.title)}
+        disabled={props.last || props.busy}
+        onClick={() => props.onMove(2)}
+      >
+        ↓
+      </button>
+    </>
   );
 }
 

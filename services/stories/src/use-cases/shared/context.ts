@@ -16,11 +16,14 @@ export interface StoriesContext {
 }
 
 /**
- * Who acts: a signed-in user (ownership is checked) or the service itself (auto-reveal, deadlines,
- * stating a round again, a batch another unit adds after checking the owner itself).
+ * Who acts: a signed-in user (ownership is checked), the room's moderator (a participant the sessions
+ * unit has confirmed holds the role, for round control only: see round-controller.ts) or the service
+ * itself (auto-reveal, deadlines, stating a round again, a batch another unit adds after checking the
+ * owner itself).
  */
 export type Actor =
   | { kind: 'user'; userId: string }
+  | { kind: 'moderator'; participantId: number }
   | { kind: 'system'; reason: 'auto_reveal' | 'vote_by_deadline' | 'countdown' | 'round_sync' | 'batch' };
 
 /** A use-case context on an entity manager (the request's, or a fresh one for a consumer or a task). */
