@@ -140,6 +140,8 @@ describe('rounds: seal', () => {
       const first = await r.vote(session.code, (await r.join(session.code, 'Early')).id, '1');
       expect(first.status).toBe(200);
       // Each voter keeps changing its vote until the seal refuses it.
+      let racing!: () => void;
+      const firstRacingVote = new Promise<void>((resolve) => (racing = resolve));
       const voteUntilRefused = async (id: number) => {
         let lastAccepted: string | undefined;
         for (let n = 0; n < 500; n++) {
@@ -147,10 +149,15 @@ describe('rounds: seal', () => {
           const res = await r.vote(session.code, id, value);
           if (res.status !== 200) return { lastAccepted, refusal: res.body.error.code };
           lastAccepted = value;
+          racing();
         }
         throw new Error('never refused');
       };
-      const seal = new Promise((resolve) => setTimeout(resolve, 15)).then(() => r.seal(session.id, story.id));
+      // The seal comes while votes are under way: 15 ms after the first racing vote was taken (on a busy
+      // machine a fixed delay from the start could seal before any).
+      const seal = firstRacingVote
+        .then(() => new Promise((resolve) => setTimeout(resolve, 15)))
+        .then(() => r.seal(session.id, story.id));
       const [sealed, ...outcomes] = await Promise.all([seal, ...voters.map((v) => voteUntilRefused(v.id))]);
       return { voters, sealed, outcomes };
     };
