@@ -252,6 +252,19 @@ async function idleRequests(gateway: string, token: string): Promise<LatencyResu
   return rounds[0]!.map((_, k) => medianOfRounds(rounds.map((r) => r[k]!)));
 }
 
+/**
+ * A yardstick's median one request at a time, idle (IDLE_REQUESTS after as many unmeasured, in
+ * rounds): what one INSERT and one publish (and, for the floor, one call to a second unit) take on
+ * this machine, so that the idle targets, which are absolute, can be read against it.
+ */
+async function idleYardstick(name: string, url: string): Promise<LatencyResult> {
+  const body = { participant_id: 1, vote: '5' };
+  const step = (timed: boolean) => (_i: number, time: <T>(work: () => Promise<T>) => Promise<T>) =>
+    (timed ? time(() => json('POST', url, body)) : json('POST', url, body)).then(() => undefined);
+  await oneAtATime(name, IDLE_REQUESTS, step(false));
+  return medianOfRounds(await inRounds(ROUNDS, () => oneAtATime(name, IDLE_REQUESTS, step(true))));
+}
+
 export interface EstimationBenchResult {
   vote: LoadResult;
   lookup: LoadResult;
@@ -259,6 +272,8 @@ export interface EstimationBenchResult {
   twoUnits: LoadResult;
   changes: LatencyResult[];
   idle: LatencyResult[];
+  /** The yardsticks one request at a time: the baseline, then the floor. */
+  idleYardsticks: LatencyResult[];
   meetsVote: boolean;
   meetsLookup: boolean;
   meetsChanges: boolean;
@@ -342,6 +357,10 @@ export async function run(
       method: 'POST',
       body: vote,
     });
+    const idleBaseline = await idleYardstick(
+      'idle: baseline (INSERT + publish, bare proxy)',
+      `${proxy.url}/vote`,
+    );
     const baselineMeter = cpuMeter(() => [
       { name: 'baseline service', pid: service.child.pid },
       { name: 'bare proxy', pid: proxy.child.pid },
@@ -379,6 +398,7 @@ export async function run(
         method: 'POST',
         body: vote,
       });
+    const idleFloor = await idleYardstick('idle: floor (two units, one call)', `${firstProxy.url}/vote`);
     await floorLoad('warm-up', 1);
     const floorMeter = cpuMeter(() => [
       { name: 'first service', pid: first.child.pid },
@@ -419,6 +439,7 @@ export async function run(
       twoUnits,
       changes,
       idle,
+      idleYardsticks: [idleBaseline, idleFloor],
       meetsVote:
         failedOf(voteResult) === 0 &&
         failedOf(baseline) === 0 &&
@@ -490,11 +511,18 @@ export async function run(
     );
     log(HEADER);
     for (const t of idleTargets) log(formatRow({ ...t.result, non2xx: t.result.failed, errors: 0 }));
-    for (const t of idleTargets)
+    for (const r of [idleBaseline, idleFloor]) log(formatRow({ ...r, non2xx: r.failed, errors: 0 }));
+    // The targets are absolute; the yardsticks, measured idle in the same run, say what this machine
+    // allows: a vote beside the baseline, a story change beside the floor.
+    for (const [k, t] of idleTargets.entries()) {
+      const yardstick = k === 0 ? idleBaseline : idleFloor;
       log(
         `  ${t.result.name}: median ${t.result.p50.toFixed(2)} ms (target <= ${t.limit} ms), ${t.result.failed} ` +
-          `failed: ${yes(t.result.failed === 0 && t.result.p50 <= t.limit)}`,
+          `failed: ${yes(t.result.failed === 0 && t.result.p50 <= t.limit)}; ` +
+          `${ratio(t.result.p50, yardstick.p50).toFixed(2)} times the ${k === 0 ? 'baseline' : 'floor'}'s ` +
+          `${yardstick.p50.toFixed(2)} ms one at a time here`,
       );
+    }
     log('');
     report(
       log,
