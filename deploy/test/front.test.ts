@@ -6,10 +6,20 @@ import { ephemeralPort } from '../src/launcher/ports.ts';
 import { capturedLog } from './support/captured-log.ts';
 import { freshRequest } from './support/fresh-request.ts';
 
-/** A replica that answers every request with its name; `/readyz` with 200 while `ready()` says so, else 503. */
-async function replica(name: string, ready = () => true): Promise<{ port: number; server: http.Server }> {
+/**
+ * A replica that answers every request with its name; `/readyz` with 200 while `ready()` says so, else
+ * 503; or not at all while `ready()` says `'silent'` (a replica too busy to answer in time).
+ */
+async function replica(
+  name: string,
+  ready: () => boolean | 'silent' = () => true,
+): Promise<{ port: number; server: http.Server }> {
   const server = http.createServer((req, res) => {
-    if (req.url === '/readyz' && !ready()) res.statusCode = 503;
+    if (req.url === '/readyz') {
+      const state = ready();
+      if (state === 'silent') return;
+      if (!state) res.statusCode = 503;
+    }
     res.end(name);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -45,7 +55,7 @@ describe('the front over replicas', () => {
     const [a, b] = [await replica('a', () => aReady), await replica('b', () => bReady)];
     servers.push(a.server, b.server);
     const port = await ephemeralPort('127.0.0.1');
-    const probe = { path: '/readyz', intervalMs: 50, timeoutMs: 1_000 };
+    const probe = { path: '/readyz', intervalMs: 50, timeoutMs: 1_000, failureThreshold: 3 };
     front = await startFront('gateway', port, [a.port, b.port], capturedLog().log, '127.0.0.1', probe);
     const answers = async (n: number) => {
       const got: string[] = [];
@@ -68,6 +78,30 @@ describe('the front over replicas', () => {
       const got = await answers(4);
       return got.includes('a') && got.includes('b');
     });
+  });
+
+  it('keeps a replica that leaves its readiness unanswered until it has done so failureThreshold times in a row', async () => {
+    const [a, b] = [await replica('a'), await replica('b', () => 'silent')];
+    servers.push(a.server, b.server);
+    const answers = async (n: number) => {
+      const got: string[] = [];
+      for (let i = 0; i < n; i++) got.push((await freshRequest(`http://127.0.0.1:${port}/`)).text);
+      return got;
+    };
+    // Many questions time out (50 ms each), fewer than the threshold: b stays in turn.
+    let port = await ephemeralPort('127.0.0.1');
+    const patient = { path: '/readyz', intervalMs: 10, timeoutMs: 50, failureThreshold: 10_000 };
+    front = await startFront('gateway', port, [a.port, b.port], capturedLog().log, '127.0.0.1', patient);
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await answers(6)).filter((x) => x === 'b').length).toBeGreaterThanOrEqual(2);
+    await front.close();
+
+    // Three in a row: b is out of turn while a is ready.
+    port = await ephemeralPort('127.0.0.1');
+    const strict = { ...patient, failureThreshold: 3 };
+    front = await startFront('gateway', port, [a.port, b.port], capturedLog().log, '127.0.0.1', strict);
+    await until(async () => (await answers(4)).every((x) => x === 'a'));
+    expect(await answers(6)).toEqual(['a', 'a', 'a', 'a', 'a', 'a']);
   });
 
   it('closes a connection that no replica accepts, and closes open ones when it closes', async () => {

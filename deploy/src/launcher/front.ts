@@ -10,14 +10,25 @@ export interface Front {
   close(): Promise<void>;
 }
 
-/** How the front tells which replicas are ready: each one's `/readyz`, asked every `intervalMs`. */
+/**
+ * How the front tells which replicas are ready: each one's `/readyz`, asked every `intervalMs`. A
+ * replica that answers not ready is taken at its word at once; one that does not answer within
+ * `timeoutMs` (busy, or gone) is counted not ready after `failureThreshold` such questions in a row,
+ * as a Kubernetes readiness probe does, so a replica slow to answer on a busy machine is not dropped.
+ */
 export interface ReadinessProbe {
   path: string;
   intervalMs: number;
   timeoutMs: number;
+  failureThreshold: number;
 }
 
-export const DEFAULT_READINESS: ReadinessProbe = { path: '/readyz', intervalMs: 2_000, timeoutMs: 1_000 };
+export const DEFAULT_READINESS: ReadinessProbe = {
+  path: '/readyz',
+  intervalMs: 2_000,
+  timeoutMs: 1_000,
+  failureThreshold: 3,
+};
 
 /**
  * Which replicas said ready when last asked (a replica that is starting, or has lost a dependency the
@@ -26,6 +37,8 @@ export const DEFAULT_READINESS: ReadinessProbe = { path: '/readyz', intervalMs: 
  */
 function watchReadiness(backends: readonly number[], probe: ReadinessProbe) {
   const notReady = new Set<number>();
+  /** Questions in a row a replica left unanswered. */
+  const unanswered = new Map<number, number>();
   const stopping = new AbortController();
   const ask = async (port: number) => {
     try {
@@ -33,10 +46,13 @@ function watchReadiness(backends: readonly number[], probe: ReadinessProbe) {
         signal: AbortSignal.any([AbortSignal.timeout(probe.timeoutMs), stopping.signal]),
       });
       await res.arrayBuffer().catch(() => undefined);
+      unanswered.delete(port);
       if (res.status === 200) notReady.delete(port);
       else notReady.add(port);
     } catch {
-      notReady.add(port);
+      const missed = (unanswered.get(port) ?? 0) + 1;
+      unanswered.set(port, missed);
+      if (missed >= probe.failureThreshold) notReady.add(port);
     }
   };
   for (const port of backends)
