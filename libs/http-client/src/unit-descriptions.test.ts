@@ -6,7 +6,7 @@ import { listenToUnitDescriptions } from './unit-descriptions.ts';
 
 const KEY = 'k'.repeat(40);
 /** How long a unit may stay silent at the start before the gateway says so. */
-const GRACE_MS = 300;
+const GRACE_MS = 1_000;
 
 /** A unit whose description endpoint answers 503 until it is told to answer. */
 async function startingUnit(): Promise<RunningServer & { ready(): void; down(): void }> {

@@ -13,8 +13,8 @@ describe('an OAuth connection is finished only by the browser that started it', 
   let stop: () => Promise<void>;
   beforeAll(async () => {
     ({ h, provider, oauth, stop } = await startWithGithubOAuth());
-  });
-  afterAll(() => stop());
+  }, 60_000);
+  afterAll(() => stop?.());
 
   const exchanges = () => provider.seen.filter((r) => r.path === '/login/oauth/access_token').length;
   const connectionsOf = async (owner: string) =>

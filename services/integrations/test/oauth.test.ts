@@ -13,8 +13,8 @@ describe('OAuth connections', () => {
   let stop: () => Promise<void>;
   beforeAll(async () => {
     ({ h, github, provider, oauth, stop } = await startWithGithubOAuth());
-  });
-  afterAll(() => stop());
+  }, 60_000);
+  afterAll(() => stop?.());
 
   /** A start as `owner`, whose authorization the provider then grants (the code is for its challenge). */
   async function start(owner: string) {
