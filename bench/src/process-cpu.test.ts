@@ -4,25 +4,26 @@ import { createInterface } from 'node:readline';
 import { cpuPerOperation, formatCpu, readCpu } from './process-cpu.ts';
 
 /**
- * A process that prints `ready`, then spins until it has spent `spinMs` more of CPU (its own CPU time,
- * not the clock's: on a busy machine it gets less than all of a core), prints `done` and waits to be
- * killed.
+ * A process that prints `ready`, and once told to go (a line on its stdin) spins until it has spent
+ * `spinMs` more of CPU (its own CPU time, not the clock's: on a busy machine it gets less than all of
+ * a core), prints `done` and waits to be killed. It starts only when told, after the first reading,
+ * however late a busy machine lets the test take it.
  */
 function child(spinMs: number) {
   const code = `
     console.log('ready');
-    setTimeout(() => {
+    process.stdin.once('data', () => {
       const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
       const until = cpu() + ${spinMs};
       while (cpu() < until);
       console.log('done');
-    }, 50);
+    });
     setInterval(() => {}, 1000);`;
-  const proc = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc = spawn(process.execPath, ['-e', code], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: proc.stdout });
   const said = (word: string) =>
     new Promise<void>((resolve) => lines.on('line', (l) => l === word && resolve()));
-  return { proc, ready: said('ready'), done: said('done') };
+  return { proc, ready: said('ready'), done: said('done'), go: () => proc.stdin.write('go\n') };
 }
 
 describe('CPU per operation by process', () => {
@@ -36,6 +37,8 @@ describe('CPU per operation by process', () => {
         { name: 'idle', pid: idle.proc.pid },
       ];
       const before = readCpu(processes, []);
+      busy.go();
+      idle.go();
       await Promise.all([busy.done, idle.done]);
       const cost = cpuPerOperation(before, readCpu(processes, []), 2);
 
