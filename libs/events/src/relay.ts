@@ -1,4 +1,4 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { MikroORM, PostgreSqlConnection } from '@mikro-orm/postgresql';
 import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
 import { atMost } from '@pp/async';
 import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
@@ -96,45 +96,59 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   let vacuuming: Promise<void> | undefined;
 
   /**
-   * One claim of the outbox: in one statement, the oldest pending rows are taken (SKIP LOCKED, so
-   * replicas claim different rows) and deleted, and come back in the order they were written. They are published
-   * while the transaction holds them, and the commit lets them go. A row JetStream did not take goes
-   * back as it was, saying how often it was tried and why not; the others still leave, so one row
-   * that cannot be published holds up no other.
+   * One claim of the outbox, in one round trip: the transaction begins and, in one statement, the
+   * oldest pending rows are taken (SKIP LOCKED, so replicas claim different rows) and deleted, and
+   * come back in the order they were written. They are published while the transaction holds them,
+   * and the commit lets them go. A row JetStream did not take goes back as it was, saying how often
+   * it was tried and why not; the others still leave, so one row that cannot be published holds up no
+   * other. The commit does not wait for the disk: the rows it deletes are published already, and
+   * were it lost in a crash they would only be published again (which the broker's deduplication and
+   * the consumers' processed events make harmless, as for a crash before the commit).
    */
+  const claim = `begin;
+    set local synchronous_commit = off;
+    with claimed as (select id from outbox order by created_at, seq limit ${Math.max(1, Math.floor(batchSize))}
+                      for update skip locked),
+         gone as (delete from outbox o using claimed where o.id = claimed.id returning o.*)
+    select id, type, payload, created_at::text as created_at, seq, attempts, traceparent
+      from gone order by gone.created_at, gone.seq`;
   async function publishBatch(): Promise<number> {
-    const em = options.orm.em.fork();
-    const { published, error } = await em.transactional(async (tx) => {
-      const run = (sql: string, params: unknown[], mode: 'all' | 'run') =>
-        tx.getConnection().execute(sql, params, mode, tx.getTransactionContext());
-      const rows = (await run(
-        `with claimed as (select id from outbox order by created_at, seq limit ? for update skip locked),
-              gone as (delete from outbox o using claimed where o.id = claimed.id returning o.*)
-         select id, type, payload, created_at::text as created_at, seq, attempts, traceparent
-           from gone order by gone.created_at, gone.seq`,
-        [batchSize],
-        'all',
-      )) as Row[];
+    const pool = await (options.orm.em.getConnection() as PostgreSqlConnection).getNativeClient();
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    let published: number;
+    let error: unknown;
+    try {
+      const results = (await client.query(claim)) as unknown as Array<{ rows: Row[] }>;
+      const rows = results.at(-1)!.rows;
       // Published together (the connection keeps their order).
       const acks = await Promise.allSettled(rows.map((row) => publishRow(js, bus, row)));
       const done = rows.filter((_, i) => acks[i]!.status === 'fulfilled');
       const failed = rows.filter((_, i) => acks[i]!.status === 'rejected');
-      for (const row of done) publishedCounter.inc({ type: row.type });
-      deletedSinceVacuum += done.length;
       const reason = (acks.find((a) => a.status === 'rejected') as PromiseRejectedResult | undefined)?.reason;
       if (failed.length) {
         const message = reason instanceof Error ? reason.message : String(reason);
-        await run(
+        await client.query(
           `insert into outbox (id, type, payload, created_at, seq, attempts, last_error, traceparent)
-           select id, type, payload, created_at, seq, attempts + 1, ?, traceparent
-             from jsonb_populate_recordset(null::outbox, ?::jsonb)`,
+           select id, type, payload, created_at, seq, attempts + 1, $1, traceparent
+             from jsonb_populate_recordset(null::outbox, $2::jsonb)`,
           [message.slice(0, 500), JSON.stringify(failed)],
-          'run',
         );
       }
-      return { published: done.length, error: done.length === 0 ? reason : undefined };
-    });
-    if (error) throw error;
+      await client.query('commit');
+      for (const row of done) publishedCounter.inc({ type: row.type });
+      deletedSinceVacuum += done.length;
+      published = done.length;
+      error = done.length === 0 ? reason : undefined;
+    } catch (err) {
+      await client.query('rollback').catch((e: Error) => {
+        broken = e;
+      });
+      throw err;
+    } finally {
+      client.release(broken);
+    }
+    if (error !== undefined) throw error;
     return published;
   }
 

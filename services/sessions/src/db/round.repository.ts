@@ -42,8 +42,9 @@ export const roundSql = {
    * The story's round is current and open for votes (unsealed); made if the session had none. A round
    * that was not open already (pending, or sealed) starts without a countdown. `unconfirmed` is the
    * version of a change the stories unit may not have committed yet (null for a round it restates from
-   * what it committed): a round that was not open and confirmed already takes it, and takes votes only
-   * once the stories unit shows the story as its current one.
+   * what it committed): a round that was not open already takes it, and takes votes only once the
+   * stories unit shows the story as its current one. A round open already keeps what it had (confirmed,
+   * or the version of the change that opened it, whose commit confirms it); a restated one is confirmed.
    */
   promote: (p: {
     id: string;
@@ -58,8 +59,8 @@ export const roundSql = {
      on conflict (id) do update set title = excluded.title, position = excluded.position, status = 'voting',
        sealed = false, sealed_at = null,
        countdown_ends_at = case when rounds.status = 'voting' and not rounds.sealed then rounds.countdown_ends_at end,
-       unconfirmed_version = case when rounds.status = 'voting' and not rounds.sealed and rounds.unconfirmed_version is null
-         then null else excluded.unconfirmed_version end
+       unconfirmed_version = case when rounds.status = 'voting' and not rounds.sealed and excluded.unconfirmed_version is not null
+         then rounds.unconfirmed_version else excluded.unconfirmed_version end
      where rounds.session_id = excluded.session_id`,
 };
 

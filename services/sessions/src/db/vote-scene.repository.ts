@@ -25,10 +25,21 @@ export interface VoteSceneRow {
   /** The open round's countdown: a round closed to votes at zero takes none after it. */
   countdown_ends_at: Date | null;
   countdown_at_zero: string | null;
-  /** Row versions (xmin) of the session and the voter: the write takes the vote only if both still hold. */
+  /**
+   * Versions of the session (SESSION_VOTE_VERSION) and of the voter's row (xmin): the write takes the
+   * vote only if both still hold.
+   */
   session_version: string;
   participant_version: string | null;
 }
+
+/**
+ * The version of what a vote reads of its session (`s`): its code, status, deck, deadline, token rule
+ * and auto-reveal, as a digest. Not the row's version: every round command writes the session's row
+ * (its round version), and a voter's scene read before it holds as long as these fields do.
+ */
+export const SESSION_VOTE_VERSION = `md5(row(s.code, s.status, s.voting_system, s.custom_deck_values, s.voteby_enabled,
+  extract(epoch from s.vote_by_at), s.require_participant_token, s.auto_reveal)::text)`;
 
 /**
  * The vote path's read, without a lock or a transaction: it only decides whether to try. The write
@@ -41,7 +52,7 @@ export async function readVoteScene(em: EntityManager, code: string, participant
     `select s.id as session_id, s.code, s.status, s.voting_system, s.custom_deck_values, s.voteby_enabled, s.auto_reveal,
             s.vote_by_at, s.require_participant_token, p.id as participant_id, p.name as participant_name,
             p.role, p.token_hash, p.voted_with_token, st.id as story_id, st.sealed, st.unconfirmed_version, st.countdown_ends_at, st.countdown_at_zero,
-            s.xmin::text as session_version, p.xmin::text as participant_version
+            ${SESSION_VOTE_VERSION} as session_version, p.xmin::text as participant_version
        from sessions s
        left join participants p on p.id = ? and p.session_id = s.id and p.removed_at is null
        left join rounds st on st.session_id = s.id and st.status = 'voting'

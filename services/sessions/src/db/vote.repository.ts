@@ -1,6 +1,7 @@
 import { preparedRows, type EntityManager, type PreparedStatement } from '@pp/db';
 import { currentTraceparent, insertOutboxSql } from '@pp/events';
 import { asDate, row, rows, run } from './sql.ts';
+import { SESSION_VOTE_VERSION } from './vote-scene.repository.ts';
 
 export interface StoredVote {
   id: number;
@@ -27,7 +28,7 @@ export interface VoteToRecord {
   /** Whether the voter had voted with its token before, as the scene says (the row version confirms it). */
   votedWithToken: boolean;
   at: Date;
-  /** The row versions (xmin) of the session and the voter the vote was checked against. */
+  /** The versions of the session (SESSION_VOTE_VERSION) and of the voter (xmin) the vote was checked against. */
   versions: { session: string; participant: string };
   /** The vote.cast envelope (JSON) for the outbox; its data.stats are replaced by the counts below. */
   event: { id: string; payload: string; createdAt: Date };
@@ -52,7 +53,7 @@ const recordVoteStatement = (name: string, voterLock: string): PreparedStatement
      voter as (
        select p.id from participants p join sessions s on s.id = p.session_id
         where p.id = $3::int and p.session_id = $2::uuid and ${COUNTED}
-          and p.xmin = $4::text::xid and s.xmin = $5::text::xid
+          and p.xmin = $4::text::xid and ${SESSION_VOTE_VERSION} = $5::text
           and ($12::boolean or not p.voted_with_token)
         for ${voterLock} of p),
      saved as (
@@ -91,7 +92,7 @@ const FIRST_VOTE_WITH_TOKEN = recordVoteStatement('sessions.record-first-vote-wi
 /**
  * The whole write of a vote in one autocommit statement (one round trip, its own transaction,
  * prepared once per connection): with the round share-locked, still open and confirmed, and the session and the
- * voter as the vote was checked against (same row versions, the voter's row share-locked), and a vote
+ * voter as the vote was checked against (same versions, the voter's row share-locked), and a vote
  * without the token only for a voter that never voted with it, upserts the vote, marks the voter as
  * voting with its token when it did (the first time), counts the round's votes (this one's included)
  * and its participants, writes vote.cast with those counts to the outbox and records what the live

@@ -136,6 +136,17 @@ function normalized(target: QueueTarget): QueueTarget | undefined {
   return isUuid(target.sessionId) ? { sessionId: target.sessionId.toLowerCase() } : undefined;
 }
 
+/**
+ * Whether the change opens a round there: it makes another story current, or reopens the current one.
+ * A round that stays open as it was (a story added behind it, a title changed) was opened by an earlier
+ * change, which tells the sessions unit of its own commit.
+ */
+function opensRound(planned: PlannedQueue, round: RoundPlan) {
+  if (!round.current) return false;
+  const before = planned.stories.find((s) => s.status === 'voting');
+  return before?.id !== round.current.id || round.reset.includes(round.current.id);
+}
+
 /** The queue of the change's session, and the next round version (the read model filled in first if need be). */
 async function plan(ctx: StoriesContext, actor: Actor, target: QueueTarget): Promise<PlannedQueue> {
   const owner = actor.kind === 'user' ? actor.userId : null;
@@ -225,7 +236,7 @@ export async function changeQueue<T>(
         if (written) {
           ctx.publish();
           // The round this change opened there takes votes without asking whether it was committed.
-          if (round.current) ctx.sessions.roundCommitted(planned.session.id, version);
+          if (opensRound(planned, round)) ctx.sessions.roundCommitted(planned.session.id, version);
           return { result: made.result, session: sessionOfSnapshot(answer.session) };
         }
         await sleep(Math.random() * 10 * attempt);
