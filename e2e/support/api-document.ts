@@ -54,7 +54,7 @@ export function routeOf(unit: string, key: string, doc: RouteDoc): RouteEntry {
     method,
     path,
     unit: unit as RouteEntry['unit'],
-    access: doc.public ? 'public' : 'token',
+    access: doc.public ? 'public' : doc.orParticipantToken ? 'token-or-participant' : 'token',
     summary: doc.summary ?? `${method} ${path}`,
     ...(success !== undefined ? { success } : {}),
     ...(streams(doc) ? { stream: true } : {}),

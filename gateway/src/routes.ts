@@ -3,8 +3,11 @@ import { generatedRoutes } from './routes.generated.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
-/** `public`: no token needed (one is used when valid). `token`: a valid bearer token or 401. */
-export type Access = 'public' | 'token';
+/**
+ * `public`: no token needed (one is used when valid). `token`: a valid bearer token or 401.
+ * `token-or-participant`: a valid bearer token, or else an `X-Participant-Token` the unit checks.
+ */
+export type Access = 'public' | 'token' | 'token-or-participant';
 
 export interface RouteEntry {
   method: HttpMethod;

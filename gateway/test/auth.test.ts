@@ -207,6 +207,22 @@ describe('gateway: authentication', () => {
     expect(known.body.identity).toMatchObject({ sub: reg.user.id });
   });
 
+  it('lets round control through with a participant token alone, and checks a bearer token there as where one is needed', async () => {
+    const reg = await register('mod@example.com');
+    const path = '/stories/00000000-0000-4000-8000-000000000001/reveal' as const;
+    const seat = { ...from(6), 'x-participant-token': 'ppt_checked-by-the-unit' };
+    // The unit checks the participant token: the gateway sends the request on, anonymous.
+    const bySeat = await client.post(path, { headers: seat });
+    expect([bySeat.status < 300, bySeat.body.identity]).toEqual([true, null]);
+    const byOwner = await client.post(path, { token: reg.token, headers: from(6) });
+    expect(byOwner.body.identity).toMatchObject({ sub: reg.user.id });
+    // Neither: 401. A bearer token that proves nothing: 401 too, even beside a participant token.
+    const neither = await client.post(path, { headers: from(6) });
+    expect([neither.status, neither.body.error.code]).toEqual([401, 'unauthorized']);
+    const invalid = await client.post(path, { token: 'pp_api_' + 'x'.repeat(43), headers: seat });
+    expect([invalid.status, invalid.body.error.code]).toEqual([401, 'invalid_token']);
+  });
+
   it('refuses a forged identity header sent straight to a service', async () => {
     const forged = signIdentity('not-the-platform-key-000000000000000000', {
       sub: 'u1',

@@ -29,10 +29,27 @@ describe('gateway: the OpenAPI document', () => {
     expect(base.openapi).toBe('3.1.0');
     const missing = routeTable.filter((r) => !op(base, r.method, r.path)).map((r) => `${r.method} ${r.path}`);
     expect(missing).toEqual([]);
-    for (const r of routeTable) {
-      const security = op(base, r.method, r.path).security;
-      expect(security).toEqual(r.access === 'token' ? [{ bearerAuth: [] }] : [{}, { bearerAuth: [] }]);
-    }
+    const expected = {
+      token: [{ bearerAuth: [] }],
+      public: [{}, { bearerAuth: [] }],
+      'token-or-participant': [{ bearerAuth: [] }, { participantToken: [] }],
+    };
+    for (const r of routeTable) expect(op(base, r.method, r.path).security).toEqual(expected[r.access]);
+    // Round control is the one kind a participant token opens instead of a bearer token.
+    expect(
+      routeTable.filter((r) => r.access === 'token-or-participant').map((r) => `${r.method} ${r.path}`),
+    ).toEqual([
+      'POST /sessions/{code}/countdown',
+      'DELETE /sessions/{code}/countdown',
+      'POST /stories/{story}/reveal',
+      'POST /stories/{story}/reset',
+      'POST /stories/{story}/activate',
+    ]);
+    expect(base.components?.securitySchemes?.participantToken).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-Participant-Token',
+    });
   });
 
   it('documents nothing the gateway does not route (besides its own endpoints)', () => {

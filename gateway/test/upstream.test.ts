@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
 import { createLogger } from '@pp/logger';
@@ -85,6 +86,12 @@ describe('gateway: upstream failures', () => {
       });
       expect(open.status).toBe(200);
       expect(open.body.identity).toBeNull();
+      // Round control, which a participant token opens too, does not: the owner's token is checked
+      // or the answer is 503 (going on anonymously, the unit would answer 401: signed out).
+      const reveal = await client.post(`/stories/${randomUUID()}/reveal`, {
+        headers: { ...from, authorization: `Bearer pp_api_${'z'.repeat(43)}` },
+      });
+      expect([reveal.status, reveal.body.error?.code]).toEqual([503, 'identity_unavailable']);
     } finally {
       await units.stubs.identity!.start();
     }

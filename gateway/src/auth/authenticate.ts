@@ -1,6 +1,12 @@
 import { BoundedMap } from '@pp/collections';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { IDENTITY_HEADER, ServiceUnavailableError, signIdentity, UnauthorizedError } from '@pp/http';
+import {
+  IDENTITY_HEADER,
+  PARTICIPANT_TOKEN_HEADER,
+  ServiceUnavailableError,
+  signIdentity,
+  UnauthorizedError,
+} from '@pp/http';
 import type { Logger } from '@pp/logger';
 import type { RouteEntry } from '../routes.ts';
 import type { CachedIdentity } from './token-cache.ts';
@@ -15,7 +21,9 @@ function bearerOf(header: string | undefined): string | undefined {
 
 /**
  * Replaces whatever identity the client claimed with the one its token proves, signed for the unit.
- * A route that needs a token answers 401 without a valid one; a public route goes on anonymously.
+ * A route that needs a token answers 401 without a valid one; a public route goes on anonymously. A
+ * route of round control takes a bearer token as one that needs it, and without one goes on to the
+ * unit when the request carries a participant token (the unit checks it), else 401.
  */
 export function authenticate(options: {
   verifier: TokenVerifier;
@@ -54,10 +62,12 @@ export function authenticate(options: {
     tokenGiven = true,
   ) => {
     const route = res.locals.route as RouteEntry;
-    if (route.access === 'token' && !identity) {
-      throw !tokenGiven
-        ? new UnauthorizedError('A bearer token is required', 'unauthorized')
-        : new UnauthorizedError('The bearer token is invalid, expired or revoked', 'invalid_token');
+    if (route.access !== 'public' && !identity) {
+      if (tokenGiven)
+        throw new UnauthorizedError('The bearer token is invalid, expired or revoked', 'invalid_token');
+      if (route.access === 'token') throw new UnauthorizedError('A bearer token is required', 'unauthorized');
+      if (!req.headers[PARTICIPANT_TOKEN_HEADER])
+        throw new UnauthorizedError('A bearer token or an X-Participant-Token is required', 'unauthorized');
     }
     if (identity) {
       req.headers[IDENTITY_HEADER] = headerFor(identity, route.unit);
@@ -80,7 +90,7 @@ export function authenticate(options: {
       options.verifier.verify(token).then(
         (identity) => signIn(req, res, next, identity),
         (err: unknown) => {
-          if (route.access === 'token')
+          if (route.access !== 'public')
             throw new ServiceUnavailableError(
               'Sign-in cannot be checked right now, try again shortly',
               'identity_unavailable',

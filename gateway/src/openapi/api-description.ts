@@ -40,6 +40,10 @@ Planning poker: estimate stories together over a JSON HTTP API.
 revoked or their optional \`expires_at\`). A missing, malformed, expired or revoked token on an authenticated
 endpoint gives 401 with \`WWW-Authenticate: Bearer\`. Public endpoints accept a token too: when it is valid the
 request is made as that user, otherwise anonymously. A revoked token stops working at once on every gateway.
+Round control (reveal, reset and activate a story; start and stop the countdown) takes the owner's bearer token,
+or instead the \`X-Participant-Token\` of the room's moderator (the participant the owner handed the role to):
+neither gives 401; a bearer token given there is checked as on any authenticated endpoint (401 when invalid,
+503 when it cannot be checked).
 
 **Envelope.** Every JSON response has \`success\`, except the MCP endpoint's (\`POST /mcp\`): the protocol answers
 in JSON-RPC 2.0 as it is (\`{ jsonrpc, id, result }\` or \`{ jsonrpc, id, error }\`). A success carries its payload

@@ -63,8 +63,14 @@ function responsesOf(route: RouteEntry): ZodOpenApiResponsesObject {
     responses['401'] = error(
       'Missing, invalid, expired or revoked bearer token (`WWW-Authenticate: Bearer`)',
     );
+  if (route.access === 'token-or-participant')
+    responses['401'] = error(
+      'Neither a bearer token nor an `X-Participant-Token`, or an invalid, expired or revoked bearer token (`WWW-Authenticate: Bearer`)',
+    );
   if (route.access === 'token' && /\{/.test(route.path))
     responses['403'] = error('Not the owner of the resource');
+  if (route.access === 'token-or-participant')
+    responses['403'] = error("Neither the owner nor the holder of the room's moderator participant token");
   if (/\{/.test(route.path)) responses['404'] = error('No such resource');
   if (WITH_BODY.has(route.method)) {
     responses['400'] = error('The body is not valid JSON');
@@ -80,14 +86,21 @@ function responsesOf(route: RouteEntry): ZodOpenApiResponsesObject {
   return responses;
 }
 
+const SECURITY: Record<RouteEntry['access'], Array<Record<string, string[]>>> = {
+  public: [{}, { bearerAuth: [] }],
+  token: [{ bearerAuth: [] }],
+  'token-or-participant': [{ bearerAuth: [] }, { participantToken: [] }],
+};
+
 function operationOf(route: RouteEntry): ZodOpenApiOperationObject {
   const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
   return {
     operationId: `${route.method.toLowerCase()}${route.path.replace(/\{(\w+)\}/g, 'By-$1').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
     summary: route.summary,
     tags: [route.unit],
-    // A public endpoint takes a token too (optional): then it acts as that user.
-    security: route.access === 'token' ? [{ bearerAuth: [] }] : [{}, { bearerAuth: [] }],
+    // A public endpoint takes a token too (optional): then it acts as that user. Round control takes
+    // a bearer token, or the room's moderator's participant token instead.
+    security: SECURITY[route.access],
     ...(names.length
       ? { requestParams: { path: z.object(Object.fromEntries(names.map((n) => [n, z.string()]))) } }
       : {}),
@@ -123,6 +136,13 @@ export function routeTableDocument(table: readonly RouteEntry[], version = '1.0.
           type: 'http',
           scheme: 'bearer',
           description: 'Access, API or MCP token (`pp_<kind>_...`)',
+        },
+        participantToken: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Participant-Token',
+          description:
+            "A room participant's token (`ppt_...`, answered by the join). Votes take it; round control takes the room moderator's instead of a bearer token.",
         },
       },
     },

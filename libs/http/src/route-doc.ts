@@ -13,6 +13,13 @@ export interface RouteDoc {
    * the unit. The gateway's route table says the same of each path (a test compares them).
    */
   public?: boolean;
+  /**
+   * Needs a bearer token, or instead a participant token (`X-Participant-Token`) that the unit checks
+   * (round control by the room's moderator). The gateway refuses a request with neither (401), and
+   * treats a bearer token given as on a path that needs one: 401 when it is not valid, 503 when it
+   * cannot be checked (never on as anonymous, which the unit would refuse as signed out).
+   */
+  orParticipantToken?: boolean;
   summary?: string;
   description?: string;
   params?: z.ZodObject;

@@ -17,7 +17,7 @@ export const meetingApi = {
       'with its round: a reveal, a reset, another story made current or its story deleted ends it (the ' +
       "lookup's `countdown` is null again; the stream shows the round's own event)." +
       ROOM_CONTROL_DOC,
-    public: true,
+    orParticipantToken: true,
     params: codeParams,
     body: countdownBody,
     responses: {
@@ -37,7 +37,7 @@ export const meetingApi = {
       'The round goes on without one (a round closed to votes by its countdown takes votes again); ' +
       '`countdown.ended` on the live room. `stopped` is false, and nothing is announced, when there was none.' +
       ROOM_CONTROL_DOC,
-    public: true,
+    orParticipantToken: true,
     params: codeParams,
     responses: {
       200: {

@@ -114,7 +114,7 @@ export const storiesApi = {
       'counted votes in deck order (the upper of the two middle ones for an even count); null when no vote counts.' +
       KEPT_VOTES +
       ROOM_CONTROL_DOC,
-    public: true,
+    orParticipantToken: true,
     params: storyParams,
     responses: {
       200: {
@@ -132,7 +132,7 @@ export const storiesApi = {
     description:
       'Also after a reveal (a re-vote): the final estimate goes back to null and the story becomes current.' +
       ROOM_CONTROL_DOC,
-    public: true,
+    orParticipantToken: true,
     params: storyParams,
     responses: {
       200: { description: 'The story, open for voting', payload: z.object({ story }) },
@@ -148,7 +148,7 @@ export const storiesApi = {
       'The previous current story goes back to `pending` with its votes kept.' +
       KEPT_VOTES +
       ROOM_CONTROL_DOC,
-    public: true,
+    orParticipantToken: true,
     params: storyParams,
     responses: {
       200: { description: 'The story, now current', payload: z.object({ story }) },
