@@ -1,5 +1,11 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { jetstreamManager, RetentionPolicy, StorageType, DiscardPolicy } from '@nats-io/jetstream';
+import {
+  jetstreamManager,
+  RetentionPolicy,
+  StorageType,
+  DiscardPolicy,
+  type StreamConfig,
+} from '@nats-io/jetstream';
 import type { Logger } from '@pp/logger';
 import { defaultBus, type EventBus } from './bus.ts';
 
@@ -53,10 +59,12 @@ const notAnsweringYet = (err: unknown) =>
   /timeout|no responders|temporarily unavailable/i.test((err as Error)?.message ?? '');
 
 /**
- * Another replica is making the same stream at this moment (a cluster answers a second creation of a
- * stream still being made with "already in use"): read it again, and it is there.
+ * Another replica is making or changing the same stream at this moment (a cluster answers a second
+ * creation of a stream still being made with "already in use", and a change racing another one with
+ * "subjects overlap with an existing stream"): read it again, and it is there as it should be.
  */
-const madeMeanwhile = (err: unknown) => /already in use/i.test((err as Error)?.message ?? '');
+const madeMeanwhile = (err: unknown) =>
+  /already in use|subjects overlap/i.test((err as Error)?.message ?? '');
 
 /**
  * `work` again (0.25 s doubling to 2 s, with jitter so that replicas starting together spread out)
@@ -77,6 +85,13 @@ export async function whenJetStreamAnswers<T>(
       await new Promise((r) => setTimeout(r, pause));
     }
   }
+}
+
+/** Whether a stream's configuration already has every setting ensureStream gives it. */
+function sameStream(current: Partial<StreamConfig>, wanted: Partial<StreamConfig>): boolean {
+  return (Object.keys(wanted) as Array<keyof StreamConfig>).every(
+    (key) => JSON.stringify(current[key]) === JSON.stringify(wanted[key]),
+  );
 }
 
 /**
@@ -112,14 +127,18 @@ export async function ensureStream(
     try {
       await whenJetStreamAnswers(
         async () => {
-          exists = await jsm.streams.info(name).then(
-            () => true,
+          const current = await jsm.streams.info(name).then(
+            (info) => info.config,
             (err: Error) => {
               if (notAnsweringYet(err)) throw err;
-              return false;
+              return undefined;
             },
           );
-          await (exists ? jsm.streams.update(name, config) : jsm.streams.add(config));
+          exists = current !== undefined;
+          // A stream made as it should be (by another replica, or an earlier start) is left alone:
+          // replicas starting together do not all change it at once.
+          if (current && sameStream(current, config)) return;
+          await (current ? jsm.streams.update(name, config) : jsm.streams.add(config));
         },
         patienceMs,
         madeMeanwhile,

@@ -116,6 +116,10 @@ describe('events: outbox relay and consumers', () => {
     // A stream kept before is brought to the count asked, which a single server can keep.
     await ensureStream(nc, bus, { replicas: 1 });
     expect((await jsm.streams.info(bus.stream)).config.num_replicas).toBe(1);
+    // A stream whose settings were changed is brought back to them (one as it should be is left alone).
+    await jsm.streams.update(bus.stream, { ...info.config, duplicate_window: 5 * 1e9 });
+    await ensureStream(nc, bus, { replicas: 1 });
+    expect((await jsm.streams.info(bus.stream)).config.duplicate_window).toBe(120 * 1e9);
   });
 
   it('keeps events made while NATS is down and publishes each exactly once when it returns', async () => {
