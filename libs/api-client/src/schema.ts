@@ -2829,7 +2829,7 @@ export interface components {
         'application/json': components['schemas']['ErrorEnvelope'];
       };
     };
-    /** @description Neither a bearer token nor an `X-Participant-Token` (`unauthorized`) */
+    /** @description Neither a bearer token nor an `X-Participant-Token`, or an invalid, expired or revoked bearer token (`WWW-Authenticate: Bearer`) */
     Unauthorized2: {
       headers: {
         'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];

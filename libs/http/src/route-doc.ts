@@ -46,9 +46,11 @@ export const ROOM_CONTROL_DOC =
   '/sessions/{code}/participants/{id}), sending its `X-Participant-Token` and no bearer token. Such a request ' +
   "counts against the participant's rate limit when its path names the room's code, else against the address.";
 
-/** The refusals of round control: 401 naming no one, 403 anyone but the owner or the moderator. */
-export const ROOM_CONTROL_REFUSALS = {
-  401: { description: 'Neither a bearer token nor an `X-Participant-Token` (`unauthorized`)' },
+/**
+ * The refusal of round control: anyone but the owner or the moderator. (Its 401, for a request naming
+ * no one, is the gateway's to document, as for every path that needs credentials.)
+ */
+export const ROOM_CONTROL_REFUSAL = {
   403: {
     description: "Not the session's owner, nor the holder of its moderator's participant token (`forbidden`)",
   },

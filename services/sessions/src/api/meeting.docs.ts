@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ROOM_CONTROL_DOC, ROOM_CONTROL_REFUSALS, type UnitDocs } from '@pp/http';
+import { ROOM_CONTROL_DOC, ROOM_CONTROL_REFUSAL, type UnitDocs } from '@pp/http';
 import { codeParams, countdownBody, roundCountdown } from './schemas.ts';
 
 const UNKNOWN = { description: 'Unknown session code (`session_not_found`)' };
@@ -22,7 +22,7 @@ export const meetingApi = {
     body: countdownBody,
     responses: {
       200: { description: 'The countdown', payload: z.object({ countdown: roundCountdown }) },
-      ...ROOM_CONTROL_REFUSALS,
+      ...ROOM_CONTROL_REFUSAL,
       404: UNKNOWN,
       409: {
         description:
@@ -44,7 +44,7 @@ export const meetingApi = {
         description: 'Stopped',
         payload: z.object({ stopped: z.boolean(), countdown: z.null() }),
       },
-      ...ROOM_CONTROL_REFUSALS,
+      ...ROOM_CONTROL_REFUSAL,
       404: UNKNOWN,
     },
   },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { roomStorySchema as roomStory } from '@pp/contracts';
-import { ROOM_CONTROL_DOC, ROOM_CONTROL_REFUSALS, type UnitDocs } from '@pp/http';
+import { ROOM_CONTROL_DOC, ROOM_CONTROL_REFUSAL, type UnitDocs } from '@pp/http';
 import {
   analytics,
   codeParams,
@@ -121,7 +121,7 @@ export const storiesApi = {
         description: 'The revealed story',
         payload: z.object({ story: revealedStory, next_story: storySummary.nullable() }),
       },
-      ...ROOM_CONTROL_REFUSALS,
+      ...ROOM_CONTROL_REFUSAL,
       ...STORY_404,
       ...conflicts(ALREADY_REVEALED),
       ...SESSIONS_DOWN,
@@ -136,7 +136,7 @@ export const storiesApi = {
     params: storyParams,
     responses: {
       200: { description: 'The story, open for voting', payload: z.object({ story }) },
-      ...ROOM_CONTROL_REFUSALS,
+      ...ROOM_CONTROL_REFUSAL,
       ...STORY_404,
       ...conflicts(),
       ...SESSIONS_DOWN,
@@ -152,7 +152,7 @@ export const storiesApi = {
     params: storyParams,
     responses: {
       200: { description: 'The story, now current', payload: z.object({ story }) },
-      ...ROOM_CONTROL_REFUSALS,
+      ...ROOM_CONTROL_REFUSAL,
       ...STORY_404,
       ...conflicts(ALREADY_REVEALED),
     },
