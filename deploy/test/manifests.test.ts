@@ -10,6 +10,7 @@ import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { parse, parseAllDocuments } from 'yaml';
 import { services, serviceUrlVar } from '@pp/config';
 import { brokerUserNames, natsPasswordVariable } from '@pp/events';
+import { readinessPathOf } from '../src/launcher/front.ts';
 import { natsAuthorization } from '../src/launcher/nats-auth.ts';
 import { repoRoot, units } from '../src/launcher/units.ts';
 
@@ -299,10 +300,9 @@ describe('Kubernetes manifests', () => {
       const pod = deployment.spec.template.spec;
       const [container] = pod.containers as Obj[];
       expect(container!.command).toEqual(commandOf(name));
-      // A service is ready when its database and broker answer; the gateway when it serves (one unit
-      // down must not take the whole API out: its paths answer 503).
-      const readiness = name === 'gateway' ? '/healthz' : '/readyz';
-      expect(container!.readinessProbe.httpGet).toEqual({ path: readiness, port: 'http' });
+      // As the launcher's fronts ask: a service is ready when its database and broker answer; the
+      // gateway when it serves (one unit down must not take the whole API out: its paths answer 503).
+      expect(container!.readinessProbe.httpGet).toEqual({ path: readinessPathOf(name), port: 'http' });
       expect(container!.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
       // The gateway's metrics have a port of their own (its public API has no /metrics).
       expect(container!.ports).toEqual([

@@ -11,10 +11,10 @@ export interface Front {
 }
 
 /**
- * How the front tells which replicas are ready: each one's `/readyz`, asked every `intervalMs`. A
- * replica that answers not ready is taken at its word at once; one that does not answer within
- * `timeoutMs` (busy, or gone) is counted not ready after `failureThreshold` such questions in a row,
- * as a Kubernetes readiness probe does, so a replica slow to answer on a busy machine is not dropped.
+ * How the front tells which replicas are ready: each one's readiness path, asked every `intervalMs`. A
+ * replica is counted not ready after `failureThreshold` failed questions in a row (an answer other than
+ * 200, or none within `timeoutMs`: busy, or gone), and ready again at its first 200, as a Kubernetes
+ * readiness probe does, so one slow or failed check on a busy machine does not take a replica out.
  */
 export interface ReadinessProbe {
   path: string;
@@ -31,29 +31,43 @@ export const DEFAULT_READINESS: ReadinessProbe = {
 };
 
 /**
+ * Where a unit's readiness is asked, here and in the Kubernetes manifests alike. A unit is ready when its
+ * database and broker answer (`/readyz`). The gateway when it serves (`/healthz`): its `/readyz` is 200
+ * only when every unit is, and as the gateway's own readiness that would take a gateway out of turn for
+ * one slow or missing unit, whose paths it answers with 503 itself.
+ */
+export function readinessPathOf(unit: string): string {
+  return unit === 'gateway' ? '/healthz' : '/readyz';
+}
+
+/**
  * Which replicas said ready when last asked (a replica that is starting, or has lost a dependency the
  * others still reach, says not ready). Asked once at the start and then every `intervalMs`, one
  * question per replica at a time; until the first answer a replica counts as ready.
  */
 function watchReadiness(backends: readonly number[], probe: ReadinessProbe) {
   const notReady = new Set<number>();
-  /** Questions in a row a replica left unanswered. */
-  const unanswered = new Map<number, number>();
+  /** Failed questions in a row, by replica. */
+  const failed = new Map<number, number>();
   const stopping = new AbortController();
   const ask = async (port: number) => {
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}${probe.path}`, {
-        signal: AbortSignal.any([AbortSignal.timeout(probe.timeoutMs), stopping.signal]),
-      });
-      await res.arrayBuffer().catch(() => undefined);
-      unanswered.delete(port);
-      if (res.status === 200) notReady.delete(port);
-      else notReady.add(port);
-    } catch {
-      const missed = (unanswered.get(port) ?? 0) + 1;
-      unanswered.set(port, missed);
-      if (missed >= probe.failureThreshold) notReady.add(port);
+    const ok = await fetch(`http://127.0.0.1:${port}${probe.path}`, {
+      signal: AbortSignal.any([AbortSignal.timeout(probe.timeoutMs), stopping.signal]),
+    }).then(
+      async (res) => {
+        await res.arrayBuffer().catch(() => undefined);
+        return res.status === 200;
+      },
+      () => false,
+    );
+    if (ok) {
+      failed.delete(port);
+      notReady.delete(port);
+      return;
     }
+    const inARow = (failed.get(port) ?? 0) + 1;
+    failed.set(port, inARow);
+    if (inARow >= probe.failureThreshold) notReady.add(port);
   };
   for (const port of backends)
     void (async () => {
