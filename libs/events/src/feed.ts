@@ -3,8 +3,17 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { inConsumerSpan, tracingOn } from '@pp/telemetry';
 import type { EventBus } from './bus.ts';
 
-/** How often the server of a feed's consumer shows it is there while no event comes. */
-export const FEED_HEARTBEAT_MS = 2_000;
+/**
+ * How often the server of a feed's consumer shows it is there while no event comes. Two missed say the
+ * server is gone, so this bounds how long a live room goes without events when a NATS server dies.
+ */
+export const FEED_HEARTBEAT_MS = 1_000;
+
+/**
+ * How long a question to JetStream's API (the stream's place, a new consumer) may take before the feed
+ * asks again: while a cluster elects a new leader for the stream, one question can go unanswered.
+ */
+const FEED_API_TIMEOUT_MS = 2_000;
 
 /** A live feed of the bus: stop it to let go of its consumer. */
 export interface BusFeed {
@@ -61,7 +70,7 @@ export async function followBus(options: FeedOptions): Promise<BusFeed> {
 
   const open = async (): Promise<ConsumerMessages> => {
     const own = ++generation;
-    const consumer = await jetstream(nc).consumers.get(bus.stream, {
+    const consumer = await jetstream(nc, { timeout: FEED_API_TIMEOUT_MS }).consumers.get(bus.stream, {
       filter_subjects: `${bus.prefix}.>`,
       deliver_policy: DeliverPolicy.StartSequence,
       opt_start_seq: next,
@@ -92,7 +101,12 @@ export async function followBus(options: FeedOptions): Promise<BusFeed> {
     return messages;
   };
 
-  /** A new consumer from where the feed is, tried again (0.5 s doubling to 5 s) until one is made. */
+  /**
+   * A new consumer from where the feed is, tried again until one is made: after 250 ms, doubling to
+   * 1 s (a question that found no answer has waited FEED_API_TIMEOUT_MS already). While a cluster
+   * elects new leaders (several seconds after a server dies) no consumer can be made; the feed takes the
+   * first moment one can.
+   */
   const replace = () => {
     replacing ??= (async () => {
       current?.stop();
@@ -102,7 +116,7 @@ export async function followBus(options: FeedOptions): Promise<BusFeed> {
           if (stopped) current.stop();
           return;
         } catch {
-          await pause(Math.min(5_000, 500 * 2 ** attempt));
+          await pause(Math.min(1_000, 250 * 2 ** attempt));
         }
       }
     })().finally(() => (replacing = undefined));
