@@ -21,7 +21,9 @@ export interface SeenCompletion {
  */
 export async function startFakeModel(model = 'fake-model-1') {
   const server = getLocal();
-  await server.start({ startPort: 20_000, endPort: 60_000 });
+  // Port 0: the system gives a free port as it listens (a search for one first can be raced by
+  // another test worker starting a server at the same moment).
+  await server.start(0);
   const seen: SeenCompletion[] = [];
   let reply: (body: SeenCompletion['body']) => FakeReply = () => ({ status: 500, raw: 'no reply set' });
   // Slow answers still waiting: ended at stop (a timer left behind keeps the test process alive).

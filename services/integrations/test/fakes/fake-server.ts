@@ -24,7 +24,9 @@ export interface FakeResponse {
  */
 export async function startFake(route: (req: SeenRequest) => FakeResponse | Promise<FakeResponse>) {
   const server = getLocal();
-  await server.start({ startPort: 20_000, endPort: 60_000 });
+  // Port 0: the system gives a free port as it listens (a search for one first can be raced by
+  // another test worker starting a server at the same moment).
+  await server.start(0);
   const seen: SeenRequest[] = [];
   const failures: Array<{ match: (r: SeenRequest) => boolean; response: FakeResponse }> = [];
   await server.forAnyRequest().thenCallback(async (req: CompletedRequest) => {
