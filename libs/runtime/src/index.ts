@@ -23,8 +23,6 @@ import {
 } from '@pp/events';
 import {
   createServiceApp,
-  installGracefulShutdown,
-  labelMetricsWith,
   listen,
   unitOpenApiRoutes,
   type ReadinessCheck,
@@ -32,7 +30,7 @@ import {
   type UnitDocs,
 } from '@pp/http';
 import { createLogger, type Logger } from '@pp/logger';
-import { stopTracing } from '@pp/telemetry';
+import { runMain } from './main.ts';
 import type { BackgroundTask } from './periodic-task.ts';
 
 export interface ServiceRuntime {
@@ -162,25 +160,12 @@ export async function startService(def: ServiceDefinition, logger?: Logger): Pro
 }
 
 /** main.ts of a service: start it, and stop it gracefully on SIGTERM / SIGINT. */
-export async function runService(def: ServiceDefinition): Promise<StartedService> {
-  const logger = createLogger({ name: def.name, level: def.config.LOG_LEVEL });
-  labelMetricsWith(def.name);
-  try {
-    const started = await startService(def, logger);
-    installGracefulShutdown(started.server, {
-      logger,
-      timeoutMs: def.config.SHUTDOWN_TIMEOUT_MS,
-      onStart: () => started.runtime.markShuttingDown(),
-      steps: [
-        ['service', () => started.stop()],
-        ['tracing', stopTracing],
-      ],
-    });
-    return started;
-  } catch (err) {
-    logger.fatal({ err }, `${def.name} could not start`);
-    process.exit(1);
-  }
+export function runService(def: ServiceDefinition): Promise<StartedService> {
+  return runMain(
+    def,
+    (logger) => startService(def, logger),
+    (started) => started.runtime.markShuttingDown(),
+  );
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Express } from 'express';
-import { installGracefulShutdown, labelMetricsWith, listen, type RunningServer } from '@pp/http';
+import { listen, type RunningServer } from '@pp/http';
 import { createLogger, type Logger } from '@pp/logger';
-import { stopTracing } from '@pp/telemetry';
+import { runMain } from './main.ts';
 import type { BackgroundTask } from './periodic-task.ts';
 
 /** What a unit that owns no data (no database, no event bus) is made of. */
@@ -50,22 +50,6 @@ export async function startStatelessService(
 }
 
 /** main.ts of a unit that owns no data: start it, and stop it gracefully on SIGTERM / SIGINT. */
-export async function runStatelessService(def: StatelessServiceDefinition): Promise<StartedStatelessService> {
-  const logger = createLogger({ name: def.name, level: def.config.LOG_LEVEL });
-  labelMetricsWith(def.name);
-  try {
-    const started = await startStatelessService(def, logger);
-    installGracefulShutdown(started.server, {
-      logger,
-      timeoutMs: def.config.SHUTDOWN_TIMEOUT_MS,
-      steps: [
-        ['service', () => started.stop()],
-        ['tracing', stopTracing],
-      ],
-    });
-    return started;
-  } catch (err) {
-    logger.fatal({ err }, `${def.name} could not start`);
-    process.exit(1);
-  }
+export function runStatelessService(def: StatelessServiceDefinition): Promise<StartedStatelessService> {
+  return runMain(def, (logger) => startStatelessService(def, logger));
 }
