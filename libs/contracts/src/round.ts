@@ -65,9 +65,3 @@ export const roundAnswer = z.object({
   votes: z.array(sealedVote).nullable(),
 });
 export type RoundAnswer = z.infer<typeof roundAnswer>;
-
-/**
- * The stories unit committed the change of this round version: the round it opened (and any opened by
- * an earlier command) is what the stories unit holds, and takes votes.
- */
-export const roundCommitted = z.strictObject({ version: z.number().int().positive() });

@@ -23,12 +23,15 @@ import { roomRoutes } from './routes/room.routes.ts';
 import { sessionRoutes } from './routes/sessions.routes.ts';
 import { voteRoutes } from './routes/votes.routes.ts';
 import { workspaceRoutes } from './routes/workspace.routes.ts';
+import { CommittedRounds } from './use-cases/shared/committed-rounds.ts';
 import { voteScenes } from './use-cases/shared/vote-scenes.ts';
 
 export interface AppOptions {
   now?: () => Date;
   /** Session code candidates (tests force collisions with it). */
   newCode?: () => string;
+  /** What this replica has seen the stories unit commit (tests look into it). */
+  committedRounds?: CommittedRounds;
 }
 
 /** The sessions service: sessions, participants, votes, rounds, folders, the workspace. Never listens by itself. */
@@ -42,6 +45,7 @@ export function createApp(
   const now = options.now ?? (() => new Date());
   const newCode = options.newCode ?? customAlphabet(CODE_ALPHABET, CODE_LENGTH);
   const scenes = voteScenes();
+  const committedRounds = options.committedRounds ?? new CommittedRounds();
   const stories = createStoriesClient({
     baseURL: config.STORIES_URL,
     signingKey: config.INTERNAL_SIGNING_KEY,
@@ -56,6 +60,7 @@ export function createApp(
       now,
       newCode,
       voteScenes: scenes,
+      committedRounds,
       stories,
       logger: runtime.logger,
       participantTokenKey: tokenKey,
@@ -88,6 +93,7 @@ export function createApp(
 /** The sessions service as libs/runtime runs it (main.ts and the tests). */
 export function definition(config: Config, options: AppOptions = {}): ServiceDefinition {
   let hub: RoomHub | undefined;
+  const committedRounds = options.committedRounds ?? new CommittedRounds();
   const presence = new OpenPresenceStreams();
   return {
     name: 'sessions',
@@ -103,8 +109,9 @@ export function definition(config: Config, options: AppOptions = {}): ServiceDef
         record: (events) => keepPublishedForRoom(runtime.db.fork(), events),
         lastRecorded: () => lastRecordedForRoom(runtime.db.fork()),
         maxUnsentBytes: config.ROOM_STREAM_MAX_UNSENT_BYTES,
+        onStoriesCommitted: (sessionId, version) => committedRounds.committed(sessionId, version),
       });
-      return createApp(config, runtime, hub, options, presence);
+      return createApp(config, runtime, hub, { ...options, committedRounds }, presence);
     },
     // No durable consumer: the room's live feed records what the room shows (background/room-hub.ts).
     // These wrote the room's record before.

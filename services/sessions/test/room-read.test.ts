@@ -10,6 +10,7 @@ import type { StoriesClient } from '../src/clients/stories.client.ts';
 import { roomPosition } from '../src/db/room-event.repository.ts';
 import { openRoom } from '../src/use-cases/open-room.use-case.ts';
 import { voteScenes } from '../src/use-cases/shared/vote-scenes.ts';
+import { CommittedRounds } from '../src/use-cases/shared/committed-rounds.ts';
 import { rooms } from './support/room.ts';
 import { asUser, startSessions, type SessionsHarness } from './support/sessions-harness.ts';
 
@@ -101,6 +102,7 @@ describe('opening a room in one read', () => {
         now: () => new Date(),
         newCode: () => 'UNUSED',
         voteScenes: voteScenes(),
+        committedRounds: new CommittedRounds(),
         stories: { roomStories: async () => [] } as unknown as StoriesClient,
         logger: createLogger({ name: 'room-read-test', level: 'silent' }),
         roomMaxParticipants: 1_000,

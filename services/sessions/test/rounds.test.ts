@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { until } from '@pp/testing';
 import { rooms } from './support/room.ts';
 import { asService, asUser, startSessions, type SessionsHarness } from './support/sessions-harness.ts';
 
@@ -410,44 +411,46 @@ describe('rounds: votes wait for the stories unit to have committed the change',
     expect(await votesOn(story.id)).toEqual([{ n: 2 }]);
   });
 
-  it('takes votes without asking once the stories unit says it committed the change, or a later one', async () => {
+  it('takes votes without asking once its live feed shows the stories unit committed the change, or a later one', async () => {
     const session = await r.createSession('ann');
     const bob = await r.join(session.code, 'Bob');
     h.storiesCommitted.set(session.id, 'unreachable');
     const a = await r.openStory(session, 'A', 1);
     const opened = (await r.round(session.id, { current: summary(a.id, 'A', 1) })).status;
     expect(opened).toBe(200);
-    const notice = (version: number) =>
-      h.client.post(`/internal/sessions/${session.id}/round/committed`, {
-        body: { version },
-        headers: asService(),
-      });
-    const unconfirmed = async () =>
-      (
-        (await h.runtime.db
-          .fork()
-          .getConnection()
-          .execute('select unconfirmed_version as v from rounds where id = ?', [a.id])) as Array<{
-          v: number | null;
-        }>
-      )[0]!.v;
-    const version = (await unconfirmed())!;
-    // An older version's notice: the round was opened after it.
-    expect((await notice(version - 1)).status).toBe(200);
-    expect(await unconfirmed()).toBe(version);
+    /** An event of a change of the stories, published after its commit with its round version. */
+    const committed = (version: number) =>
+      h.publish(
+        'story.updated',
+        {
+          session_id: session.id,
+          session_code: session.code,
+          story: { id: a.id, title: 'A', status: 'voting', position: 1 },
+          changed: ['title'],
+        },
+        undefined,
+        version,
+      );
+    const [row] = (await h.runtime.db
+      .fork()
+      .getConnection()
+      .execute('select unconfirmed_version as v from rounds where id = ?', [a.id])) as Array<{ v: number }>;
+    const version = row!.v;
+    // An older change's event: the round was opened after it. Its vote waits a moment, then asks the
+    // stories unit, which cannot answer: refused, nothing taken.
+    await committed(version - 1);
     expect((await r.vote(session.code, bob.id, '5')).status).toBe(503);
+    expect(await votesOn(a.id)).toEqual([{ n: 0 }]);
 
-    expect((await notice(version)).status).toBe(200);
-    expect(await unconfirmed()).toBeNull();
-    const taken = await r.vote(session.code, bob.id, '5');
-    expect([taken.status, taken.body.vote.story_id]).toEqual([200, a.id]);
-
-    expect((await notice(0)).status).toBe(422);
-    const byUser = await h.client.post(`/internal/sessions/${session.id}/round/committed`, {
-      body: { version },
-      headers: asUser('ann'),
+    // The change's own event, or a later one's: taken, without asking (the stories unit is unreachable).
+    await committed(version);
+    const taken = await until(async () => {
+      const res = await r.vote(session.code, bob.id, '5');
+      return res.status === 200 && res;
     });
-    expect(byUser.status).toBe(403);
+    expect(taken.body.vote.story_id).toBe(a.id);
+    await r.round(session.id, { current: summary(a.id, 'A', 1) });
+    expect((await r.vote(session.code, bob.id, '8')).status).toBe(200);
   });
 
   it('asks again when a change opens the round anew, and never for a round a resync stated', async () => {

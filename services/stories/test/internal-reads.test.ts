@@ -90,6 +90,9 @@ describe("reading a session's stories for another unit", () => {
     const revealed = res.body.events[0];
     await until(async () => h.published.find((e) => e.id === revealed.id));
     expect(revealed).toEqual(h.published.find((e) => e.id === revealed.id));
+    // Published with the round version of its change: the sessions unit learns from it that the change
+    // is committed.
+    expect(revealed.round_version).toEqual(expect.any(Number));
     expect((await h.client.get(`/internal/sessions/${s.id}/history`, as(s.owner_id))).status).toBe(403);
 
     const em = h.service.runtime.db.fork();

@@ -101,6 +101,11 @@ export function createRoomHub(options: {
    * while the others go on. It reconnects with Last-Event-ID when it reads again.
    */
   maxUnsentBytes?: number;
+  /**
+   * The stories unit committed a change of a session's stories: the round version its events carry
+   * (they go out only after the commit).
+   */
+  onStoriesCommitted?: (sessionId: string, roundVersion: number) => void;
 }): RoomHub {
   const { deliverTo, send } = streamWriter(options.maxUnsentBytes ?? MAX_UNSENT_BYTES, options.logger);
   const rooms = new Map<string, Set<Stream>>();
@@ -150,8 +155,11 @@ export function createRoomHub(options: {
   const onEvent = (type: string, body: Uint8Array, at: number) => {
     position = at;
     if (isRoomType(type)) {
-      const event = roomEventOf(JSON.parse(new TextDecoder().decode(body)));
+      const json = JSON.parse(new TextDecoder().decode(body)) as { round_version?: unknown };
+      const event = roomEventOf(json);
       const message = event && toRoomMessage(event);
+      if (message && event.source === 'stories' && Number.isInteger(json.round_version))
+        options.onStoriesCommitted?.(message.sessionId, json.round_version as number);
       if (event && message) {
         if (unrecorded.push({ event, message, position: at }) > MAX_UNRECORDED) {
           // The database has been away long: the oldest go unrecorded (a reconnect misses them).

@@ -181,16 +181,3 @@ export async function confirmRound(
   );
   return confirmed > 0;
 }
-
-/**
- * The session's open round, when a command of `version` or earlier opened it, is confirmed (a round
- * not open is confirmed or not anew when a command opens it again).
- */
-export async function confirmRounds(em: EntityManager, sessionId: string, version: number): Promise<void> {
-  await run(
-    em,
-    `update rounds set unconfirmed_version = null
-      where session_id = ? and status = 'voting' and unconfirmed_version <= ?`,
-    [sessionId, version],
-  );
-}

@@ -34,6 +34,11 @@ export interface VoteToRecord {
   event: { id: string; payload: string; createdAt: Date };
   /** What the live room shows of it (JSON); its stats are replaced by the same counts. */
   roomData: string;
+  /**
+   * The latest change of the session's stories this replica has seen committed: a round a change of
+   * that version or an earlier one opened takes the vote though not confirmed in the table.
+   */
+  confirmedThrough: number | null;
 }
 
 /*
@@ -47,7 +52,7 @@ const recordVoteStatement = (name: string, voterLock: string): PreparedStatement
   text: `with open_round as (
        select id from rounds
         where id = $1::uuid and session_id = $2::uuid and status = 'voting' and sealed = false
-          and unconfirmed_version is null
+          and (unconfirmed_version is null or unconfirmed_version <= $14::int)
           and not coalesce(countdown_at_zero = 'close' and countdown_ends_at <= $7::timestamptz, false)
         for share),
      voter as (
@@ -91,7 +96,8 @@ const FIRST_VOTE_WITH_TOKEN = recordVoteStatement('sessions.record-first-vote-wi
 
 /**
  * The whole write of a vote in one autocommit statement (one round trip, its own transaction,
- * prepared once per connection): with the round share-locked, still open and confirmed, and the session and the
+ * prepared once per connection): with the round share-locked, still open and confirmed (in the table, or by a
+ * change seen committed), and the session and the
  * voter as the vote was checked against (same versions, the voter's row share-locked), and a vote
  * without the token only for a voter that never voted with it, upserts the vote, marks the voter as
  * voting with its token when it did (the first time), counts the round's votes (this one's included)
@@ -117,6 +123,7 @@ export async function recordVote(em: EntityManager, v: VoteToRecord) {
     v.roomData,
     v.withToken,
     currentTraceparent(),
+    v.confirmedThrough,
   ]);
   if (!result) return undefined;
   const { votes_cast, total, participant_version, ...vote } = result;

@@ -1,9 +1,9 @@
 import { Router } from 'express';
-import { roundCommand, roundCommitted } from '@pp/contracts';
+import { roundCommand } from '@pp/contracts';
 import { requireService, sendToUnit, validate } from '@pp/http';
 import { inSpan } from '@pp/telemetry';
 import { internalSessionParams, moderatorQuestion, roundParams, sessionIdParams } from '../api/schemas.ts';
-import { applyRoundCommand, confirmCommittedRounds } from '../use-cases/apply-round-command.use-case.ts';
+import { applyRoundCommand } from '../use-cases/apply-round-command.use-case.ts';
 import { getRoundStats } from '../use-cases/get-round-stats.use-case.ts';
 import { getSessionSnapshot } from '../use-cases/get-session-snapshot.use-case.ts';
 import { findModerator } from '../use-cases/find-moderator.use-case.ts';
@@ -29,13 +29,6 @@ export function internalRoutes(deps: RouteDeps): Router {
         () => applyRoundCommand(deps.context(), params.sessionId, body),
       );
       sendToUnit(res, 200, answer);
-    }),
-  );
-  router.post(
-    '/internal/sessions/:sessionId/round/committed',
-    validate({ params: sessionIdParams, body: roundCommitted }, async ({ params, body }, _req, res) => {
-      await confirmCommittedRounds(deps.context(), params.sessionId, body.version);
-      sendToUnit(res, 200, {});
     }),
   );
   // The token goes in the body, not the path: it is a secret, and paths are logged.

@@ -3,7 +3,6 @@ import type { ParsedRoundCommand, RoundAnswer } from '@pp/contracts';
 import type { EntityManager } from '@pp/db';
 import type { SessionRecord } from '../db/entities/index.ts';
 import {
-  confirmRounds,
   forgetRounds,
   isSealed,
   lockRound,
@@ -131,14 +130,4 @@ export async function applyRoundCommand(
     }
     return { applied, session: toSnapshot(session), votes: await sealedVotes(tx, session.id, seal, applied) };
   });
-}
-
-/**
- * The stories unit committed the change of `version`: the open round, opened by it or an earlier
- * command, takes votes without asking (a round still open that an earlier command opened was named
- * current again by this one, which the stories unit planned after that command's fate was sealed:
- * it holds that story as current too).
- */
-export async function confirmCommittedRounds(ctx: SessionsContext, sessionId: string, version: number) {
-  await confirmRounds(ctx.em, sessionId, version);
 }

@@ -64,13 +64,26 @@ async function confirmRound(ctx: SessionsContext, scene: VoteSceneRow & { story_
   return true;
 }
 
+/**
+ * How long a vote on a round not confirmed yet waits for the change that opened it to be seen
+ * committed on the live feed (its events go out right after the commit, as its answer does) before it
+ * asks the stories unit.
+ */
+const FEED_WAIT_MS = 200;
+
+/** Whether this replica has seen the change that opened the scene's round committed (waiting a moment if `wait`). */
+const seenCommitted = (ctx: SessionsContext, scene: VoteSceneRow, wait: boolean) =>
+  ctx.committedRounds.seen(scene.session_id, scene.unconfirmed_version!, wait ? FEED_WAIT_MS : 0);
+
 /** How often a vote asks the stories unit about its round, and how long it waits before asking again. */
 const CONFIRM_ASKS = 2;
 const CONFIRM_PAUSE_MS = 100;
 
 /**
  * Reads the scene afresh (and keeps it for the voter's next vote); throws when it refuses the vote. A
- * round not confirmed yet is confirmed first. When the stories unit does not show it, the scene is read
+ * round not confirmed yet is confirmed first: by the live feed, which shows the stories unit's
+ * committed changes (their events, with their round version), else by asking the stories unit whether
+ * it shows the round's story as current. When the stories unit does not show it, the scene is read
  * again, which tells what happened to the round meanwhile (sealed, replaced); a round still
  * unconfirmed is asked about once more a moment later (a change under way commits within
  * milliseconds), and then the vote is refused with 503 and a retry a moment later.
@@ -82,7 +95,7 @@ async function freshScene(ctx: SessionsContext, code: string, input: CastVoteInp
     const refused = refusalIn(scene, input, now);
     if (refused) throw refused;
     const open = scene.story_id === null ? undefined : { ...scene, story_id: scene.story_id };
-    if (open && scene.unconfirmed_version !== null) {
+    if (open && open.unconfirmed_version !== null && !(await seenCommitted(ctx, open, asked === 0))) {
       if (asked === CONFIRM_ASKS) throw new RoundNotConfirmedError();
       asked++;
       if (!(await confirmRound(ctx, open))) {
@@ -128,6 +141,7 @@ function write(ctx: SessionsContext, scene: VoteSceneRow, input: CastVoteInput, 
     versions: { session: scene.session_version, participant: scene.participant_version! },
     event: { id: event.id, payload: JSON.stringify(event), createdAt: new Date(event.occurred_at) },
     roomData: JSON.stringify(room.data),
+    confirmedThrough: ctx.committedRounds.through(scene.session_id) ?? null,
   });
 }
 

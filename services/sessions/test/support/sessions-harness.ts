@@ -117,10 +117,19 @@ export async function startSessions(options: AppOptions = {}, env: Record<string
      * none, or 'unreachable'), instead of the round the sessions unit holds.
      */
     storiesCommitted: stories.told,
-    /** Publishes an event as the stories service would (through JetStream, on this prefix). */
-    async publish<T extends EventType>(type: T, data: EventData<T>, occurredAt?: Date) {
+    /**
+     * Publishes an event as the stories service would (through JetStream, on this prefix); with the
+     * round version of the change it comes from when given, as the stories service publishes them.
+     */
+    async publish<T extends EventType>(
+      type: T,
+      data: EventData<T>,
+      occurredAt?: Date,
+      roundVersion?: number,
+    ) {
       const event = makeEvent(type, data, { source: 'stories', occurredAt });
-      await jetstream(runtime.nc).publish(subjectFor(runtime.bus, type), JSON.stringify(event), {
+      const sent = roundVersion === undefined ? event : { ...event, round_version: roundVersion };
+      await jetstream(runtime.nc).publish(subjectFor(runtime.bus, type), JSON.stringify(sent), {
         msgID: event.id,
       });
       return event;

@@ -11,13 +11,6 @@ export interface SessionsClient {
    * Throws the sessions unit's refusal (404, 409 session_archived, 409 reveal_not_due) as an AppError.
    */
   applyRound(sessionId: string, command: RoundCommand): Promise<RoundAnswer>;
-  /**
-   * Tells the sessions unit that the change of this round version is committed here, so the round it
-   * opened takes votes without asking (see the sessions unit's vote). Sent after the commit and not
-   * waited for: if it is lost, the first vote asks instead. Notices of one session go one at a time,
-   * the latest version only.
-   */
-  roundCommitted(sessionId: string, version: number): void;
   /** The room's moderator holding this participant token (its id and name), or null when it is not the moderator's. */
   moderator(sessionId: string, participantToken: string): Promise<{ id: number; name: string } | null>;
   /** The round's counts as committed now. */
@@ -56,24 +49,6 @@ export function createSessionsClient(options: {
   };
   const client = createServiceClient(calls);
   const session = (sessionId: string) => `/internal/sessions/${encodeURIComponent(sessionId)}`;
-  // Notices have a client of their own: one that fails must not count against the round commands.
-  const notices = createServiceClient({ ...calls, retries: 0, failureLogLevel: 'debug' });
-  /** Per session: the latest version still to tell, while a notice of it is under way. */
-  const waiting = new Map<string, number | undefined>();
-  const tell = (sessionId: string, version: number) => {
-    waiting.set(sessionId, undefined);
-    void notices
-      .callOk({ url: `${session(sessionId)}/round/committed`, method: 'POST', data: { version } })
-      .catch((err: unknown) =>
-        options.logger.debug({ err, session_id: sessionId }, 'the round commit notice was not taken'),
-      )
-      .finally(() => {
-        const next = waiting.get(sessionId);
-        waiting.delete(sessionId);
-        if (next !== undefined) tell(sessionId, next);
-      });
-  };
-
   return {
     lookup: (codeOrId) => lookupSession(client, codeOrId),
     async applyRound(sessionId, command) {
@@ -84,10 +59,6 @@ export function createSessionsClient(options: {
         idempotent: true,
       });
       return roundAnswer.parse(body);
-    },
-    roundCommitted(sessionId, version) {
-      if (!waiting.has(sessionId)) tell(sessionId, version);
-      else waiting.set(sessionId, Math.max(version, waiting.get(sessionId) ?? 0));
     },
     async moderator(sessionId, participantToken) {
       const body = await client.callOk({

@@ -187,11 +187,15 @@ const COMMIT: PreparedStatement = {
         where exists (select 1 from ok)),
      deleted as (
        delete from stories where session_id = $1::uuid and id = any($6::uuid[]) and exists (select 1 from ok)),
-     events as (${insertOutboxSql(`select e from jsonb_array_elements($7::jsonb) e where exists (select 1 from ok)`, '$8')}),
+     -- what is published carries the change's round version: the sessions unit, seeing it on its live
+     -- feed, knows the change is committed and the round it opened takes votes
+     published as (
+       select e || jsonb_build_object('round_version', $2::int) as e
+         from jsonb_array_elements($7::jsonb) e where exists (select 1 from ok)),
+     events as (${insertOutboxSql('select e from published', '$8')}),
      history as (
        insert into story_history (event_id, session_id, occurred_at, envelope)
-       select (e->>'id')::uuid, $1::uuid, (e->>'occurred_at')::timestamptz, e
-         from jsonb_array_elements($7::jsonb) e where exists (select 1 from ok)),
+       select (e->>'id')::uuid, $1::uuid, (e->>'occurred_at')::timestamptz, e from published),
      done as (
        update sessions set queue_version = queue_version + 1, round_unsettled_since = null
         where id = $1::uuid and exists (select 1 from ok))

@@ -30,6 +30,7 @@ import {
 } from '@pp/testing';
 import { definition as sessionsDefinition } from '../../../sessions/src/app.ts';
 import { readConfig as readSessionsConfig } from '../../../sessions/src/config.ts';
+import { CommittedRounds } from '../../../sessions/src/use-cases/shared/committed-rounds.ts';
 import { definition, type AppOptions } from '../../src/app.ts';
 import { readConfig, type Config } from '../../src/config.ts';
 
@@ -78,10 +79,12 @@ export async function startStories(
     EVENTS_PREFIX: prefix,
     PORT: '0',
   };
+  const committedRounds = new CommittedRounds();
   const sessions: StartedService = await startService(
     {
       ...sessionsDefinition(
         readSessionsConfig({ ...common, DATABASE_URL: sessionsDb.url, STORIES_URL: toStories.url }),
+        { committedRounds },
       ),
       host: '127.0.0.1',
     },
@@ -202,14 +205,21 @@ export async function startStories(
      * Whether the sessions service takes votes on the story's round without asking the stories
      * service (the change that opened it is known committed).
      */
+    /**
+     * Whether the sessions unit takes votes on the story's round without asking: confirmed in its table,
+     * or the change that opened it seen committed on its live feed.
+     */
     roundConfirmed: async (storyId: string) => {
       const [found] = (await sessions.runtime.db
         .fork()
         .getConnection()
-        .execute('select unconfirmed_version from rounds where id = ?', [storyId])) as Array<{
+        .execute('select session_id, unconfirmed_version from rounds where id = ?', [storyId])) as Array<{
+        session_id: string;
         unconfirmed_version: number | null;
       }>;
-      return found !== undefined && found.unconfirmed_version === null;
+      if (!found) return false;
+      const seen = committedRounds.through(found.session_id);
+      return found.unconfirmed_version === null || (seen !== undefined && seen >= found.unconfirmed_version);
     },
     /** The id of the current story in the public session lookup, as the sessions service shows it. */
     currentStory: async (code: string) =>

@@ -2,6 +2,7 @@ import type { ParticipantTokenKey } from '@pp/contracts';
 import type { EntityManager } from '@pp/db';
 import type { Logger } from '@pp/logger';
 import type { StoriesClient } from '../../clients/stories.client.ts';
+import type { CommittedRounds } from './committed-rounds.ts';
 import type { VoteScenes } from './vote-scenes.ts';
 
 /** What a use case works with: the request's entity manager, the outbox relay, a clock, the stories unit. */
@@ -14,6 +15,8 @@ export interface SessionsContext {
   newCode: () => string;
   /** The scenes of recent votes (one per process): a voter's next vote skips the read. */
   voteScenes: VoteScenes;
+  /** What this replica has seen the stories unit commit: confirms the rounds its changes opened. */
+  committedRounds: CommittedRounds;
   /** The stories unit: where a session made from a template gets its stories, and reveals happen. */
   stories: StoriesClient;
   logger: Logger;

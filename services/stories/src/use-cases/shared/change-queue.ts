@@ -136,17 +136,6 @@ function normalized(target: QueueTarget): QueueTarget | undefined {
   return isUuid(target.sessionId) ? { sessionId: target.sessionId.toLowerCase() } : undefined;
 }
 
-/**
- * Whether the change opens a round there: it makes another story current, or reopens the current one.
- * A round that stays open as it was (a story added behind it, a title changed) was opened by an earlier
- * change, which tells the sessions unit of its own commit.
- */
-function opensRound(planned: PlannedQueue, round: RoundPlan) {
-  if (!round.current) return false;
-  const before = planned.stories.find((s) => s.status === 'voting');
-  return before?.id !== round.current.id || round.reset.includes(round.current.id);
-}
-
 /** The queue of the change's session, and the next round version (the read model filled in first if need be). */
 async function plan(ctx: StoriesContext, actor: Actor, target: QueueTarget): Promise<PlannedQueue> {
   const owner = actor.kind === 'user' ? actor.userId : null;
@@ -182,8 +171,9 @@ async function plan(ctx: StoriesContext, actor: Actor, target: QueueTarget): Pro
  * unit cannot be reached, the answer is 503 and nothing has changed here; if it changed the round but
  * this service could not commit (a crash, a lost answer, the database), the round stays unsettled and
  * the round sync task states it again within seconds. Meanwhile the sessions unit takes no vote on a
- * round the change opened: it waits for this service to have committed the change (told after the
- * commit, or asked by the first vote), so no vote lands on a story that was never made.
+ * round the change opened: it waits for this service to have committed the change (its events, which
+ * go out after the commit with the change's round version, say so; else the first vote asks), so no
+ * vote lands on a story that was never made.
  */
 export async function changeQueue<T>(
   ctx: StoriesContext,
@@ -234,9 +224,9 @@ export async function changeQueue<T>(
           events: made.events,
         });
         if (written) {
+          // Its events carry the round version: the sessions unit learns from them that the change is
+          // committed, and the round it opened there takes votes without asking.
           ctx.publish();
-          // The round this change opened there takes votes without asking whether it was committed.
-          if (opensRound(planned, round)) ctx.sessions.roundCommitted(planned.session.id, version);
           return { result: made.result, session: sessionOfSnapshot(answer.session) };
         }
         await sleep(Math.random() * 10 * attempt);

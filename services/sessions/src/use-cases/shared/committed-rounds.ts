@@ -1,0 +1,53 @@
+import { BoundedMap } from '@pp/collections';
+
+/**
+ * What this replica has seen the stories unit commit, per session: the round version of its latest
+ * committed change. The stories unit's events go out only after their change is committed, and those
+ * of a change of the stories carry its round version; the live feed hands every one to this replica.
+ * A round a change opened (unconfirmed at that change's version) takes votes once a change of that
+ * version or a later one is committed there, so a version seen here confirms it without asking, as
+ * the stories unit's answer would. Bounded: the sessions least recently heard of go first (a vote then
+ * asks the stories unit, as after a restart).
+ */
+export class CommittedRounds {
+  private readonly versions: BoundedMap<string, number>;
+  private readonly waiting = new Map<string, Set<{ version: number; done: () => void }>>();
+
+  constructor(max = 10_000) {
+    this.versions = new BoundedMap(max);
+  }
+
+  /** The stories unit committed the change of `version` in the session (or one after it). */
+  committed(sessionId: string, version: number): void {
+    const known = this.versions.get(sessionId);
+    if (known !== undefined && known >= version) return;
+    this.versions.set(sessionId, version);
+    for (const waiter of this.waiting.get(sessionId) ?? []) if (waiter.version <= version) waiter.done();
+  }
+
+  /** The latest version seen committed in the session, if any. */
+  through(sessionId: string): number | undefined {
+    return this.versions.get(sessionId);
+  }
+
+  /**
+   * Whether a change of `version` or later is seen committed in the session within `ms` (at once when
+   * it is already): the change's events are on their way when its answer reaches a client.
+   */
+  async seen(sessionId: string, version: number, ms: number): Promise<boolean> {
+    if ((this.through(sessionId) ?? -1) >= version) return true;
+    const line = this.waiting.get(sessionId) ?? new Set();
+    this.waiting.set(sessionId, line);
+    let timer: NodeJS.Timeout | undefined;
+    let waiter!: { version: number; done: () => void };
+    const reached = await new Promise<boolean>((resolve) => {
+      waiter = { version, done: () => resolve(true) };
+      line.add(waiter);
+      timer = setTimeout(() => resolve(false), ms);
+    });
+    clearTimeout(timer);
+    line.delete(waiter);
+    if (line.size === 0) this.waiting.delete(sessionId);
+    return reached;
+  }
+}
