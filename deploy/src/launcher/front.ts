@@ -23,8 +23,7 @@ export interface ReadinessProbe {
   failureThreshold: number;
 }
 
-export const DEFAULT_READINESS: ReadinessProbe = {
-  path: '/readyz',
+const DEFAULT_READINESS: Omit<ReadinessProbe, 'path'> = {
   intervalMs: 2_000,
   timeoutMs: 1_000,
   failureThreshold: 3,
@@ -132,6 +131,7 @@ function splice(client: net.Socket, backend: net.Socket): void {
 /**
  * Listens on `host`:`port` and hands each connection to the next ready replica (on 127.0.0.1) that
  * accepts it, as a Kubernetes Service sends connections only to pods whose readiness probe passes.
+ * Readiness is asked where the unit `name` answers it (readinessPathOf) unless `readiness` says otherwise.
  */
 export async function startFront(
   name: string,
@@ -139,7 +139,7 @@ export async function startFront(
   backends: readonly number[],
   log: LauncherLog,
   host = '127.0.0.1',
-  readiness: ReadinessProbe = DEFAULT_READINESS,
+  readiness: ReadinessProbe = { ...DEFAULT_READINESS, path: readinessPathOf(name) },
 ): Promise<Front> {
   const handed = new Map(backends.map((b) => [b, 0]));
   const readinessOf = watchReadiness(backends, readiness);

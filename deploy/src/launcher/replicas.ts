@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { EXIT_BAD_CONFIG } from '@pp/config';
-import { DEFAULT_READINESS, readinessPathOf, startFront, type Front } from './front.ts';
+import { startFront, type Front } from './front.ts';
 import type { LauncherLog } from './log.ts';
 import { waitForMetaLeader, type NatsServer } from './nats-cluster.ts';
 import { waitForPort } from './ports.ts';
@@ -107,7 +107,6 @@ export async function startFronts(
           log,
           // The gateway's front is where clients come in: on HOST (loopback unless set); the others on loopback.
           unit.name === 'gateway' ? requestedHost(ctx.env.HOST) : UNIT_HOST,
-          { ...DEFAULT_READINESS, path: readinessPathOf(unit.name) },
         ),
       );
   } catch (err) {
