@@ -14,6 +14,7 @@ describe('the changes of the stories a replica has seen committed', () => {
     seen.committed('s1', 5);
     await expect(seen.seen('s1', 5, 0)).resolves.toBe(true);
     await expect(seen.seen('s1', 4, 0)).resolves.toBe(true);
+    await expect(seen.seen('s1', 6, 0)).resolves.toBe(false); // not waited for
 
     const waiting = seen.seen('s1', 7, 1_000);
     seen.committed('s1', 6); // not yet

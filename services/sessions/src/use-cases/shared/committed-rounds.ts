@@ -36,6 +36,7 @@ export class CommittedRounds {
    */
   async seen(sessionId: string, version: number, ms: number): Promise<boolean> {
     if ((this.through(sessionId) ?? -1) >= version) return true;
+    if (ms <= 0) return false;
     const line = this.waiting.get(sessionId) ?? new Set();
     this.waiting.set(sessionId, line);
     let timer: NodeJS.Timeout | undefined;
