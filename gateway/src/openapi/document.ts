@@ -5,7 +5,7 @@ import {
   type ZodOpenApiPathsObject,
   type ZodOpenApiResponsesObject,
 } from 'zod-openapi';
-import { errorEnvelopeSchema, genericSuccessSchema } from '@pp/http';
+import { errorEnvelopeSchema, genericSuccessSchema, ROOM_CONTROL_REFUSAL } from '@pp/http';
 import type { RouteEntry } from '../routes.ts';
 import { API_DESCRIPTION, rateLimitHeaders, retryAfterHeaders } from './api-description.ts';
 import { gatewayPaths } from './gateway-paths.ts';
@@ -70,7 +70,7 @@ function responsesOf(route: RouteEntry): ZodOpenApiResponsesObject {
   if (route.access === 'token' && /\{/.test(route.path))
     responses['403'] = error('Not the owner of the resource');
   if (route.access === 'token-or-participant')
-    responses['403'] = error("Neither the owner nor the holder of the room's moderator participant token");
+    responses['403'] = error(ROOM_CONTROL_REFUSAL[403].description);
   if (/\{/.test(route.path)) responses['404'] = error('No such resource');
   if (WITH_BODY.has(route.method)) {
     responses['400'] = error('The body is not valid JSON');

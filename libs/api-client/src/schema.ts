@@ -2350,7 +2350,7 @@ export interface components {
         'application/json': components['schemas']['ErrorEnvelope'];
       };
     };
-    /** @description Not the owner of the resource */
+    /** @description Not the session's owner, nor the holder of its moderator's participant token (`forbidden`) */
     Forbidden: {
       headers: {
         'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -2365,7 +2365,7 @@ export interface components {
         'application/json': components['schemas']['ErrorEnvelope'];
       };
     };
-    /** @description Not the owner of the session (`forbidden`) */
+    /** @description Not the owner of the resource */
     Forbidden2: {
       headers: {
         'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -2380,7 +2380,7 @@ export interface components {
         'application/json': components['schemas']['ErrorEnvelope'];
       };
     };
-    /** @description Another account's webhook (`forbidden`) */
+    /** @description Not the owner of the session (`forbidden`) */
     Forbidden3: {
       headers: {
         'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -2395,7 +2395,7 @@ export interface components {
         'application/json': components['schemas']['ErrorEnvelope'];
       };
     };
-    /** @description Not the session's owner, nor the holder of its moderator's participant token (`forbidden`) */
+    /** @description Another account's webhook (`forbidden`) */
     Forbidden4: {
       headers: {
         'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -3418,7 +3418,7 @@ export interface operations {
         };
       };
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
+      403: components['responses']['Forbidden2'];
       404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
@@ -4290,7 +4290,7 @@ export interface operations {
       };
       400: components['responses']['InvalidQuery'];
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden2'];
+      403: components['responses']['Forbidden3'];
       404: components['responses']['SessionNotFound'];
       422: components['responses']['Errors'];
       429: components['responses']['TooManyRequests'];
@@ -4335,7 +4335,7 @@ export interface operations {
         };
       };
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden2'];
+      403: components['responses']['Forbidden3'];
       404: components['responses']['SessionNotFoundOrParticipantNotFound'];
       409: components['responses']['SessionArchived2'];
       429: components['responses']['TooManyRequests'];
@@ -4385,7 +4385,7 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden2'];
+      403: components['responses']['Forbidden3'];
       404: components['responses']['SessionNotFoundOrParticipantNotFound'];
       409: components['responses']['SessionArchived2'];
       413: components['responses']['PayloadTooLarge'];
@@ -4492,7 +4492,7 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized2'];
-      403: components['responses']['Forbidden4'];
+      403: components['responses']['Forbidden'];
       404: components['responses']['SessionNotFound'];
       /** @description No round is open: no current story, or it is revealed (`no_open_story`); the session is archived (`session_archived`) */
       409: {
@@ -4569,7 +4569,7 @@ export interface operations {
         };
       };
       401: components['responses']['Unauthorized2'];
-      403: components['responses']['Forbidden4'];
+      403: components['responses']['Forbidden'];
       404: components['responses']['SessionNotFound'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
@@ -5414,7 +5414,7 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden2'];
+      403: components['responses']['Forbidden3'];
       404: components['responses']['SessionNotFound'];
       409: components['responses']['SessionArchived'];
       413: components['responses']['PayloadTooLarge'];
@@ -5466,7 +5466,7 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden2'];
+      403: components['responses']['Forbidden3'];
       404: components['responses']['SessionNotFound'];
       409: components['responses']['SessionArchived'];
       413: components['responses']['PayloadTooLarge'];
@@ -5513,7 +5513,7 @@ export interface operations {
         };
       };
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden2'];
+      403: components['responses']['Forbidden3'];
       404: components['responses']['StoryNotFound'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
@@ -5558,7 +5558,7 @@ export interface operations {
         };
       };
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden2'];
+      403: components['responses']['Forbidden3'];
       404: components['responses']['StoryNotFound'];
       409: components['responses']['SessionArchived'];
       429: components['responses']['TooManyRequests'];
@@ -5607,7 +5607,7 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden2'];
+      403: components['responses']['Forbidden3'];
       404: components['responses']['StoryNotFound'];
       409: components['responses']['SessionArchived'];
       413: components['responses']['PayloadTooLarge'];
@@ -5657,7 +5657,7 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized2'];
-      403: components['responses']['Forbidden4'];
+      403: components['responses']['Forbidden'];
       404: components['responses']['StoryNotFound'];
       409: components['responses']['StoryAlreadyRevealedOrSessionArchived'];
       413: components['responses']['PayloadTooLarge'];
@@ -5705,7 +5705,7 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized2'];
-      403: components['responses']['Forbidden4'];
+      403: components['responses']['Forbidden'];
       404: components['responses']['StoryNotFound'];
       409: components['responses']['SessionArchived'];
       413: components['responses']['PayloadTooLarge'];
@@ -5753,7 +5753,7 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized2'];
-      403: components['responses']['Forbidden4'];
+      403: components['responses']['Forbidden'];
       404: components['responses']['StoryNotFound'];
       409: components['responses']['StoryAlreadyRevealedOrSessionArchived'];
       413: components['responses']['PayloadTooLarge'];
@@ -5800,7 +5800,7 @@ export interface operations {
         };
       };
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden2'];
+      403: components['responses']['Forbidden3'];
       404: components['responses']['SessionNotFound'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
@@ -5862,7 +5862,7 @@ export interface operations {
       };
       400: components['responses']['InvalidQuery'];
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden2'];
+      403: components['responses']['Forbidden3'];
       404: components['responses']['SessionNotFound'];
       422: components['responses']['Errors'];
       429: components['responses']['TooManyRequests'];
@@ -5939,7 +5939,7 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden2'];
+      403: components['responses']['Forbidden3'];
       404: components['responses']['SessionNotFound2'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
@@ -6040,7 +6040,7 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden2'];
+      403: components['responses']['Forbidden3'];
       404: components['responses']['SessionNotFoundOrStoryNotFoundOrStoryIdOrNoCurrentStory'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
@@ -6123,7 +6123,7 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden2'];
+      403: components['responses']['Forbidden3'];
       404: components['responses']['SessionNotFound2'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
@@ -6202,7 +6202,7 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden2'];
+      403: components['responses']['Forbidden3'];
       404: components['responses']['SessionNotFoundOrStoryNotFoundOrStoryIdOrNoCurrentStory'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
@@ -6277,7 +6277,7 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden2'];
+      403: components['responses']['Forbidden3'];
       404: components['responses']['SessionNotFoundOrStoryNotFoundOrStoryIdOrNoCurrentStory'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
@@ -6364,7 +6364,7 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden2'];
+      403: components['responses']['Forbidden3'];
       404: components['responses']['SessionNotFoundOrStoryNotFoundOrStoryIdOrNoCurrentStory'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
@@ -6455,7 +6455,7 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden2'];
+      403: components['responses']['Forbidden3'];
       404: components['responses']['SessionNotFoundOrStoryNotFoundOrStoryIdOrNoCurrentStory'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
@@ -6590,7 +6590,7 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden2'];
+      403: components['responses']['Forbidden3'];
       404: components['responses']['SessionNotFound2'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
@@ -6711,7 +6711,7 @@ export interface operations {
       };
       400: components['responses']['InvalidQuery'];
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
+      403: components['responses']['Forbidden2'];
       404: components['responses']['NotFound'];
       /** @description Unknown provider, one without OAuth, or `oauth_not_configured` */
       422: {
@@ -7451,7 +7451,7 @@ export interface operations {
         };
       };
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden3'];
+      403: components['responses']['Forbidden4'];
       404: components['responses']['WebhookNotFound'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
@@ -7494,7 +7494,7 @@ export interface operations {
         };
       };
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden3'];
+      403: components['responses']['Forbidden4'];
       404: components['responses']['WebhookNotFound'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];
@@ -7594,7 +7594,7 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden3'];
+      403: components['responses']['Forbidden4'];
       404: components['responses']['WebhookNotFound'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
@@ -7641,7 +7641,7 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden3'];
+      403: components['responses']['Forbidden4'];
       404: components['responses']['WebhookNotFound'];
       /** @description The webhook is disabled (`webhook_disabled`) */
       409: {
@@ -7710,7 +7710,7 @@ export interface operations {
       };
       400: components['responses']['InvalidQuery'];
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden3'];
+      403: components['responses']['Forbidden4'];
       404: components['responses']['WebhookNotFound'];
       422: components['responses']['Errors'];
       429: components['responses']['TooManyRequests'];
@@ -7757,7 +7757,7 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden3'];
+      403: components['responses']['Forbidden4'];
       /** @description No such webhook (`webhook_not_found`) or delivery of it (`delivery_not_found`) */
       404: {
         headers: {
