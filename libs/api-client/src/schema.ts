@@ -270,7 +270,7 @@ export interface paths {
     head?: never;
     /**
      * Update, archive or unarchive a session (owner)
-     * @description Any settable field; `status` may be active, paused, completed or archived. Fields that cannot be set (id, code, owner_id, ...) are refused with 422.
+     * @description Any settable field; `status` may be active, paused, completed or archived. Fields that cannot be set (id, code, owner_id, ...) are refused with 422. An archive makes the session's stories read-only as well: once it answers, every change of them is refused with 409 `session_archived`.
      */
     patch: operations['patchSessionsByCode'];
     trace?: never;
@@ -3957,7 +3957,22 @@ export interface operations {
         };
       };
       429: components['responses']['TooManyRequests'];
-      503: components['responses']['ServiceUnavailable'];
+      /** @description An archive while the stories service cannot be reached (`stories_unavailable`): nothing changed, try again shortly */
+      503: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       504: components['responses']['GatewayTimeout'];
     };
   };

@@ -4,8 +4,10 @@ import { sessionSnapshot } from './events.ts';
 /**
  * The voting round of a session has one owner, the sessions unit: which story is open for votes,
  * and whether its votes are sealed. The stories unit, which owns the backlog, sends it one round
- * command with every change of a session's stories, inside the request that makes the change and
- * before committing it; so once the change answers 2xx, every lookup and vote already sees it.
+ * command with every change of a session's stories that changes the round, inside the request that
+ * makes the change and before committing it; so once the change answers 2xx, every lookup and vote
+ * already sees it. A change that leaves the round as it was commits without one, unless an archive of
+ * the session was asked (see archivingNotice).
  */
 
 /** The story open for voting, as the public lookup shows it. */
@@ -65,3 +67,15 @@ export const roundAnswer = z.object({
   votes: z.array(sealedVote).nullable(),
 });
 export type RoundAnswer = z.infer<typeof roundAnswer>;
+
+/**
+ * The sessions unit is about to archive a session: from now on, every change of its stories asks the
+ * sessions unit, which refuses them once the archive is committed. `session` is the session as it is
+ * before the archive (kept by the stories unit if it does not know it yet); `at` is the time the archive
+ * will be stamped with: the session seen unarchived after it takes the changes back to the stories unit.
+ */
+export const archivingNotice = z.strictObject({
+  session: sessionSnapshot,
+  at: z.iso.datetime({ offset: true }),
+});
+export type ArchivingNotice = z.infer<typeof archivingNotice>;

@@ -297,6 +297,33 @@ describe('sessions: update', () => {
     expect(mine('session.unarchived')).toHaveLength(1);
   });
 
+  it('tells the stories unit of an archive before it commits, and archives nothing when it cannot', async () => {
+    const session = await r.createSession('ann');
+    h.storiesArchivingDown = true;
+    try {
+      const refused = await patch(session.code, { status: 'archived' });
+      expect([refused.status, refused.body.error?.code]).toEqual([503, 'stories_unavailable']);
+    } finally {
+      h.storiesArchivingDown = false;
+    }
+    expect((await h.client.get(`/sessions/${session.code}`)).body.session.status).toBe('active');
+    expect(h.eventsOf('session.archived').filter((e) => e.data.session.id === session.id)).toEqual([]);
+
+    const archived = await patch(session.code, { status: 'archived' });
+    expect(archived.status).toBe(200);
+    const told = h.archivingNotices.filter((n) => n.sessionId === session.id);
+    expect(told).toHaveLength(1);
+    // The session as it was, and the time the archive is stamped with.
+    expect(told[0]!.body).toEqual({
+      session: expect.objectContaining({ id: session.id, status: 'active' }),
+      at: archived.body.session.updated_at,
+    });
+    // Other changes tell it nothing.
+    await patch(session.code, { status: 'active' });
+    await patch(session.code, { name: 'Renamed' });
+    expect(h.archivingNotices.filter((n) => n.sessionId === session.id)).toHaveLength(1);
+  });
+
   it('keeps an archived session read-only until it is unarchived: its settings 409, where it is filed 200', async () => {
     const session = await r.createSession('ann');
     await patch(session.code, { status: 'archived' });

@@ -55,6 +55,53 @@ describe('the round when the units cannot talk', () => {
     expect(await h.currentStory(s.code)).toBe(b);
   });
 
+  it('a change that leaves the round as it was commits here alone: a waiting story added and edited while the sessions unit cannot be reached', async () => {
+    const s = await h.session();
+    const [a] = await h.stories(s, ['A']);
+    const told = () => h.sessionsCalls(new RegExp(`PUT /internal/sessions/${s.id}/round`));
+    const before = told();
+    h.betweenUnits.cut();
+    const added = await add(s, 'B');
+    expect([added.status, added.body.story.status]).toEqual([201, 'pending']);
+    const b = added.body.story.id as string;
+    const edited = await h.client.patch(`/stories/${b}`, {
+      body: { title: 'B2', description: 'Waiting' },
+      ...as(s.owner_id),
+    });
+    expect([edited.status, edited.body.story.title]).toEqual([200, 'B2']);
+    expect(await roomView(s)).toEqual([
+      [a, 'voting'],
+      [b, 'pending'],
+    ]);
+    expect(told()).toBe(before);
+    // What changes the round still needs the sessions unit: refused, nothing changed.
+    expect((await h.client.post(`/stories/${b}/activate`, as(s.owner_id))).status).toBe(503);
+    expect((await h.client.patch(`/stories/${a}`, { body: { title: 'A2' }, ...as(s.owner_id) })).status).toBe(
+      503,
+    );
+    h.betweenUnits.restore();
+    expect(await h.currentStory(s.code)).toBe(a);
+    expect(await h.lookupCurrent(s.code)).toEqual({ id: a, title: 'A', status: 'voting', position: 1 });
+  });
+
+  it('from an archive until the session is seen unarchived, every change asks the sessions unit', async () => {
+    const s = await h.session();
+    await h.stories(s, ['A']);
+    const status = (value: string) =>
+      h.sessionsApi.patch(`/sessions/${s.code}`, { body: { status: value }, ...as(s.owner_id) });
+    expect((await status('archived')).status).toBe(200);
+    expect((await status('active')).status).toBe(200);
+    await until(async () => (await h.readModel(s.id))?.archiving_since === null);
+    h.betweenUnits.cut();
+    expect((await add(s, 'B')).status).toBe(201);
+    h.betweenUnits.restore();
+    // Asked again: held until the unarchive after it is seen, whatever the read model says meanwhile.
+    expect((await status('archived')).status).toBe(200);
+    expect((await h.readModel(s.id))?.archiving_since).not.toBeNull();
+    h.betweenUnits.cut();
+    expect((await add(s, 'C')).status).toBe(503);
+  });
+
   it('a story added as its database goes: 503, no vote is taken on the round the sessions unit opened, and the round sync takes the round away', async () => {
     const s = await h.session();
     const voter = await h.join(s.code, 'Vera');

@@ -78,7 +78,8 @@ export const sessionsApi = {
   'PATCH /sessions/{code}': {
     summary: 'Update, archive or unarchive a session (owner)',
     description:
-      'Any settable field; `status` may be active, paused, completed or archived. Fields that cannot be set (id, code, owner_id, ...) are refused with 422.',
+      'Any settable field; `status` may be active, paused, completed or archived. Fields that cannot be set (id, code, owner_id, ...) are refused with 422. ' +
+      "An archive makes the session's stories read-only as well: once it answers, every change of them is refused with 409 `session_archived`.",
     params: codeParams,
     body: updateSessionBody,
     responses: {
@@ -95,6 +96,10 @@ export const sessionsApi = {
       },
       422: {
         description: 'Invalid or unknown fields; vote_by_at in the past; custom deck missing or invalid',
+      },
+      503: {
+        description:
+          'An archive while the stories service cannot be reached (`stories_unavailable`): nothing changed, try again shortly',
       },
     },
   },

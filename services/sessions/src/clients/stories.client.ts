@@ -1,4 +1,10 @@
-import { eventEnvelopeSchema, roomStorySchema, type EventEnvelope, type RoomStory } from '@pp/contracts';
+import {
+  eventEnvelopeSchema,
+  roomStorySchema,
+  type ArchivingNotice,
+  type EventEnvelope,
+  type RoomStory,
+} from '@pp/contracts';
 import { createServiceClient } from '@pp/http-client';
 import type { Logger } from '@pp/logger';
 import { z } from 'zod';
@@ -46,6 +52,12 @@ export interface StoriesClient {
    * just made current come together).
    */
   currentStory(sessionId: string): Promise<string | null>;
+  /**
+   * This unit is about to archive the session: the stories unit asks it about every change of the
+   * session's stories from now on (changes that leave the round as it was otherwise commit there
+   * alone). Retried on a lost answer (the same notice twice is the same); a 503 when it cannot be reached.
+   */
+  archiving(notice: ArchivingNotice): Promise<void>;
 }
 
 const history = z.object({ events: z.array(eventEnvelopeSchema) });
@@ -113,6 +125,14 @@ export function createStoriesClient(options: {
         method: 'GET',
       });
       return roomStories.parse(body).stories;
+    },
+    async archiving(notice) {
+      await client.callOk({
+        url: `/internal/sessions/${encodeURIComponent(notice.session.id)}/archiving`,
+        method: 'PUT',
+        data: notice,
+        idempotent: true,
+      });
     },
     currentStory(sessionId) {
       let answer = asking.get(sessionId);

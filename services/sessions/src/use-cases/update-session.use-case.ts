@@ -39,6 +39,19 @@ async function keepVotesOnTheDeck(tx: EntityManager, session: Session) {
 }
 
 /**
+ * An archived session's stories are read-only: the stories unit asks this unit about every change of
+ * them from the moment it is told of an archive (changes that leave the round as it was otherwise
+ * commit there alone). So it is told before the archive commits, outside the transaction: once the
+ * archive answers 2xx, no change of the stories is taken. It cannot be reached: 503, nothing archived.
+ * Told of an archive that then fails, it only asks this unit a while longer.
+ */
+async function tellStoriesOfArchive(ctx: SessionsContext, code: string, userId: string, at: Date) {
+  // Told even when the session reads archived: an unarchive may commit before this change does.
+  const session = await findOwnedSession(ctx.em.fork(), code, userId);
+  await ctx.stories.archiving({ session: toSnapshot(session), at: at.toISOString() });
+}
+
+/**
  * The owner changes any settable field. What really changed is announced as session.updated, and an
  * archive or unarchive as session.archived / session.unarchived, in the same commit. A folder or
  * workspace must be the owner's (404 otherwise). Under the session's row lock: of changes made at
@@ -54,6 +67,7 @@ export async function updateSession(
   const now = ctx.now();
   const values = entityValues(patch);
   const given = settingsIn(values);
+  if (patch.status === 'archived') await tellStoriesOfArchive(ctx, code, userId, now);
   const { session, changed } = await withLinks(() =>
     ctx.em.transactional(async (tx) => {
       const session = await findOwnedSession(tx, code, userId, { locked: true });

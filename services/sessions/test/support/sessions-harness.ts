@@ -29,15 +29,33 @@ export const asService = () => ({
 export type CommittedStory = string | null | 'unreachable';
 
 /**
- * A stand-in for the stories unit, which is not beside the service here: it answers only which story
- * is current, and by default as the round commands the tests send made it (as if the stories unit
- * committed every change it told), unless a test says otherwise for a session. Every other call finds
+ * A stand-in for the stories unit, which is not beside the service here: it answers which story is
+ * current, and by default as the round commands the tests send made it (as if the stories unit
+ * committed every change it told), unless a test says otherwise for a session; and it takes notices of
+ * archives (kept in `archiving`, in order; none taken while `archivingDown`). Every other call finds
  * nothing listening: a template's stories cannot be added, a reveal cannot be asked (tests that need
  * them run the whole platform).
  */
 async function startStoriesStandIn(currentOf: (sessionId: string) => Promise<string | null>) {
   const told = new Map<string, CommittedStory>();
+  const archiving: Array<{ sessionId: string; body: Record<string, unknown> }> = [];
+  const state = { archivingDown: false };
   const server = http.createServer((req, res) => {
+    const notice = /^\/internal\/sessions\/([^/]+)\/archiving$/.exec(req.url ?? '');
+    if (notice && req.method === 'PUT') {
+      if (state.archivingDown) {
+        req.socket.destroy();
+        return;
+      }
+      let text = '';
+      req.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      req.on('end', () => {
+        archiving.push({ sessionId: decodeURIComponent(notice[1]!), body: JSON.parse(text) });
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{}');
+      });
+      return;
+    }
     const found = /^\/internal\/sessions\/([^/]+)\/stories\?status=voting$/.exec(req.url ?? '');
     const sessionId = found && decodeURIComponent(found[1]!);
     const answer = sessionId && told.has(sessionId) ? told.get(sessionId)! : sessionId;
@@ -55,6 +73,8 @@ async function startStoriesStandIn(currentOf: (sessionId: string) => Promise<str
   return {
     url: `http://127.0.0.1:${port}`,
     told,
+    archiving,
+    state,
     close: () => {
       server.closeAllConnections();
       return new Promise((r) => server.close(r));
@@ -117,6 +137,12 @@ export async function startSessions(options: AppOptions = {}, env: Record<string
      * none, or 'unreachable'), instead of the round the sessions unit holds.
      */
     storiesCommitted: stories.told,
+    /** The archives the stories unit was told of (session id and notice), in order. */
+    archivingNotices: stories.archiving,
+    /** Whether the stand-in for the stories unit takes no notice of an archive (unreachable for it). */
+    set storiesArchivingDown(down: boolean) {
+      stories.state.archivingDown = down;
+    },
     /**
      * Publishes an event as the stories service would (through JetStream, on this prefix); with the
      * round version of the change it comes from when given, as the stories service publishes them.

@@ -3,7 +3,7 @@ import type { EventHandlers } from '@pp/events';
 import { revealWhenVotersChanged } from '../use-cases/reveal-when-voters-changed.use-case.ts';
 import type { StoriesContext } from '../use-cases/shared/context.ts';
 import { forgetDiscardedSession } from '../use-cases/forget-discarded-session.use-case.ts';
-import { keepSessionSnapshot } from '../use-cases/keep-session-snapshot.use-case.ts';
+import { keepSessionSnapshot, keepUnarchivedSession } from '../use-cases/keep-session-snapshot.use-case.ts';
 
 /**
  * session.*: the read model of sessions (owner, code, deck, settings). Switching auto-reveal on when
@@ -18,7 +18,7 @@ export function sessionEventsConsumer(prefix: string, context: (em: EntityManage
         await revealWhenVotersChanged(context(em), event.data.session.id);
     },
     'session.archived': (event, em) => keepSessionSnapshot({ em }, event.data.session),
-    'session.unarchived': (event, em) => keepSessionSnapshot({ em }, event.data.session),
+    'session.unarchived': (event, em) => keepUnarchivedSession({ em }, event.data.session),
     'session.discarded': (event, em) => forgetDiscardedSession({ em }, event.data.session_id),
   };
   // Idempotent by itself (a snapshot is kept only when newer; a second reveal is refused and ignored),

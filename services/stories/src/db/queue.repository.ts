@@ -30,6 +30,8 @@ export interface PlannedQueue {
   roundVersion?: number;
   /** Whether the round was settled before this change took its version. */
   wasSettled?: boolean;
+  /** Whether the session is archived, or its archive was asked, as far as the read model knows. */
+  archiving: boolean;
 }
 
 /** Where the change happens: the session of a story, the session of a code, or a session by id. */
@@ -53,12 +55,14 @@ const PLAN: PreparedStatement = {
      bump as (
        update sessions s set round_version = s.round_version + 1,
               round_unsettled_since = coalesce(s.round_unsettled_since, now())
-         from target t
-        where s.id = t.id and ($4::text is null or s.owner_id = $4::text)
-        -- unsettled since now() (the statement's time) is unsettled by this very change
-        returning s.round_version, s.round_unsettled_since = now() as was_settled)
+         -- the row as the latest change left it (locked first: a change planned meanwhile is seen)
+         from (select id, round_unsettled_since is null as settled from sessions
+                where id = (select id from target) for update) old
+        where s.id = old.id and ($4::text is null or s.owner_id = $4::text)
+        returning s.round_version, old.settled as was_settled)
      select row_to_json(snap) as session, snap.queue_version,
             (select round_version from bump) as round_version, (select was_settled from bump) as was_settled,
+            snap.status = 'archived' or snap.archiving_since is not null as archiving,
             coalesce((select json_agg(json_build_array(${QUEUE_COLUMNS}) order by st.position)
                from stories st where st.session_id = snap.id), '[]') as stories,
             (select json_build_array(${QUEUE_COLUMNS}, st.description, st.acceptance_criteria, st.votes)
@@ -156,6 +160,7 @@ export async function planQueue(
     queueVersion: found.queue_version as number,
     roundVersion: (found.round_version as number | null) ?? undefined,
     wasSettled: (found.was_settled as boolean | null) ?? undefined,
+    archiving: found.archiving === true,
   };
 }
 

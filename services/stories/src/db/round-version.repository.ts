@@ -23,3 +23,24 @@ export async function unsettledRounds(em: EntityManager, graceMs: number, limit 
   );
   return found.map((r) => r.id);
 }
+
+/**
+ * An archive of the session was asked at `at`: every change of its stories asks the sessions unit
+ * from now on, and one planned before this (which may not have asked) plans again, since its round
+ * version is no longer the session's.
+ */
+export const markArchiving = (em: EntityManager, sessionId: string, at: string) =>
+  sql(
+    em,
+    `update sessions set archiving_since = greatest(archiving_since, ?::timestamptz),
+            round_version = round_version + 1
+      where id = ?`,
+    [at, sessionId],
+  );
+
+/** The session was unarchived at `at`: archives asked before it no longer hold its changes. */
+export const clearArchiving = (em: EntityManager, sessionId: string, at: string) =>
+  sql(em, 'update sessions set archiving_since = null where id = ? and archiving_since < ?::timestamptz', [
+    sessionId,
+    at,
+  ]);

@@ -1,7 +1,9 @@
 import { Router } from 'express';
-import { requireService, sendToUnit, validate } from '@pp/http';
+import { archivingNotice } from '@pp/contracts';
+import { requireService, sendToUnit, validate, ValidationError } from '@pp/http';
 import { addStoriesBody, autoRevealBody, internalSessionParams, storyHistoryQuery } from '../api/schemas.ts';
 import { addStories } from '../use-cases/add-stories.use-case.ts';
+import { keepArchivingSession } from '../use-cases/keep-session-snapshot.use-case.ts';
 import { listStoryHistory } from '../use-cases/list-story-history.use-case.ts';
 import { revealIfComplete } from '../use-cases/reveal-if-complete.use-case.ts';
 import type { RouteDeps } from './deps.ts';
@@ -23,6 +25,18 @@ export function internalRoutes(deps: RouteDeps): Router {
         revealed: await revealIfComplete(deps.context(), params.sessionId, body.story_id),
       });
     }),
+  );
+  router.put(
+    '/internal/sessions/:sessionId/archiving',
+    validate(
+      { params: internalSessionParams, body: archivingNotice },
+      async ({ params, body }, _req, res) => {
+        if (body.session.id !== params.sessionId.toLowerCase())
+          throw new ValidationError({ 'session.id': ['is not the session of the path'] });
+        await keepArchivingSession(deps.context(), body);
+        sendToUnit(res, 200, {});
+      },
+    ),
   );
   router.get(
     '/internal/sessions/:sessionId/history',

@@ -5,6 +5,7 @@ import { QueueVersionMigration } from './0003-queue-version.migration.ts';
 import { StoryHistoryMigration } from './0004-story-history.migration.ts';
 import { NfcDecksMigration } from './0005-nfc-decks.migration.ts';
 import { RoundCountdownsMigration } from './0006-round-countdowns.migration.ts';
+import { ArchivingMigration } from './0007-archiving.migration.ts';
 
 export const migrations = [
   ...eventsMigrations,
@@ -14,4 +15,5 @@ export const migrations = [
   { name: '0004-story-history', class: StoryHistoryMigration },
   { name: '0005-nfc-decks', class: NfcDecksMigration },
   { name: '0006-round-countdowns', class: RoundCountdownsMigration },
+  { name: '0007-archiving', class: ArchivingMigration },
 ];

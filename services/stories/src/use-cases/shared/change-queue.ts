@@ -54,12 +54,16 @@ type Change<T> = (c: QueueChange) => T;
 
 const MAX_ATTEMPTS = 8;
 
-/** Runs the change on copies of the planned stories: what it makes of the queue, the round, its events. */
+/**
+ * Runs the change on copies of the planned stories: what it makes of the queue, the round, and (when
+ * `final`: the run that is written) its events.
+ */
 function runChange<T>(
   planned: PlannedQueue,
   target: QueueTarget,
   change: Change<T>,
   now: Date,
+  final: boolean,
   answer?: RoundAnswer,
 ) {
   // Changes replace a story's fields (never change a field's value in place), so a shallow copy of
@@ -94,7 +98,7 @@ function runChange<T>(
     effects,
     answer,
     announce: (type, data) => {
-      if (answer) events.push(outboxEvent(type, data, { source: SOURCE }));
+      if (final) events.push(outboxEvent(type, data, { source: SOURCE }));
     },
   });
   return { result, stories, whole, events, round: roundOf(stories, effects) };
@@ -151,6 +155,23 @@ async function plan(ctx: StoriesContext, actor: Actor, target: QueueTarget): Pro
 }
 
 /**
+ * Whether a change commits without telling the sessions unit: it leaves the round as it was (the same
+ * current story, title and place, nothing sealed, reset or deleted), the round was settled when the
+ * change took its version (the sessions unit shows what this unit committed, and no other change is
+ * under way: one planned after this one makes its commit fail), and no archive of the session was
+ * asked (the sessions unit, which refuses the changes of an archived session, tells this unit before
+ * it archives one). Adding a story behind the current one, editing a waiting one: one round trip less.
+ */
+function keepsRoundHere(planned: PlannedQueue, round: RoundPlan, kind: ChangeKind) {
+  return (
+    kind === 'change' &&
+    planned.wasSettled === true &&
+    !planned.archiving &&
+    sameRound(round, roundOf(planned.stories, noEffects()))
+  );
+}
+
+/**
  * One change of a session's stories (by its owner, or by this service itself), made in step with the
  * sessions unit, which owns the voting round, and without holding a lock or a transaction while it
  * is called:
@@ -200,10 +221,11 @@ export async function changeQueue<T>(
       const version = planned.roundVersion!;
       const now = ctx.now();
       let round: RoundPlan;
-      let answer: RoundAnswer;
+      let answer: RoundAnswer | undefined;
       try {
-        round = runChange(planned, target, change, now).round;
-        answer = await ctx.sessions.applyRound(planned.session.id, { version, kind, ...round });
+        round = runChange(planned, target, change, now, false).round;
+        if (!keepsRoundHere(planned, round, kind))
+          answer = await ctx.sessions.applyRound(planned.session.id, { version, kind, ...round });
       } catch (err) {
         // A refusal changed nothing anywhere: the round is as settled as it was (if another change was
         // in flight, it may not be, and the round sync states it again).
@@ -212,7 +234,9 @@ export async function changeQueue<T>(
         throw err;
       }
       const made =
-        round.seal && answer.votes === null ? undefined : runChange(planned, target, change, now, answer);
+        round.seal && answer?.votes === null
+          ? undefined
+          : runChange(planned, target, change, now, true, answer);
       // Else a newer command overtook this one there: plan again.
       if (made) {
         if (!sameRound(made.round, round)) throw new Error('a change must make the same round both times');
@@ -227,7 +251,10 @@ export async function changeQueue<T>(
           // Its events carry the round version: the sessions unit learns from them that the change is
           // committed, and the round it opened there takes votes without asking.
           ctx.publish();
-          return { result: made.result, session: sessionOfSnapshot(answer.session) };
+          return {
+            result: made.result,
+            session: answer ? sessionOfSnapshot(answer.session) : planned.session,
+          };
         }
         await sleep(Math.random() * 10 * attempt);
       }
