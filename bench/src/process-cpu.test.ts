@@ -20,6 +20,7 @@ function child(spinMs: number) {
     });
     setInterval(() => {}, 1000);`;
   const proc = spawn(process.execPath, ['-e', code], { stdio: ['pipe', 'pipe', 'inherit'] });
+  proc.on('error', () => undefined);
   const lines = createInterface({ input: proc.stdout });
   const said = (word: string) =>
     new Promise<void>((resolve) => lines.on('line', (l) => l === word && resolve()));
@@ -58,6 +59,38 @@ describe('CPU per operation by process', () => {
         c.proc.kill();
         await exited;
       }
+    }
+  });
+
+  it('charges a name what its processes spent between the readings, whatever one that ended had spent before', async () => {
+    // Two processes of one name (as the backends of a database): one works before the first reading
+    // and ends before the second, the other works in between.
+    const before = child(400);
+    const between = child(200);
+    try {
+      await Promise.all([before.ready, between.ready]);
+      before.go();
+      await before.done;
+      const processes = [
+        { name: 'worker', pid: before.proc.pid },
+        { name: 'worker', pid: between.proc.pid },
+      ];
+      const first = readCpu(processes, []);
+      const ended = once(before.proc, 'exit');
+      before.proc.kill();
+      await ended;
+      between.go();
+      await between.done;
+      const cost = cpuPerOperation(first, readCpu(processes, []), 1);
+
+      const worker = cost.parts.find((p) => p.name === 'worker')!.ms;
+      // What the second spent (200 ms, the clock ticking every 10 ms), not that less the first's 400.
+      expect(worker).toBeGreaterThan(150);
+      expect(worker).toBeLessThan(300);
+    } finally {
+      const exited = once(between.proc, 'exit');
+      between.proc.kill();
+      await exited;
     }
   });
 });

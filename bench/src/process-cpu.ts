@@ -6,9 +6,12 @@ import { readdirSync, readFileSync } from 'node:fs';
  * as the milliseconds of CPU it costs on every core's worth of work.
  */
 export interface CpuReading {
-  /** Milliseconds of CPU by process name. */
+  /** Milliseconds of CPU by process: its name and pid (`name pid`), or the load generator's name. */
   readonly ms: ReadonlyMap<string, number>;
 }
+
+/** The name a reading's key stands for (the pid after it left out). */
+const nameOf = (key: string) => key.replace(/ \d+$/, '');
 
 /** Clock ticks per second of /proc/<pid>/stat's times (USER_HZ, 100 on Linux). */
 const TICKS_PER_SECOND = 100;
@@ -54,28 +57,31 @@ export function readCpu(
   commands: string[],
 ) {
   const ms = new Map<string, number>();
-  const add = (name: string, ticks: number | undefined) => {
-    if (ticks !== undefined) ms.set(name, (ms.get(name) ?? 0) + (ticks * 1000) / TICKS_PER_SECOND);
+  const add = (name: string, pid: number, ticks: number | undefined) => {
+    if (ticks !== undefined) ms.set(`${name} ${pid}`, (ticks * 1000) / TICKS_PER_SECOND);
   };
-  for (const p of processes) if (p.pid) add(p.name, ticksOf(p.pid));
+  for (const p of processes) if (p.pid) add(p.name, p.pid, ticksOf(p.pid));
   for (const [command, pids] of pidsByCommand(new Set(commands)))
-    for (const pid of pids) add(command, ticksOf(pid));
+    for (const pid of pids) add(command, pid, ticksOf(pid));
   const own = process.cpuUsage();
   ms.set('load generator', (own.user + own.system) / 1000);
   return { ms } satisfies CpuReading;
 }
 
 /**
- * CPU per operation between two readings (ms), largest first; the load generator apart from the
- * system's total. A process that ended in between takes its CPU with it (the backends of pooled
- * database connections stay).
+ * CPU per operation between two readings (ms), by name, largest first; the load generator apart from
+ * the system's total. Each process counts what it spent between the readings, one that started in
+ * between all it spent; one that ended in between takes its CPU with it (never what it spent before:
+ * a pool that closes a busy connection meanwhile takes nothing from its name's other processes).
  */
 export function cpuPerOperation(before: CpuReading, after: CpuReading, operations: number) {
-  const parts = [...after.ms]
-    .map(([name, ms]) => ({
-      name,
-      ms: Math.max(0, ms - (before.ms.get(name) ?? 0)) / Math.max(1, operations),
-    }))
+  const byName = new Map<string, number>();
+  for (const [key, ms] of after.ms) {
+    const name = nameOf(key);
+    byName.set(name, (byName.get(name) ?? 0) + Math.max(0, ms - (before.ms.get(key) ?? 0)));
+  }
+  const parts = [...byName]
+    .map(([name, ms]) => ({ name, ms: ms / Math.max(1, operations) }))
     .sort((a, b) => b.ms - a.ms);
   const system = parts.filter((p) => p.name !== 'load generator');
   return { total: system.reduce((sum, p) => sum + p.ms, 0), parts };
