@@ -318,7 +318,9 @@ describe('sessions: update', () => {
       session: expect.objectContaining({ id: session.id, status: 'active' }),
       at: archived.body.session.updated_at,
     });
-    // Other changes tell it nothing.
+    // Other changes tell it nothing, nor does an archive refused for its own fields.
+    const invalid = await patch(session.code, { status: 'archived', vote_by_at: '2020-01-01T00:00:00Z' });
+    expect(invalid.status).toBe(422);
     await patch(session.code, { status: 'active' });
     await patch(session.code, { name: 'Renamed' });
     expect(h.archivingNotices.filter((n) => n.sessionId === session.id)).toHaveLength(1);

@@ -45,9 +45,17 @@ async function keepVotesOnTheDeck(tx: EntityManager, session: Session) {
  * archive answers 2xx, no change of the stories is taken. It cannot be reached: 503, nothing archived.
  * Told of an archive that then fails, it only asks this unit a while longer.
  */
-async function tellStoriesOfArchive(ctx: SessionsContext, code: string, userId: string, at: Date) {
-  // Told even when the session reads archived: an unarchive may commit before this change does.
+async function tellStoriesOfArchive(
+  ctx: SessionsContext,
+  code: string,
+  userId: string,
+  at: Date,
+  refused: (session: Session) => boolean,
+) {
+  // Not for a change its own checks refuse (it would hold the stories' changes for nothing); told
+  // even when the session reads archived: an unarchive may commit before this change does.
   const session = await findOwnedSession(ctx.em.fork(), code, userId);
+  if (refused(session)) return;
   await ctx.stories.archiving({ session: toSnapshot(session), at: at.toISOString() });
 }
 
@@ -67,15 +75,18 @@ export async function updateSession(
   const now = ctx.now();
   const values = entityValues(patch);
   const given = settingsIn(values);
-  if (patch.status === 'archived') await tellStoriesOfArchive(ctx, code, userId, now);
+  const problemsOf = (session: Session) =>
+    settingsProblems(
+      { ...settingsOf(session), ...given },
+      new Set(Object.keys(given) as Array<keyof SessionSettings>),
+      now,
+    );
+  if (patch.status === 'archived')
+    await tellStoriesOfArchive(ctx, code, userId, now, (s) => Object.keys(problemsOf(s)).length > 0);
   const { session, changed } = await withLinks(() =>
     ctx.em.transactional(async (tx) => {
       const session = await findOwnedSession(tx, code, userId, { locked: true });
-      const problems = settingsProblems(
-        { ...settingsOf(session), ...given },
-        new Set(Object.keys(given) as Array<keyof SessionSettings>),
-        now,
-      );
+      const problems = problemsOf(session);
       if (Object.keys(problems).length > 0) throw new ValidationError(problems);
       await checkLinks(tx, userId, patch);
 
