@@ -43,7 +43,10 @@ export interface QueueChange {
   now: Date;
   /** What the change asks of the round beside the current story (the change fills it in). */
   effects: RoundEffects;
-  /** The sessions unit's answer (the session's current settings, sealed votes): only the second time. */
+  /**
+   * The sessions unit's answer (the session's current settings, sealed votes): only the second time,
+   * and only when the change told it the round.
+   */
   answer: RoundAnswer | undefined;
   /** An event of the change: recorded only the second time. */
   announce<T extends EventType>(type: T, data: EventData<T>): void;
@@ -180,10 +183,11 @@ function keepsRoundHere(planned: PlannedQueue, round: RoundPlan, kind: ChangeKin
  *    the round unsettled); the change runs on them to learn what it makes of the round (the current
  *    story, a seal, a reset, a deletion); refusals (403, 404, 409, 422) end it here;
  * 2. the sessions unit is told the round with that version (idempotent: retried on a lost answer; a
- *    refusal such as 409 session_archived ends it with nothing changed);
- * 3. commit: the change runs again with the answer (the session's current deck and settings, the
- *    sealed votes) and is written with its events in one statement, only if no change was planned or
- *    committed since the read; else it is planned again.
+ *    refusal such as 409 session_archived ends it with nothing changed), unless the change leaves the
+ *    round as the sessions unit already has it (keepsRoundHere);
+ * 3. commit: the change runs again with the answer, if any (the session's current deck and settings,
+ *    the sealed votes) and is written with its events in one statement, only if no change was planned
+ *    or committed since the read; else it is planned again.
  *
  * Changes of one session take turns in this replica (in the order they came), so that changes made
  * at once through one replica do not keep undoing each other's plans; see session-turns.ts.
