@@ -30,7 +30,10 @@ export interface PlannedQueue {
   roundVersion?: number;
   /** Whether the round was settled before this change took its version. */
   wasSettled?: boolean;
-  /** Whether the session is archived, or its archive was asked, as far as the read model knows. */
+  /**
+   * Whether the session is archived, or its archive was asked, as far as the read model knows (read
+   * with the round version; false when none was taken).
+   */
   archiving: boolean;
 }
 
@@ -55,14 +58,16 @@ const PLAN: PreparedStatement = {
      bump as (
        update sessions s set round_version = s.round_version + 1,
               round_unsettled_since = coalesce(s.round_unsettled_since, now())
-         -- the row as the latest change left it (locked first: a change planned meanwhile is seen)
-         from (select id, round_unsettled_since is null as settled from sessions
-                where id = (select id from target) for update) old
+         -- the row as the latest change left it (locked first: a change planned or an archive notice
+         -- taken meanwhile is seen; the snapshot above may predate them)
+         from (select id, round_unsettled_since is null as settled,
+                      status = 'archived' or archiving_since is not null as archiving
+                 from sessions where id = (select id from target) for update) old
         where s.id = old.id and ($4::text is null or s.owner_id = $4::text)
-        returning s.round_version, old.settled as was_settled)
+        returning s.round_version, old.settled as was_settled, old.archiving)
      select row_to_json(snap) as session, snap.queue_version,
             (select round_version from bump) as round_version, (select was_settled from bump) as was_settled,
-            snap.status = 'archived' or snap.archiving_since is not null as archiving,
+            (select archiving from bump) as archiving,
             coalesce((select json_agg(json_build_array(${QUEUE_COLUMNS}) order by st.position)
                from stories st where st.session_id = snap.id), '[]') as stories,
             (select json_build_array(${QUEUE_COLUMNS}, st.description, st.acceptance_criteria, st.votes)
