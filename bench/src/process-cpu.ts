@@ -6,12 +6,9 @@ import { readdirSync, readFileSync } from 'node:fs';
  * as the milliseconds of CPU it costs on every core's worth of work.
  */
 export interface CpuReading {
-  /** Milliseconds of CPU by process: its name and pid (`name pid`), or the load generator's name. */
-  readonly ms: ReadonlyMap<string, number>;
+  /** Each process's name and milliseconds of CPU so far, by pid (this process's own as `load generator`). */
+  readonly processes: ReadonlyMap<number, { name: string; ms: number }>;
 }
-
-/** The name a reading's key stands for (the pid after it left out). */
-const nameOf = (key: string) => key.replace(/ \d+$/, '');
 
 /** Clock ticks per second of /proc/<pid>/stat's times (USER_HZ, 100 on Linux). */
 const TICKS_PER_SECOND = 100;
@@ -56,16 +53,16 @@ export function readCpu(
   processes: ReadonlyArray<{ name: string; pid: number | undefined }>,
   commands: string[],
 ) {
-  const ms = new Map<string, number>();
+  const read = new Map<number, { name: string; ms: number }>();
   const add = (name: string, pid: number, ticks: number | undefined) => {
-    if (ticks !== undefined) ms.set(`${name} ${pid}`, (ticks * 1000) / TICKS_PER_SECOND);
+    if (ticks !== undefined) read.set(pid, { name, ms: (ticks * 1000) / TICKS_PER_SECOND });
   };
   for (const p of processes) if (p.pid) add(p.name, p.pid, ticksOf(p.pid));
   for (const [command, pids] of pidsByCommand(new Set(commands)))
     for (const pid of pids) add(command, pid, ticksOf(pid));
   const own = process.cpuUsage();
-  ms.set('load generator', (own.user + own.system) / 1000);
-  return { ms } satisfies CpuReading;
+  read.set(process.pid, { name: 'load generator', ms: (own.user + own.system) / 1000 });
+  return { processes: read } satisfies CpuReading;
 }
 
 /**
@@ -76,9 +73,11 @@ export function readCpu(
  */
 export function cpuPerOperation(before: CpuReading, after: CpuReading, operations: number) {
   const byName = new Map<string, number>();
-  for (const [key, ms] of after.ms) {
-    const name = nameOf(key);
-    byName.set(name, (byName.get(name) ?? 0) + Math.max(0, ms - (before.ms.get(key) ?? 0)));
+  for (const [pid, { name, ms }] of after.processes) {
+    const earlier = before.processes.get(pid);
+    // A pid taken by another process meanwhile is a process that started in between.
+    const since = earlier?.name === name ? earlier.ms : 0;
+    byName.set(name, (byName.get(name) ?? 0) + Math.max(0, ms - since));
   }
   const parts = [...byName]
     .map(([name, ms]) => ({ name, ms: ms / Math.max(1, operations) }))
