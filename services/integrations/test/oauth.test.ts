@@ -130,9 +130,20 @@ describe('OAuth connections', () => {
           client.post(`/integrations/connections/${id}/test`, as('replicas-user')),
         ),
       );
+      let answered = false;
+      void calls.finally(() => (answered = true));
       await until(async () => refreshes() > before);
-      // While the provider takes its time: the row is not locked, and the owner can rename the connection.
-      await h.sql('select id from connections where id = ? for update nowait', [id]);
+      // While the provider takes its time (a second), the row is not locked. The other replica's try
+      // for the lease may lock it for the length of its own statement (PostgreSQL locks a row it
+      // rechecks after waiting for it), so the lock is tried for a moment, well inside that second.
+      const unlocked = () =>
+        h.sql('select id from connections where id = ? for update nowait', [id]).then(
+          () => true,
+          () => false,
+        );
+      await until(unlocked, 300);
+      expect(answered).toBe(false);
+      // And the owner can rename the connection meanwhile.
       const renamed = await other.patch(`/integrations/connections/${id}`, {
         body: { name: 'Renamed meanwhile' },
         ...as('replicas-user'),
