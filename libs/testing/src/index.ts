@@ -7,3 +7,4 @@ export * from './tcp-proxy.ts';
 export * from './round-robin-proxy.ts';
 export * from './sse.ts';
 export * from './tracing.ts';
+export * from './stop-in-steps.ts';

@@ -23,6 +23,7 @@ import {
   createTestDatabase,
   startRoundRobinProxy,
   startTcpProxy,
+  stopInSteps,
   testNatsUrl,
   uniqueName,
   until,
@@ -269,14 +270,16 @@ export async function startStories(
     },
     async stop() {
       sub.unsubscribe();
-      await service.stop();
-      await betweenUnits.close();
-      await recorder.close();
-      await toStories.close();
-      await storiesDatabase.close();
-      await deleteBusStreams(nc, bus);
-      await sessions.stop();
-      await Promise.all(dbs.map((d) => d.drop()));
+      await stopInSteps('stories harness', [
+        ['the stories unit', () => service.stop()],
+        ['the proxy between the units', () => betweenUnits.close()],
+        ['the recording proxy', () => recorder.close()],
+        ['the proxy to the stories unit', () => toStories.close()],
+        ["the proxy to the stories unit's database", () => storiesDatabase.close()],
+        ['the streams', () => deleteBusStreams(nc, bus)],
+        ['the sessions unit', () => sessions.stop()],
+        ['the databases', () => Promise.all(dbs.map((d) => d.drop()))],
+      ]);
     },
   };
   return harness;
