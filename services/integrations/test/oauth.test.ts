@@ -131,7 +131,8 @@ describe('OAuth connections', () => {
         ),
       );
       let answered = false;
-      void calls.finally(() => (answered = true));
+      const answer = () => (answered = true);
+      calls.then(answer, answer);
       await until(async () => refreshes() > before);
       // While the provider takes its time (a second), the row is not locked. The other replica's try
       // for the lease may lock it for the length of its own statement (PostgreSQL locks a row it
