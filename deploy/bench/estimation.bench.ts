@@ -7,7 +7,7 @@
  * such service that the first calls (the floor under a change two units make together). The votes are
  * measured once more with tracing on (spans exported to a local OTLP sink), to print what it costs.
  * And, on the idle system, one request at a time through the gateway: a vote, adding a story,
- * activating one and a reveal.
+ * activating one and a reveal; before all of it, the CPU the system spends a second doing nothing.
  *
  * The targets are ratios to the yardsticks of the same run (CPU per operation varies by a quarter from
  * run to run on a shared machine; its ratio to the yardsticks holds within a few percent):
@@ -47,6 +47,7 @@ import {
   cpuMeter,
   dropStreams,
   json,
+  SETTLE_MS,
   type Metered,
 } from './whole-system.ts';
 
@@ -63,6 +64,8 @@ const STORY_CPU_RATIO = 1.5;
 const REVEAL_CPU_RATIO = 4.5;
 const IDLE_VOTE_MS = 1.5;
 const IDLE_CHANGE_MS = 4;
+/** How long the idle system's CPU is read (its ticks come every second or two). */
+const IDLE_SECONDS = 15;
 /** Requests of each kind one at a time on the idle system (after as many to warm up). */
 const IDLE_REQUESTS = Number(process.env.BENCH_IDLE_REQUESTS ?? 200);
 
@@ -295,6 +298,13 @@ export async function run(
   try {
     const gateway = await system.start();
     const token = await register(gateway);
+    // What the system spends doing nothing (its background work: relays' and tasks' ticks, the
+    // consumers' pulls), per second, once the start has settled: every measurement below includes it.
+    await new Promise((r) => setTimeout(r, 8_000));
+    await metered(async () => {
+      await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
+      return { name: 'idle system, a second', count: IDLE_SECONDS + SETTLE_MS / 1000 };
+    });
     // First, while the system is idle: one request at a time.
     const idle = await idleRequests(gateway, token);
     const room = await prepareRoom(gateway, token);

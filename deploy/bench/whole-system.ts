@@ -166,7 +166,7 @@ export async function dropStreams(natsUrl: string, names: readonly string[]) {
 export type Metered = <T extends { name: string; count: number }>(measure: () => Promise<T>) => Promise<T>;
 
 /** How long after a measurement its deferred work (the events' consumers) is still counted. */
-const SETTLE_MS = 1_000;
+export const SETTLE_MS = 1_000;
 
 /**
  * Meters measurements (`metered`); a measurement made in rounds (the same name each time) is metered

@@ -6,6 +6,7 @@ import {
   DiscardPolicy,
   type StreamConfig,
 } from '@nats-io/jetstream';
+import { z } from 'zod';
 import type { Logger } from '@pp/logger';
 import { defaultBus, type EventBus } from './bus.ts';
 
@@ -166,6 +167,36 @@ export const deleteBusStreams = (nc: NatsConnection, bus: EventBus) =>
 export async function removeConsumer(nc: NatsConnection, bus: EventBus, durable: string): Promise<boolean> {
   const jsm = await jetstreamManager(nc);
   return jsm.consumers.delete(bus.stream, durable).catch(() => false);
+}
+
+const consumerNamesPage = z.object({
+  total: z.number().int().nonnegative().optional(),
+  consumers: z.array(z.string()).nullish(),
+  error: z.object({ code: z.number(), description: z.string() }).optional(),
+});
+
+/**
+ * The names of a stream's consumers, from JetStream's names API (a page of up to 1,024 names a
+ * request): listing them would send every consumer's whole description, its configuration and
+ * state, where a check of which durables exist needs their names alone.
+ */
+export async function consumerNames(nc: NatsConnection, stream: string, timeoutMs = 5_000) {
+  const names = new Set<string>();
+  for (;;) {
+    const reply = await nc.request(
+      `$JS.API.CONSUMER.NAMES.${stream}`,
+      JSON.stringify({ offset: names.size }),
+      {
+        timeout: timeoutMs,
+      },
+    );
+    const page = consumerNamesPage.parse(reply.json());
+    if (page.error)
+      throw new Error(`the consumers of ${stream}: ${page.error.description} (${page.error.code})`);
+    const found = page.consumers ?? [];
+    for (const name of found) names.add(name);
+    if (found.length === 0 || names.size >= (page.total ?? 0)) return names;
+  }
 }
 
 /** Readiness: the connection is up and the server answers. */

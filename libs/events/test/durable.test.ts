@@ -9,6 +9,7 @@ import { createLogger } from '@pp/logger';
 import { startNatsServer, uniqueName } from '@pp/testing';
 import {
   connectNats,
+  consumerNames,
   ensureDurable,
   ensureStream,
   eventBus,
@@ -168,5 +169,15 @@ describe('durable consumers: placement and migration', () => {
     });
     await take('two', 1);
     expect(resumePosition(await jsm.consumers.info(bus.stream, 'two'))).toBe(seqs[1]! + 1);
+  });
+
+  it("names a stream's consumers, and refuses to name those of a stream that is not there", async () => {
+    expect(await consumerNames(nc, bus.stream)).toEqual(new Set());
+    for (const durable of ['first', 'second'])
+      await jsm.consumers.add(bus.stream, { durable_name: durable, ack_policy: AckPolicy.Explicit });
+    expect(await consumerNames(nc, bus.stream)).toEqual(new Set(['first', 'second']));
+    await jsm.consumers.delete(bus.stream, 'first');
+    expect(await consumerNames(nc, bus.stream)).toEqual(new Set(['second']));
+    await expect(consumerNames(nc, `${bus.stream}_none`)).rejects.toThrow(/stream not found/);
   });
 });

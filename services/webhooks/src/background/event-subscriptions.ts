@@ -1,7 +1,6 @@
-import { jetstreamManager } from '@nats-io/jetstream';
 import { publicEventTypes, type EventType } from '@pp/contracts';
 import type { EntityManager } from '@pp/db';
-import { inBatches, removeConsumer, startConsumer, type RunningConsumer } from '@pp/events';
+import { consumerNames, inBatches, removeConsumer, startConsumer, type RunningConsumer } from '@pp/events';
 import type { BackgroundTask, ServiceRuntime } from '@pp/runtime';
 import { wantedEventTypes } from '../db/webhook.repository.ts';
 import { ALL_EVENTS } from '../domain/payload.ts';
@@ -50,17 +49,10 @@ export function eventSubscriptions(options: {
     ),
   });
 
-  async function durablesThere(): Promise<Set<string>> {
-    const jsm = await jetstreamManager(runtime.nc);
-    const names = new Set<string>();
-    for await (const info of jsm.consumers.list(bus.stream)) names.add(info.name);
-    return names;
-  }
-
   async function reconcileOnce() {
     const wanted = await wantedEventTypes(runtime.db.fork());
     const all = wanted.get(ALL_EVENTS);
-    const there = await durablesThere();
+    const there = await consumerNames(runtime.nc, bus.stream);
     for (const type of publicEventTypes) {
       if (stopped) return;
       const since = [wanted.get(type), all].filter((d): d is Date => d !== undefined);
