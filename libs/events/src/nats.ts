@@ -193,9 +193,10 @@ export async function consumerNames(nc: NatsConnection, stream: string, timeoutM
     const page = consumerNamesPage.parse(reply.json());
     if (page.error)
       throw new Error(`the consumers of ${stream}: ${page.error.description} (${page.error.code})`);
-    const found = page.consumers ?? [];
-    for (const name of found) names.add(name);
-    if (found.length === 0 || names.size >= (page.total ?? 0)) return names;
+    const before = names.size;
+    for (const name of page.consumers ?? []) names.add(name);
+    // Done at the end, or when a page brings nothing new (consumers removed while it pages).
+    if (names.size === before || names.size >= (page.total ?? 0)) return names;
   }
 }
 
