@@ -28,3 +28,22 @@ export async function preparedRows<T>(
     throw em.getDriver().convertException(err as Error);
   }
 }
+
+/**
+ * A statement that runs both on its own and inside the entity manager's transaction: prepared (see
+ * preparedRows) on its own, a plain query in the transaction (whose connection the pool does not
+ * hand out). The text's `$n` placeholders are bound in either case.
+ */
+export async function statementRows<T>(
+  em: EntityManager,
+  statement: PreparedStatement,
+  values: unknown[],
+): Promise<T[]> {
+  if (!em.isInTransaction()) return preparedRows<T>(em, statement, values);
+  const ordered: unknown[] = [];
+  const text = statement.text.replace(/\$(\d+)/g, (_, n: string) => {
+    ordered.push(values[Number(n) - 1]);
+    return '?';
+  });
+  return em.getConnection().execute<T[]>(text, ordered, 'all', em.getTransactionContext());
+}

@@ -94,6 +94,30 @@ export class OutboxTraceMigration extends Migration {
   }
 }
 
+/**
+ * The relay's claim as a function: PL/pgSQL plans its statement once per connection and reuses it,
+ * where the claim sent as text (it opens the transaction the publish runs in, so it cannot be a
+ * prepared statement) was parsed and planned on every claim. It takes the oldest pending rows (SKIP
+ * LOCKED: replicas claim different rows), deletes them, and hands them back in the order they were
+ * written; the caller's transaction holds them until it commits.
+ */
+export class OutboxClaimFunctionMigration extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`create or replace function outbox_claim(batch int) returns setof outbox
+      language plpgsql as $$
+      begin
+        return query
+          with claimed as (select id from outbox order by created_at, seq limit batch for update skip locked),
+               gone as (delete from outbox o using claimed where o.id = claimed.id returning o.*)
+          select * from gone order by gone.created_at, gone.seq;
+      end $$`);
+  }
+
+  override async down(): Promise<void> {
+    this.addSql('drop function if exists outbox_claim(int)');
+  }
+}
+
 /** The events tables' migrations, in order: every service with events runs them first. */
 export const eventsMigrations = [
   { name: '0000-events', class: EventsMigration },
@@ -101,4 +125,5 @@ export const eventsMigrations = [
   { name: '0000-events-processed-age', class: ProcessedEventsAgeMigration },
   { name: '0000-events-outbox-write-order', class: OutboxWriteOrderMigration },
   { name: '0000-events-outbox-trace', class: OutboxTraceMigration },
+  { name: '0000-events-outbox-claim-function', class: OutboxClaimFunctionMigration },
 ];

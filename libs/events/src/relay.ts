@@ -96,22 +96,20 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   let vacuuming: Promise<void> | undefined;
 
   /**
-   * One claim of the outbox, in one round trip: the transaction begins and, in one statement, the
-   * oldest pending rows are taken (SKIP LOCKED, so replicas claim different rows) and deleted, and
-   * come back in the order they were written. They are published while the transaction holds them,
-   * and the commit lets them go. A row JetStream did not take goes back as it was, saying how often
-   * it was tried and why not; the others still leave, so one row that cannot be published holds up no
-   * other. The commit does not wait for the disk: the rows it deletes are published already, and
-   * were it lost in a crash they would only be published again (which the broker's deduplication and
-   * the consumers' processed events make harmless, as for a crash before the commit).
+   * One claim of the outbox, in one round trip: the transaction begins and the oldest pending rows are
+   * taken (SKIP LOCKED, so replicas claim different rows) and deleted, and come back in the order they
+   * were written (`outbox_claim`, whose statement each connection plans once; see migration.ts). They
+   * are published while the transaction holds them, and the commit lets them go. A row JetStream did
+   * not take goes back as it was, saying how often it was tried and why not; the others still leave,
+   * so one row that cannot be published holds up no other. The commit does not wait for the disk: the
+   * rows it deletes are published already, and were it lost in a crash they would only be published
+   * again (which the broker's deduplication and the consumers' processed events make harmless, as for
+   * a crash before the commit).
    */
   const claim = `begin;
     set local synchronous_commit = off;
-    with claimed as (select id from outbox order by created_at, seq limit ${Math.max(1, Math.floor(batchSize))}
-                      for update skip locked),
-         gone as (delete from outbox o using claimed where o.id = claimed.id returning o.*)
     select id, type, payload, created_at::text as created_at, seq, attempts, traceparent
-      from gone order by gone.created_at, gone.seq`;
+      from outbox_claim(${Math.max(1, Math.floor(batchSize))}) c order by c.created_at, c.seq`;
   async function publishBatch(): Promise<number> {
     const pool = await (options.orm.em.getConnection() as PostgreSqlConnection).getNativeClient();
     const client = await pool.connect();

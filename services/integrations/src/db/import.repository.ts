@@ -1,4 +1,4 @@
-import type { EntityManager } from '@pp/db';
+import { statementRows, type EntityManager, type PreparedStatement } from '@pp/db';
 import { rows } from './sql.ts';
 
 /** Which story an external issue became in a session: the key of an import's idempotency, and where a sync writes. */
@@ -65,9 +65,13 @@ export async function importedInSession(em: EntityManager, sessionId: string, st
   return found.map(rowOf);
 }
 
+const IMPORTED_STORY: PreparedStatement = {
+  name: 'integrations.imported-story',
+  text: `select ${COLUMNS} from imported_stories where story_id = $1::uuid limit 1`,
+};
+
+/** The import a story came from, if any: asked of every revealed story, so prepared once per connection. */
 export async function importedStory(em: EntityManager, storyId: string) {
-  const [found] = await rows(em, `select ${COLUMNS} from imported_stories where story_id = ? limit 1`, [
-    storyId,
-  ]);
+  const [found] = await statementRows<Record<string, unknown>>(em, IMPORTED_STORY, [storyId]);
   return found ? rowOf(found) : undefined;
 }

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@pp/db';
+import { statementRows, type EntityManager, type PreparedStatement } from '@pp/db';
 import type { PlacedRoomMessage, RoomEventType, RoomMessage } from '../domain/room-events.ts';
 import { asDate, row, rows, run } from './sql.ts';
 
@@ -65,17 +65,10 @@ export async function roomMessagesBetween(
 export type PublishedRoomMessage =
   { message: RoomMessage; occurredAt: Date; position: number } | { placeOnly: RoomMessage; position: number };
 
-/**
- * Records published room messages with their places in the bus's order, in one statement: what the
- * room shows of each, once (`placeOnly`: a message recorded with its change, whose place alone is
- * new), and its place, once however often it is delivered.
- */
-export async function recordRoomMessages(em: EntityManager, messages: PublishedRoomMessage[]): Promise<void> {
-  if (messages.length === 0) return;
-  await run(
-    em,
-    `with m as (
-       select * from rows from (jsonb_to_recordset(?::jsonb)
+const RECORD_ROOM_MESSAGES: PreparedStatement = {
+  name: 'sessions.record-room-messages',
+  text: `with m as (
+       select * from rows from (jsonb_to_recordset($1::jsonb)
               as (event_id uuid, session_id uuid, type varchar, payload jsonb, occurred_at timestamptz,
                   position bigint))
               with ordinality as m(event_id, session_id, type, payload, occurred_at, position, n)),
@@ -86,23 +79,31 @@ export async function recordRoomMessages(em: EntityManager, messages: PublishedR
      insert into room_positions (event_id, session_id, position)
      select event_id, session_id, position from m
      on conflict (event_id) do nothing`,
-    [
-      JSON.stringify(
-        messages.map((m) =>
-          'placeOnly' in m
-            ? { event_id: m.placeOnly.id, session_id: m.placeOnly.sessionId, position: m.position }
-            : {
-                event_id: m.message.id,
-                session_id: m.message.sessionId,
-                type: m.message.type,
-                payload: m.message.data,
-                occurred_at: m.occurredAt.toISOString(),
-                position: m.position,
-              },
-        ),
+};
+
+/**
+ * Records published room messages with their places in the bus's order, in one statement: what the
+ * room shows of each, once (`placeOnly`: a message recorded with its change, whose place alone is
+ * new), and its place, once however often it is delivered.
+ */
+export async function recordRoomMessages(em: EntityManager, messages: PublishedRoomMessage[]): Promise<void> {
+  if (messages.length === 0) return;
+  await statementRows(em, RECORD_ROOM_MESSAGES, [
+    JSON.stringify(
+      messages.map((m) =>
+        'placeOnly' in m
+          ? { event_id: m.placeOnly.id, session_id: m.placeOnly.sessionId, position: m.position }
+          : {
+              event_id: m.message.id,
+              session_id: m.message.sessionId,
+              type: m.message.type,
+              payload: m.message.data,
+              occurred_at: m.occurredAt.toISOString(),
+              position: m.position,
+            },
       ),
-    ],
-  );
+    ),
+  ]);
 }
 
 /** The room's latest messages, oldest first. */

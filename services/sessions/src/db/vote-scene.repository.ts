@@ -1,5 +1,5 @@
-import type { EntityManager } from '@pp/db';
-import { asDateOrNull, row } from './sql.ts';
+import { preparedRows, type EntityManager, type PreparedStatement } from '@pp/db';
+import { asDateOrNull } from './sql.ts';
 
 /** A session, the voter (when one of its live participants) and the open round, as the vote path reads them. */
 export interface VoteSceneRow {
@@ -46,18 +46,20 @@ export const SESSION_VOTE_VERSION = `md5(row(s.code, s.status, s.voting_system, 
  * (recordVote) checks the round again under its lock and the row versions read here, so a seal or a
  * change of the session or the voter in between still wins.
  */
+let voteScene: PreparedStatement | undefined;
+
 export async function readVoteScene(em: EntityManager, code: string, participantId: number) {
-  const found = await row<VoteSceneRow>(
-    em,
-    `select s.id as session_id, s.code, s.status, s.voting_system, s.custom_deck_values, s.voteby_enabled, s.auto_reveal,
+  voteScene ??= {
+    name: 'sessions.vote-scene',
+    text: `select s.id as session_id, s.code, s.status, s.voting_system, s.custom_deck_values, s.voteby_enabled, s.auto_reveal,
             s.vote_by_at, s.require_participant_token, p.id as participant_id, p.name as participant_name,
             p.role, p.token_hash, p.voted_with_token, st.id as story_id, st.sealed, st.unconfirmed_version, st.countdown_ends_at, st.countdown_at_zero,
             ${SESSION_VOTE_VERSION} as session_version, p.xmin::text as participant_version
        from sessions s
-       left join participants p on p.id = ? and p.session_id = s.id and p.removed_at is null
+       left join participants p on p.id = $1::bigint and p.session_id = s.id and p.removed_at is null
        left join rounds st on st.session_id = s.id and st.status = 'voting'
-      where s.code = ?`,
-    [participantId, code],
-  );
+      where s.code = $2::bpchar`,
+  };
+  const [found] = await preparedRows<VoteSceneRow>(em, voteScene, [participantId, code]);
   return found && { ...found, vote_by_at: asDateOrNull(found.vote_by_at) };
 }

@@ -1,4 +1,4 @@
-import { preparedRows, type EntityManager, type PreparedStatement } from '@pp/db';
+import { preparedRows, statementRows, type EntityManager, type PreparedStatement } from '@pp/db';
 import { currentTraceparent, insertOutboxSql } from '@pp/events';
 import { asDate, row, rows, run } from './sql.ts';
 import { SESSION_VOTE_VERSION } from './vote-scene.repository.ts';
@@ -166,14 +166,15 @@ export interface SealedVote {
 }
 
 /** The votes of a round with their voters, in the order they were first cast. */
-export async function votesOfStory(em: EntityManager, storyId: string): Promise<SealedVote[]> {
-  const found = await rows<SealedVote>(
-    em,
-    `select p.id as participant_id, p.name, p.role, v.value, v.updated_at
+const VOTES_OF_STORY: PreparedStatement = {
+  name: 'sessions.votes-of-story',
+  text: `select p.id as participant_id, p.name, p.role, v.value, v.updated_at
        from votes v cross join lateral (select id, name, role from participants where id = v.participant_id) p
-      where v.story_id = ? order by v.created_at, v.id`,
-    [storyId],
-  );
+      where v.story_id = $1::uuid order by v.created_at, v.id`,
+};
+
+export async function votesOfStory(em: EntityManager, storyId: string): Promise<SealedVote[]> {
+  const found = await statementRows<SealedVote>(em, VOTES_OF_STORY, [storyId]);
   return found.map((v) => ({ ...v, updated_at: asDate(v.updated_at) }));
 }
 
