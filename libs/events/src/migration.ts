@@ -99,17 +99,22 @@ export class OutboxTraceMigration extends Migration {
  * where the claim sent as text (it opens the transaction the publish runs in, so it cannot be a
  * prepared statement) was parsed and planned on every claim. It takes the oldest pending rows (SKIP
  * LOCKED: replicas claim different rows), deletes them, and hands them back in the order they were
- * written; the caller's transaction holds them until it commits.
+ * written (the time as text: a row that goes back keeps its exact microseconds); the caller's
+ * transaction holds them until it commits.
  */
 export class OutboxClaimFunctionMigration extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`create or replace function outbox_claim(batch int) returns setof outbox
+    this.addSql(`create or replace function outbox_claim(batch int)
+      returns table (id uuid, type varchar, payload jsonb, created_at text, seq bigint, attempts int,
+                     traceparent text)
       language plpgsql as $$
+      #variable_conflict use_column
       begin
         return query
           with claimed as (select id from outbox order by created_at, seq limit batch for update skip locked),
                gone as (delete from outbox o using claimed where o.id = claimed.id returning o.*)
-          select * from gone order by gone.created_at, gone.seq;
+          select g.id, g.type, g.payload, g.created_at::text, g.seq, g.attempts, g.traceparent
+            from gone g order by g.created_at, g.seq;
       end $$`);
   }
 

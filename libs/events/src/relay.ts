@@ -108,8 +108,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
    */
   const claim = `begin;
     set local synchronous_commit = off;
-    select id, type, payload, created_at::text as created_at, seq, attempts, traceparent
-      from outbox_claim(${Math.max(1, Math.floor(batchSize))}) c order by c.created_at, c.seq`;
+    select * from outbox_claim(${Math.max(1, Math.floor(batchSize))})`;
   async function publishBatch(): Promise<number> {
     const pool = await (options.orm.em.getConnection() as PostgreSqlConnection).getNativeClient();
     const client = await pool.connect();
