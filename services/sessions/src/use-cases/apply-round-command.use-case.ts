@@ -101,12 +101,13 @@ export async function applyRoundCommand(
     if (command.kind === 'change' && done.session.status === 'archived') throw new SessionArchivedError();
     if (done.foreign) throw new StoryNotFoundError();
     if (!done.deferred) {
+      if (done.applied) noteApplied(ctx, sessionId, command);
       const votes = await sealedVotes(ctx.em, sessionId, seal, done.applied);
       return { applied: done.applied, session: toSnapshot(done.session), votes };
     }
     // A re-vote of an open round, or a command overtaken while it waited: the transaction below.
   }
-  return ctx.em.transactional(async (tx) => {
+  const answer = await ctx.em.transactional(async (tx) => {
     const locked = await lockForRound(tx, sessionId, command.version);
     if (!locked) throw new SessionNotFoundError();
     const { session, previousVersion } = locked;
@@ -130,4 +131,12 @@ export async function applyRoundCommand(
     }
     return { applied, session: toSnapshot(session), votes: await sealedVotes(tx, session.id, seal, applied) };
   });
+  if (answer.applied) noteApplied(ctx, sessionId, command);
+  return answer;
+}
+
+/** A change that makes a story current may have opened its round: the votes here wait for its commit. */
+function noteApplied(ctx: SessionsContext, sessionId: string, command: ParsedRoundCommand) {
+  if (command.kind === 'change' && command.current)
+    ctx.committedRounds.appliedRound(sessionId, command.version);
 }

@@ -35,3 +35,34 @@ describe('the changes of the stories a replica has seen committed', () => {
     expect([seen.through('a'), seen.through('b'), seen.through('c')]).toEqual([undefined, 1, 1]);
   });
 });
+
+describe('votes after a change whose round this replica applied', () => {
+  it('wait for the change to be seen committed, once, and not for what is seen already', async () => {
+    const seen = new CommittedRounds();
+    seen.committed('s1', 3);
+    seen.appliedRound('s1', 3); // seen committed already: nothing to wait for
+    let started = Date.now();
+    await seen.settled('s1', 1_000);
+    expect(Date.now() - started).toBeLessThan(50);
+
+    seen.appliedRound('s1', 5);
+    const settling = seen.settled('s1', 1_000);
+    let settled = false;
+    void settling.then(() => (settled = true));
+    seen.committed('s1', 4); // an earlier change: still waiting
+    await new Promise((r) => setTimeout(r, 20));
+    expect(settled).toBe(false);
+    seen.committed('s1', 5);
+    await settling;
+    expect(settled).toBe(true);
+
+    // A change the stories unit never commits is waited for once, for the time given.
+    seen.appliedRound('s1', 7);
+    started = Date.now();
+    await seen.settled('s1', 60);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(55);
+    started = Date.now();
+    await seen.settled('s1', 1_000);
+    expect(Date.now() - started).toBeLessThan(50);
+  });
+});

@@ -11,10 +11,35 @@ import { BoundedMap } from '@pp/collections';
  */
 export class CommittedRounds {
   private readonly versions: BoundedMap<string, number>;
+  /** Changes whose round this replica applied, per session, until it sees them committed. */
+  private readonly applied: BoundedMap<string, number>;
   private readonly waiting = new Map<string, Set<{ version: number; done: () => void }>>();
 
   constructor(max = 10_000) {
     this.versions = new BoundedMap(max);
+    this.applied = new BoundedMap(max);
+  }
+
+  /**
+   * This replica applied the round of the change of `version` in the session (the stories unit
+   * commits it next): a vote with a scene read before it waits for it to be seen committed (settled).
+   */
+  appliedRound(sessionId: string, version: number): void {
+    if ((this.through(sessionId) ?? -1) >= version) return;
+    if ((this.applied.get(sessionId) ?? -1) < version) this.applied.set(sessionId, version);
+  }
+
+  /**
+   * Waits (at most `ms`) until the last change whose round this replica applied in the session is
+   * seen committed; at once when there is none. A vote on a scene read before that change would find
+   * the round it opened unconfirmed and try again: it waits first, and writes once. Waited for once:
+   * a change the stories unit could not commit is not waited for again (its round is stated again).
+   */
+  async settled(sessionId: string, ms: number): Promise<void> {
+    const version = this.applied.get(sessionId);
+    if (version === undefined) return;
+    await this.seen(sessionId, version, ms);
+    if (this.applied.get(sessionId) === version) this.applied.delete(sessionId);
   }
 
   /** The stories unit committed the change of `version` in the session (or one after it). */
@@ -22,6 +47,8 @@ export class CommittedRounds {
     const known = this.versions.get(sessionId);
     if (known !== undefined && known >= version) return;
     this.versions.set(sessionId, version);
+    const applied = this.applied.get(sessionId);
+    if (applied !== undefined && applied <= version) this.applied.delete(sessionId);
     for (const waiter of this.waiting.get(sessionId) ?? []) if (waiter.version <= version) waiter.done();
   }
 
