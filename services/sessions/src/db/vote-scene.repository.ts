@@ -41,25 +41,24 @@ export interface VoteSceneRow {
 export const SESSION_VOTE_VERSION = `md5(row(s.code, s.status, s.voting_system, s.custom_deck_values, s.voteby_enabled,
   extract(epoch from s.vote_by_at), s.require_participant_token, s.auto_reveal)::text)`;
 
+const VOTE_SCENE: PreparedStatement = {
+  name: 'sessions.vote-scene',
+  text: `select s.id as session_id, s.code, s.status, s.voting_system, s.custom_deck_values, s.voteby_enabled, s.auto_reveal,
+          s.vote_by_at, s.require_participant_token, p.id as participant_id, p.name as participant_name,
+          p.role, p.token_hash, p.voted_with_token, st.id as story_id, st.sealed, st.unconfirmed_version, st.countdown_ends_at, st.countdown_at_zero,
+          ${SESSION_VOTE_VERSION} as session_version, p.xmin::text as participant_version
+     from sessions s
+     left join participants p on p.id = $1::bigint and p.session_id = s.id and p.removed_at is null
+     left join rounds st on st.session_id = s.id and st.status = 'voting'
+    where s.code = $2::bpchar`,
+};
+
 /**
  * The vote path's read, without a lock or a transaction: it only decides whether to try. The write
  * (recordVote) checks the round again under its lock and the row versions read here, so a seal or a
  * change of the session or the voter in between still wins.
  */
-let voteScene: PreparedStatement | undefined;
-
 export async function readVoteScene(em: EntityManager, code: string, participantId: number) {
-  voteScene ??= {
-    name: 'sessions.vote-scene',
-    text: `select s.id as session_id, s.code, s.status, s.voting_system, s.custom_deck_values, s.voteby_enabled, s.auto_reveal,
-            s.vote_by_at, s.require_participant_token, p.id as participant_id, p.name as participant_name,
-            p.role, p.token_hash, p.voted_with_token, st.id as story_id, st.sealed, st.unconfirmed_version, st.countdown_ends_at, st.countdown_at_zero,
-            ${SESSION_VOTE_VERSION} as session_version, p.xmin::text as participant_version
-       from sessions s
-       left join participants p on p.id = $1::bigint and p.session_id = s.id and p.removed_at is null
-       left join rounds st on st.session_id = s.id and st.status = 'voting'
-      where s.code = $2::bpchar`,
-  };
-  const [found] = await preparedRows<VoteSceneRow>(em, voteScene, [participantId, code]);
+  const [found] = await preparedRows<VoteSceneRow>(em, VOTE_SCENE, [participantId, code]);
   return found && { ...found, vote_by_at: asDateOrNull(found.vote_by_at) };
 }

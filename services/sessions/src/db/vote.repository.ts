@@ -165,7 +165,6 @@ export interface SealedVote {
   updated_at: Date;
 }
 
-/** The votes of a round with their voters, in the order they were first cast. */
 const VOTES_OF_STORY: PreparedStatement = {
   name: 'sessions.votes-of-story',
   text: `select p.id as participant_id, p.name, p.role, v.value, v.updated_at
@@ -173,6 +172,7 @@ const VOTES_OF_STORY: PreparedStatement = {
       where v.story_id = $1::uuid order by v.created_at, v.id`,
 };
 
+/** The votes of a round with their voters, in the order they were first cast. */
 export async function votesOfStory(em: EntityManager, storyId: string): Promise<SealedVote[]> {
   const found = await statementRows<SealedVote>(em, VOTES_OF_STORY, [storyId]);
   return found.map((v) => ({ ...v, updated_at: asDate(v.updated_at) }));
