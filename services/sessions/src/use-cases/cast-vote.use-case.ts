@@ -158,7 +158,8 @@ export async function castVote(ctx: SessionsContext, rawCode: string, input: Cas
   let scene = ctx.voteScenes.get(code, input.participantId);
   // A change whose round this replica just applied (a reset, the next story) is committed by the
   // stories unit a moment later: the vote waits to see it, rather than try, fail and try again.
-  if (scene) await ctx.committedRounds.settled(scene.session_id, FEED_WAIT_MS);
+  const settling = scene && ctx.committedRounds.settled(scene.session_id, FEED_WAIT_MS);
+  if (settling) await settling;
   let saved = scene && !refusalIn(scene, input, now) ? await write(ctx, scene, input, now) : undefined;
   // The round was sealed, reset or replaced, or the session or the voter changed, since that scene:
   // read afresh, which says why the vote is refused, or gives the scene to try again. Twice at most.

@@ -34,12 +34,14 @@ export class CommittedRounds {
    * seen committed; at once when there is none. A vote on a scene read before that change would find
    * the round it opened unconfirmed and try again: it waits first, and writes once. Waited for once:
    * a change the stories unit could not commit is not waited for again (its round is stated again).
+   * Undefined when there is nothing to wait for (a vote's usual case: no promise to await).
    */
-  async settled(sessionId: string, ms: number): Promise<void> {
+  settled(sessionId: string, ms: number): Promise<void> | undefined {
     const version = this.applied.get(sessionId);
-    if (version === undefined) return;
-    await this.seen(sessionId, version, ms);
-    if (this.applied.get(sessionId) === version) this.applied.delete(sessionId);
+    if (version === undefined) return undefined;
+    return this.seen(sessionId, version, ms).then(() => {
+      if (this.applied.get(sessionId) === version) this.applied.delete(sessionId);
+    });
   }
 
   /** The stories unit committed the change of `version` in the session (or one after it). */
