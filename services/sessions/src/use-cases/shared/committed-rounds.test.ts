@@ -46,8 +46,9 @@ describe('votes after a change whose round this replica applied', () => {
 
     seen.appliedRound('s1', 5);
     const settling = seen.settled('s1', 1_000);
+    expect(settling).toBeInstanceOf(Promise);
     let settled = false;
-    void settling.then(() => (settled = true));
+    void settling!.then(() => (settled = true));
     seen.committed('s1', 4); // an earlier change: still waiting
     await new Promise((r) => setTimeout(r, 20));
     expect(settled).toBe(false);
