@@ -11,8 +11,20 @@ export function errorEnvelope(code: string, message: string, errors?: Record<str
   return { success: false as const, message, error: { code }, ...(errors ? { errors } : {}) };
 }
 
+/**
+ * Writes a JSON answer. An answer to a read (GET, HEAD) goes through express: its ETag lets the client
+ * read again conditionally (304), and HEAD drops the body. Any other answer is written as it is, with
+ * no ETag: an ETag names a representation the client could read again, which the answer to a change
+ * (a vote, a new story) is not, so hashing its body would be work for nothing on every change.
+ */
+export function writeJson(res: Response, status: number, body: unknown): void {
+  const method = res.req.method;
+  if (method === 'GET' || method === 'HEAD') res.status(status).json(body);
+  else res.status(status).type('json').end(JSON.stringify(body));
+}
+
 export function send(res: Response, status: number, payload: Payload, message?: string): void {
-  res.status(status).json(envelope(payload, message));
+  writeJson(res, status, envelope(payload, message));
 }
 
 /**

@@ -3,7 +3,7 @@ import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'exp
 import { ZodError } from 'zod';
 import type { Logger } from '@pp/logger';
 import { AppError, NotFoundError, ServiceUnavailableError } from './errors.ts';
-import { errorEnvelope } from './envelope.ts';
+import { errorEnvelope, writeJson } from './envelope.ts';
 import { issuesToErrors } from './validate.ts';
 
 /** Turns an error that is not an AppError into one (e.g. a database outage into a 503), or leaves it. */
@@ -96,7 +96,7 @@ export function errorHandler(logger: Logger, mappers: ErrorMapper[] = []): Error
     if (!appError) {
       logger.error({ err, method: req.method, path: req.path }, 'unhandled error');
       afterBody(req, res, () =>
-        res.status(500).json(errorEnvelope('internal_error', 'Something went wrong on our side')),
+        writeJson(res, 500, errorEnvelope('internal_error', 'Something went wrong on our side')),
       );
       return;
     }
@@ -104,7 +104,7 @@ export function errorHandler(logger: Logger, mappers: ErrorMapper[] = []): Error
       logger.warn({ err: appError.cause ?? appError, code: appError.code }, appError.message);
     for (const [name, value] of Object.entries(appError.headers ?? {})) res.setHeader(name, value);
     afterBody(req, res, () =>
-      res.status(appError.status).json(errorEnvelope(appError.code, appError.message, appError.errors)),
+      writeJson(res, appError.status, errorEnvelope(appError.code, appError.message, appError.errors)),
     );
   };
 }

@@ -110,6 +110,28 @@ describe('service app', () => {
     expect(await open.json()).toEqual({ success: true, thing: { id: 1 }, data: { thing: { id: 1 } } });
   });
 
+  it('answers a change without an ETag, a read with one that a conditional read turns into 304', async () => {
+    const body = JSON.stringify({ name: 'ab' });
+    const changed = await post('/things/7', body);
+    expect(changed.status).toBe(201);
+    expect(changed.headers.get('etag')).toBeNull();
+    expect(changed.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const text = await changed.text();
+    expect(Number(changed.headers.get('content-length'))).toBe(Buffer.byteLength(text));
+    expect(JSON.parse(text)).toMatchObject({ success: true, thing: { id: 7, name: 'ab' } });
+    const refused = await post('/things/7', JSON.stringify({ name: 'too long name' }));
+    expect(refused.status).toBe(422);
+    expect(refused.headers.get('etag')).toBeNull();
+    const read = await fetch(`${server.url}/public-thing`);
+    const etag = read.headers.get('etag');
+    expect(etag).not.toBeNull();
+    // Sent as it is: fetch adds cache-control: no-cache to a conditional request, which asks for the body.
+    const again = await raw(
+      `GET /public-thing HTTP/1.1\r\nHost: x\r\nIf-None-Match: ${etag}\r\nConnection: close\r\n\r\n`,
+    );
+    expect(again).toMatch(/^HTTP\/1\.1 304 /);
+  });
+
   it('answers 422 with errors by field when validation fails', async () => {
     const res = await post('/things/7', JSON.stringify({ name: 'too long name' }));
     expect(res.status).toBe(422);
