@@ -93,6 +93,8 @@ typed as one character or as e and a combining accent is one card, one vote, one
 in any case, as Unicode case folding has it (Straße and STRASSE are one name).
 
 **Session codes** are 6 characters and case-insensitive in paths. Every response carries \`X-Request-Id\`.
+A JSON answer to a \`GET\` carries a weak \`ETag\`: asked again with \`If-None-Match\`, an unchanged one is 304 with no
+body. The answer to a change (\`POST\`, \`PUT\`, \`PATCH\`, \`DELETE\`) carries none: it is no representation to ask for again.
 A W3C \`traceparent\` (or \`tracestate\`) a client sends is neither continued nor passed on: each request starts
 a trace of its own; send \`X-Correlation-Id\` to follow your calls.
 `.trim();
