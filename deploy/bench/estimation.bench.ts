@@ -2,9 +2,9 @@
  * The estimation loop under load, on the whole system as `npm start` runs it (every unit its own
  * process, rate limit raised): votes of 32 clients spread over the participants of one session and
  * the public lookup, both through the gateway; adding, activating and revealing stories (32 owners'
- * clients, a session each); then the machine's baseline: a minimal express service doing one INSERT
- * and one JetStream publish behind a bare http-proxy-middleware gateway, and the same with a second
- * such service that the first calls (the floor under a change two units make together). The votes are
+ * clients, a session each); beside them, the machine's baseline: a minimal express service doing one
+ * INSERT and one JetStream publish behind a bare http-proxy-middleware gateway, and the same with a
+ * second such service that the first calls (the floor under a change two units make together). The votes are
  * measured once more with tracing on (spans exported to a local OTLP sink), to print what it costs.
  * And, on the idle system, one request at a time through the gateway: a vote, adding a story,
  * activating one and a reveal; before all of it, the CPU the system spends a second doing nothing.
@@ -19,6 +19,10 @@
  *   most IDLE_CHANGE_MS each.
  * Each measurement runs BENCH_ROUNDS times (default 3), one after the other; every figure is the median
  * of its rounds and a failure in any round fails its target. BENCH_SECONDS sets each round's length.
+ * The yardsticks run beside the system throughout, and each round of a ratio target comes right after
+ * a round of its yardstick (a vote's after the baseline's, a story change's after the floor's): the
+ * target reads the median of the rounds' ratios, so a machine whose speed drifts over the minutes of
+ * the run moves both sides of each ratio alike.
  * Run alone with `node deploy/bench/estimation.bench.ts`; exits 0 when every target is met.
  */
 import type { ChildProcess } from 'node:child_process';
@@ -33,6 +37,7 @@ import {
   formatRow,
   inRounds,
   load,
+  median,
   medianOfRounds,
   spawnServer,
   type LatencyResult,
@@ -130,6 +135,44 @@ async function tracedVotes(
 }
 
 /**
+ * A round of an operation measured right after a round of its yardstick. The machine's speed drifts
+ * over minutes on a shared host (the same code's CPU per operation moves by a quarter between runs),
+ * so a ratio to a yardstick measured minutes later drifts with it; two rounds side by side drift far
+ * less. Each ratio target is the median of its rounds' ratios.
+ */
+interface Paired<T> {
+  round: T;
+  /** The round's CPU per operation over the yardstick round's. */
+  cpuRatio: number;
+  /** The round's operations per second over the yardstick round's requests per second. */
+  rpsShare: number;
+}
+
+/** Measures a round (metered by the system's meter) right after a round of the yardstick. */
+type Beside = <T extends { name: string; rps: number; count: number }>(
+  measure: () => Promise<T>,
+) => Promise<Paired<T>>;
+
+/**
+ * `Beside` for one yardstick: its round (metered by `yardMeter`, kept in `rounds`), then the
+ * operation's, whose CPU the system's meter (`opCosts`) took last.
+ */
+function besideYardstick(
+  yardstick: () => Promise<LoadResult>,
+  yardMeter: ReturnType<typeof cpuMeter>,
+  opCosts: ReturnType<typeof cpuMeter>['costs'],
+  rounds: LoadResult[],
+): Beside {
+  return async (measure) => {
+    const yard = await yardMeter.metered(yardstick);
+    rounds.push(yard);
+    const yardCpu = yardMeter.costs.at(-1)!.cost.total;
+    const round = await measure();
+    return { round, cpuRatio: opCosts.at(-1)!.cost.total / yardCpu, rpsShare: round.rps / yard.rps };
+  };
+}
+
+/**
  * Adding, activating and revealing stories: each of 32 clients works on a session of its own (a
  * moderator does one thing at a time), with a voter in it. Each of these changes tells the sessions
  * unit the new round before it answers. A reveal is followed by a reset (not measured) so that there
@@ -140,7 +183,8 @@ async function storyChanges(
   token: string,
   duration: number,
   metered: Metered,
-): Promise<LatencyResult[]> {
+  beside: Beside,
+): Promise<Array<Array<Paired<LatencyResult>>>> {
   const sessions = async (stories: number) =>
     Promise.all(
       Array.from({ length: CONNECTIONS }, async (_, i) => {
@@ -158,39 +202,45 @@ async function storyChanges(
     );
   const add = await inRounds(ROUNDS, async () => {
     const adding = await sessions(0);
-    return metered(() =>
-      closedLoop('add a story', CONNECTIONS, duration, async (w, time) => {
-        const s = adding[w]!;
-        await time(() =>
-          json('POST', `${gateway}/sessions/${s.code}/stories`, { title: `Story ${s.turn++}` }, token),
-        );
-      }),
+    return beside(() =>
+      metered(() =>
+        closedLoop('add a story', CONNECTIONS, duration, async (w, time) => {
+          const s = adding[w]!;
+          await time(() =>
+            json('POST', `${gateway}/sessions/${s.code}/stories`, { title: `Story ${s.turn++}` }, token),
+          );
+        }),
+      ),
     );
   });
   const activate = await inRounds(ROUNDS, async () => {
     const activating = await sessions(2);
-    return metered(() =>
-      closedLoop('activate a story', CONNECTIONS, duration, async (w, time) => {
-        const s = activating[w]!;
-        await time(() =>
-          json('POST', `${gateway}/stories/${s.ids[++s.turn % 2]}/activate`, undefined, token),
-        );
-      }),
+    return beside(() =>
+      metered(() =>
+        closedLoop('activate a story', CONNECTIONS, duration, async (w, time) => {
+          const s = activating[w]!;
+          await time(() =>
+            json('POST', `${gateway}/stories/${s.ids[++s.turn % 2]}/activate`, undefined, token),
+          );
+        }),
+      ),
     );
   });
   const reveal = await inRounds(ROUNDS, async () => {
     const revealing = await sessions(1);
     // Its CPU is the whole step's: a vote, the reveal and the reset.
-    return metered(() =>
-      closedLoop('reveal a story', CONNECTIONS, duration, async (w, time) => {
-        const s = revealing[w]!;
-        await json('POST', `${gateway}/sessions/${s.code}/vote`, { participant_id: s.voter, vote: '5' });
-        await time(() => json('POST', `${gateway}/stories/${s.ids[0]}/reveal`, undefined, token));
-        await json('POST', `${gateway}/stories/${s.ids[0]}/reset`, undefined, token);
-      }),
+    return beside(() =>
+      metered(() =>
+        closedLoop('reveal a story', CONNECTIONS, duration, async (w, time) => {
+          const s = revealing[w]!;
+          await json('POST', `${gateway}/sessions/${s.code}/vote`, { participant_id: s.voter, vote: '5' });
+          await time(() => json('POST', `${gateway}/stories/${s.ids[0]}/reveal`, undefined, token));
+          await json('POST', `${gateway}/stories/${s.ids[0]}/reset`, undefined, token);
+        }),
+      ),
     );
   });
-  return [medianOfRounds(add), medianOfRounds(activate), medianOfRounds(reveal)];
+  return [add, activate, reveal];
 }
 
 /**
@@ -298,6 +348,22 @@ export async function run(
   try {
     const gateway = await system.start();
     const token = await register(gateway);
+    // The yardsticks run beside the system from the start: each round of a CPU target is measured
+    // right after a round of its yardstick (see besideYardstick).
+    await dropDatabase(baselineDb);
+    await ensureDatabase(baselineDb);
+    const spawned = async (script: string, args: string[], env?: Record<string, string>) => {
+      const server = await spawnServer(script, args, env);
+      children.push(server);
+      return server;
+    };
+    // The baseline: one service behind the bare proxy.
+    const service = await spawned(BASELINE, ['0', baselineDb, natsUrl]);
+    const proxy = await spawned(BARE_PROXY_SCRIPT, [], { TARGET_URL: service.url });
+    // The floor under a change two units make: two such services, the first calling the second.
+    const second = await spawned(BASELINE, ['0', baselineDb, natsUrl]);
+    const first = await spawned(BASELINE, ['0', baselineDb, natsUrl, second.url]);
+    const firstProxy = await spawned(BARE_PROXY_SCRIPT, [], { TARGET_URL: first.url });
     // What the system spends doing nothing (its background work: relays' and tasks' ticks, the
     // consumers' pulls), per second, once the start has settled: every measurement below includes it.
     await new Promise((r) => setTimeout(r, 8_000));
@@ -305,9 +371,60 @@ export async function run(
       await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
       return { name: 'idle system, a second', count: IDLE_SECONDS + SETTLE_MS / 1000 };
     });
-    // First, while the system is idle: one request at a time.
+    // First, while the system is idle: one request at a time, then the yardsticks one at a time.
     const idle = await idleRequests(gateway, token);
+    const idleBaseline = await idleYardstick(
+      'idle: baseline (INSERT + publish, bare proxy)',
+      `${proxy.url}/vote`,
+    );
+    const idleFloor = await idleYardstick('idle: floor (two units, one call)', `${firstProxy.url}/vote`);
+
     const room = await prepareRoom(gateway, token);
+    const vote = votesIn(room);
+    const baselineLoad = (name: string, durationSeconds: number) =>
+      load({
+        name,
+        url: `${proxy.url}/vote`,
+        connections: CONNECTIONS,
+        durationSeconds,
+        method: 'POST',
+        body: vote,
+      });
+    const floorLoad = (name: string, durationSeconds: number) =>
+      load({
+        name,
+        url: `${firstProxy.url}/vote`,
+        connections: CONNECTIONS,
+        durationSeconds,
+        method: 'POST',
+        body: vote,
+      });
+    await baselineLoad('warm-up', 1);
+    await floorLoad('warm-up', 1);
+    const baselineMeter = cpuMeter(() => [
+      { name: 'baseline service', pid: service.child.pid },
+      { name: 'bare proxy', pid: proxy.child.pid },
+    ]);
+    const floorMeter = cpuMeter(() => [
+      { name: 'first service', pid: first.child.pid },
+      { name: 'second service', pid: second.child.pid },
+      { name: 'bare proxy', pid: firstProxy.child.pid },
+    ]);
+    const baselineRounds: LoadResult[] = [];
+    const floorRounds: LoadResult[] = [];
+    const besideBaseline = besideYardstick(
+      () => baselineLoad('baseline: INSERT + publish, bare proxy', duration),
+      baselineMeter,
+      costs,
+      baselineRounds,
+    );
+    const besideFloor = besideYardstick(
+      () => floorLoad('floor: two units, one call', duration),
+      floorMeter,
+      costs,
+      floorRounds,
+    );
+
     // The lookup first: after the votes, the consumers still work through the vote.cast backlog.
     const lookupUrl = `${gateway}/sessions/${room.code}`;
     await load({ name: 'warm-up', url: lookupUrl, connections: 32, durationSeconds: 1 });
@@ -321,7 +438,6 @@ export async function run(
         }),
       ),
     );
-    const vote = votesIn(room);
     await load({
       name: 'warm-up',
       url: `${gateway}/sessions/${room.code}/vote`,
@@ -330,8 +446,8 @@ export async function run(
       method: 'POST',
       body: vote,
     });
-    const voteResult = medianOfRounds(
-      await inRounds(ROUNDS, () =>
+    const votes = await inRounds(ROUNDS, () =>
+      besideBaseline(() =>
         metered(() =>
           load({
             name: 'vote through the gateway',
@@ -344,7 +460,9 @@ export async function run(
         ),
       ),
     );
-    const changes = await storyChanges(gateway, token, duration, metered);
+    const voteResult = medianOfRounds(votes.map((v) => v.round));
+    const pairedChanges = await storyChanges(gateway, token, duration, metered, besideFloor);
+    const changes = pairedChanges.map((rounds) => medianOfRounds(rounds.map((r) => r.round)));
     await system.stop();
     // Not a target, but a run where no span arrives says tracing is broken: reported, and the exit
     // code says so, without losing the figures of the targets.
@@ -352,75 +470,9 @@ export async function run(
       log(`vote path with tracing on: not measured: ${err.message}`);
       return undefined;
     });
-
-    await dropDatabase(baselineDb);
-    await ensureDatabase(baselineDb);
-    const service = await spawnServer(BASELINE, ['0', baselineDb, natsUrl]);
-    children.push(service);
-    const proxy = await spawnServer(BARE_PROXY_SCRIPT, [], { TARGET_URL: service.url });
-    children.push(proxy);
-    await load({
-      name: 'warm-up',
-      url: `${proxy.url}/vote`,
-      connections: 32,
-      durationSeconds: 1,
-      method: 'POST',
-      body: vote,
-    });
-    const idleBaseline = await idleYardstick(
-      'idle: baseline (INSERT + publish, bare proxy)',
-      `${proxy.url}/vote`,
-    );
-    const baselineMeter = cpuMeter(() => [
-      { name: 'baseline service', pid: service.child.pid },
-      { name: 'bare proxy', pid: proxy.child.pid },
-    ]);
-    const baseline = medianOfRounds(
-      await inRounds(ROUNDS, () =>
-        baselineMeter.metered(() =>
-          load({
-            name: 'baseline: INSERT + publish, bare proxy',
-            url: `${proxy.url}/vote`,
-            connections: 32,
-            durationSeconds: duration,
-            method: 'POST',
-            body: vote,
-          }),
-        ),
-      ),
-    );
-    costs.push(...baselineMeter.costs);
-
-    // The least a story change can cost here: two units that each write and publish, one calling the
-    // other, behind the bare proxy (32 connections; one round at a time per connection, as above).
-    const second = await spawnServer(BASELINE, ['0', baselineDb, natsUrl]);
-    children.push(second);
-    const first = await spawnServer(BASELINE, ['0', baselineDb, natsUrl, second.url]);
-    children.push(first);
-    const firstProxy = await spawnServer(BARE_PROXY_SCRIPT, [], { TARGET_URL: first.url });
-    children.push(firstProxy);
-    const floorLoad = (name: string, durationSeconds: number) =>
-      load({
-        name,
-        url: `${firstProxy.url}/vote`,
-        connections: CONNECTIONS,
-        durationSeconds,
-        method: 'POST',
-        body: vote,
-      });
-    const idleFloor = await idleYardstick('idle: floor (two units, one call)', `${firstProxy.url}/vote`);
-    await floorLoad('warm-up', 1);
-    const floorMeter = cpuMeter(() => [
-      { name: 'first service', pid: first.child.pid },
-      { name: 'second service', pid: second.child.pid },
-      { name: 'bare proxy', pid: firstProxy.child.pid },
-    ]);
-    const twoUnits = medianOfRounds(
-      await inRounds(ROUNDS, () =>
-        floorMeter.metered(() => floorLoad('floor: two units, one call', duration)),
-      ),
-    );
-    costs.push(...floorMeter.costs);
+    const baseline = medianOfRounds(baselineRounds);
+    const twoUnits = medianOfRounds(floorRounds);
+    costs.push(...baselineMeter.costs, ...floorMeter.costs);
 
     // A measurement that answered nothing, or failed, fails its target (and a yardstick that answered
     // nothing would make any ratio to it look small).
@@ -434,13 +486,19 @@ export async function run(
       reveal: cpuOf(changes[2]!.name),
     };
     const ratio = (a: number, b: number) => a / b;
-    const voteCpuRatio = ratio(cpu.vote, cpu.baseline);
-    const voteShare = ratio(voteResult.rps, baseline.rps);
+    // Each target's ratio is the median of its rounds' ratios, each to the yardstick round beside it.
+    const voteCpuRatio = median(votes.map((v) => v.cpuRatio));
+    const voteShare = median(votes.map((v) => v.rpsShare));
     const changeTargets = [
       { result: changes[0]!, ms: cpu.add, limit: STORY_CPU_RATIO },
       { result: changes[1]!, ms: cpu.activate, limit: STORY_CPU_RATIO },
       { result: changes[2]!, ms: cpu.reveal, limit: REVEAL_CPU_RATIO },
-    ].map((t) => ({ ...t, ratio: ratio(t.ms, cpu.floor) }));
+    ].map((t, k) => ({
+      ...t,
+      ratio: median(pairedChanges[k]!.map((r) => r.cpuRatio)),
+      rounds: pairedChanges[k]!.map((r) => r.cpuRatio),
+    }));
+    const roundsOf = (ratios: number[]) => ratios.map((r) => r.toFixed(2)).join(', ');
     const idleTargets = idle.map((r, k) => ({ result: r, limit: k === 0 ? IDLE_VOTE_MS : IDLE_CHANGE_MS }));
     const result: EstimationBenchResult = {
       vote: voteResult,
@@ -475,9 +533,13 @@ export async function run(
     for (const r of [voteResult, traced, lookup, baseline]) if (r) log(formatRow(r));
     log(
       `vote path: ${cpu.vote.toFixed(2)} ms of CPU a vote, ${voteCpuRatio.toFixed(2)} times the baseline's ` +
-        `${cpu.baseline.toFixed(2)} ms (target <= ${VOTE_CPU_RATIO}); ${pct(voteResult.rps, baseline.rps)}% of the ` +
+        `(${cpu.baseline.toFixed(2)} ms; target <= ${VOTE_CPU_RATIO}); ${(voteShare * 100).toFixed(1)}% of the ` +
         `baseline's req/s (target >= ${VOTE_RPS_SHARE * 100}%); p99 ${voteResult.p99} ms (target < 50 ms); ` +
         `${failedOf(voteResult)} failed (target 0): ${yes(result.meetsVote)}`,
+    );
+    log(
+      `  each round beside a baseline round just before it: CPU ${roundsOf(votes.map((v) => v.cpuRatio))} ` +
+        `times the baseline's, req/s ${votes.map((v) => pct(v.rpsShare, 1)).join(', ')}%`,
     );
     if (traced)
       log(
@@ -497,7 +559,7 @@ export async function run(
     for (const t of changeTargets)
       log(
         `  ${t.result.name}: ${t.ms.toFixed(2)} ms of CPU, ${t.ratio.toFixed(2)} times the floor's ` +
-          `${cpu.floor.toFixed(2)} ms (target <= ${t.limit}), ${t.result.failed} failed: ` +
+          `(${cpu.floor.toFixed(2)} ms; rounds ${roundsOf(t.rounds)}; target <= ${t.limit}), ${t.result.failed} failed: ` +
           `${yes(failedOf(twoUnits) === 0 && t.result.failed === 0 && t.result.count > 0 && t.ratio <= t.limit)}`,
       );
     log(`story changes: CPU within their ratios to the floor, none failed: ${yes(result.meetsChanges)}`);
