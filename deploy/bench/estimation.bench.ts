@@ -381,24 +381,11 @@ export async function run(
 
     const room = await prepareRoom(gateway, token);
     const vote = votesIn(room);
-    const baselineLoad = (name: string, durationSeconds: number) =>
-      load({
-        name,
-        url: `${proxy.url}/vote`,
-        connections: CONNECTIONS,
-        durationSeconds,
-        method: 'POST',
-        body: vote,
-      });
-    const floorLoad = (name: string, durationSeconds: number) =>
-      load({
-        name,
-        url: `${firstProxy.url}/vote`,
-        connections: CONNECTIONS,
-        durationSeconds,
-        method: 'POST',
-        body: vote,
-      });
+    // A yardstick is sent the same bodies as the votes.
+    const yardstickLoad = (url: string) => (name: string, durationSeconds: number) =>
+      load({ name, url, connections: CONNECTIONS, durationSeconds, method: 'POST', body: vote });
+    const baselineLoad = yardstickLoad(`${proxy.url}/vote`);
+    const floorLoad = yardstickLoad(`${firstProxy.url}/vote`);
     await baselineLoad('warm-up', 1);
     await floorLoad('warm-up', 1);
     const baselineMeter = cpuMeter(() => [
