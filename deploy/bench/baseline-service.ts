@@ -54,7 +54,9 @@ app.use(express.json());
 app.post('/vote', async (req, res) => {
   try {
     await vote(req.body, res);
-  } catch {
+  } catch (err) {
+    // A failed request fails the yardstick's round: the benchmark's output says why.
+    process.stderr.write(`baseline service: ${(err as Error).message}\n`);
     res.status(503).json({ success: false });
   }
 });
@@ -70,6 +72,10 @@ async function vote(body: { participant_id: number; vote: string }, res: express
 const server = app.listen(Number(port), '127.0.0.1', () => {
   process.stdout.write(`${JSON.stringify({ port: (server.address() as { port: number }).port })}\n`);
 });
+// Its callers (the bare proxy, the first service) keep their connections: kept open between the
+// benchmark's rounds, minutes apart, a connection is never closed just as a request is sent on it
+// (node closes an idle one after 5 s by default), which would fail that request.
+server.keepAliveTimeout = 10 * 60_000;
 process.on('SIGTERM', () => {
   server.close();
   server.closeAllConnections();
