@@ -20,7 +20,7 @@ export interface OutboxRelayOptions {
 }
 
 export interface OutboxRelay {
-  /** Publish what is pending now (call after a commit). */
+  /** Publish what is pending (call after a commit): once the current turn of the event loop is over. */
   kick(): void;
   /**
    * Publishes what is pending now and waits until it has gone out (or `timeoutMs` has passed, when the
@@ -235,8 +235,19 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   timer.unref();
   void trigger();
 
+  // A commit's kick runs once the current turn of the event loop is over: the request that committed
+  // writes its answer before the claim's statement goes out, and the kicks of the commits of one turn
+  // share one claim.
+  let kicked: NodeJS.Immediate | undefined;
+  const kick = () => {
+    kicked ??= setImmediate(() => {
+      kicked = undefined;
+      void trigger();
+    });
+  };
+
   return {
-    kick: () => void trigger(),
+    kick,
     flush: async (timeoutMs = 1_000) => {
       await atMost(timeoutMs, trigger(), 0);
     },
@@ -255,6 +266,12 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     stop: async () => {
       stopped = true;
       clearInterval(timer);
+      // A kick still waiting for its turn goes out now, as it would have had it run at once.
+      if (kicked) {
+        clearImmediate(kicked);
+        kicked = undefined;
+        await trigger();
+      }
       await running;
       await vacuuming;
     },

@@ -521,6 +521,43 @@ describe('events: outbox relay and consumers', () => {
     await relay.stop();
   });
 
+  it('claims after the turn a commit kicked it in (one claim for the kicks of that turn), and on stop for a kick still waiting', async () => {
+    const relay = startOutboxRelay({ orm: db.orm as MikroORM, nc, logger, bus, intervalMs: 60_000 });
+    await relay.flush(5_000); // the claim it makes as it starts
+    // Each claim takes a connection of the global entity manager's pool, and only a claim does.
+    const globalEm = db.orm.em as unknown as { getConnection(...args: unknown[]): unknown };
+    const getConnection = globalEm.getConnection;
+    let claims = 0;
+    globalEm.getConnection = function (this: unknown, ...args: unknown[]) {
+      claims++;
+      return getConnection.apply(this, args);
+    };
+    try {
+      const em = db.fork();
+      for (let n = 0; n < 3; n++) enqueue(em, 'token.revoked', tokenRevoked(300 + n), { source: 'test' });
+      await em.flush();
+      relay.kick();
+      relay.kick();
+      relay.kick();
+      // Nothing is claimed in the turn that kicked: the request that committed answers first.
+      expect(claims).toBe(0);
+      await until(async () => (await outbox()).length === 0);
+      expect(claims).toBe(1);
+
+      // Stopped in the same turn as its kick, the relay still publishes what the kick was for.
+      const next = db.fork();
+      enqueue(next, 'token.revoked', tokenRevoked(303), { source: 'test' });
+      await next.flush();
+      relay.kick();
+      await relay.stop();
+      expect(await outbox()).toEqual([]);
+      expect(claims).toBe(2);
+    } finally {
+      delete (globalEm as { getConnection?: unknown }).getConnection;
+      await relay.stop();
+    }
+  });
+
   it('stops a consumer at once after starting it, and retires its durable (nothing to do the second time)', async () => {
     const consumer = await consume({
       durable: 'retired',
