@@ -50,11 +50,12 @@ describe('unit descriptions', () => {
           msg: 'unit has not described its paths since the start: the route table alone describes them',
         }),
       );
-      // Said once the grace was over, not before; until then, several failed asks (the breaker opening
-      // among them) were logged at debug only.
+      // Said once the grace was over, not before; until then, the failed asks (the breaker opening
+      // among them) were logged at debug only. (How many asks fit in the grace depends on the machine:
+      // a test process starved of CPU for most of a second makes one or two.)
       expect(Date.parse(silent!.time) - started).toBeGreaterThanOrEqual(GRACE_MS);
       const before = lines.slice(0, lines.indexOf(silent!));
-      expect(before.filter((l) => l.msg === 'outbound call failed').length).toBeGreaterThan(1);
+      expect(before.filter((l) => l.msg === 'outbound call failed').length).toBeGreaterThanOrEqual(1);
       expect(before.every((l) => l.level === 'debug' || l.level === 'trace')).toBe(true);
 
       unit.ready();
