@@ -5,8 +5,11 @@ import { until } from '@pp/testing';
 import { listenToUnitDescriptions } from './unit-descriptions.ts';
 
 const KEY = 'k'.repeat(40);
-/** How long a unit may stay silent at the start before the gateway says so. */
-const GRACE_MS = 1_000;
+/**
+ * How long a unit may stay silent at the start before the gateway says so: long enough for several
+ * asks (every 20 ms) even on a busy machine, where the first ask's failure has come over a second late.
+ */
+const GRACE_MS = 3_000;
 
 /** A unit whose description endpoint answers 503 until it is told to answer. */
 async function startingUnit(): Promise<RunningServer & { ready(): void; down(): void }> {
@@ -50,12 +53,11 @@ describe('unit descriptions', () => {
           msg: 'unit has not described its paths since the start: the route table alone describes them',
         }),
       );
-      // Said once the grace was over, not before; until then, the failed asks (the breaker opening
-      // among them) were logged at debug only. (How many asks fit in the grace depends on the machine:
-      // a test process starved of CPU for most of a second makes one or two.)
+      // Said once the grace was over, not before; until then, several failed asks (the breaker opening
+      // among them) were logged at debug only.
       expect(Date.parse(silent!.time) - started).toBeGreaterThanOrEqual(GRACE_MS);
       const before = lines.slice(0, lines.indexOf(silent!));
-      expect(before.filter((l) => l.msg === 'outbound call failed').length).toBeGreaterThanOrEqual(1);
+      expect(before.filter((l) => l.msg === 'outbound call failed').length).toBeGreaterThan(1);
       expect(before.every((l) => l.level === 'debug' || l.level === 'trace')).toBe(true);
 
       unit.ready();
