@@ -219,9 +219,9 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const backlog = async () => (await pending()).n;
 
   // Every interval, the backlog is counted (for the gauges), and claimed only when there is one: an
-  // idle unit's tick is one read, not a claim's transaction. What a commit kicks goes out right after its turn; the
-  // tick takes what a kick missed (a row that went back after a failed publish, a process that ended
-  // before its relay ran). When the count fails, the claim is tried all the same.
+  // idle unit's tick is one read, not a claim's transaction. What a commit kicks goes out right after
+  // its turn; the tick takes what a kick missed (a row that went back after a failed publish, a
+  // process that ended before its relay ran). When the count fails, the claim is tried all the same.
   const timer = setInterval(() => {
     void pending().then(
       ({ n, age }) => {

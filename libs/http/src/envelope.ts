@@ -20,7 +20,12 @@ export function errorEnvelope(code: string, message: string, errors?: Record<str
 export function writeJson(res: Response, status: number, body: unknown): void {
   const method = res.req.method;
   if (method === 'GET' || method === 'HEAD') res.status(status).json(body);
-  else res.status(status).type('json').end(JSON.stringify(body));
+  else writeJsonAsIs(res, status, body);
+}
+
+/** The body as JSON, with its length and type and nothing else (no ETag). */
+function writeJsonAsIs(res: Response, status: number, body: unknown): void {
+  res.status(status).type('json').end(JSON.stringify(body));
 }
 
 export function send(res: Response, status: number, payload: Payload, message?: string): void {
@@ -34,8 +39,5 @@ export function send(res: Response, status: number, payload: Payload, message?: 
  * hash of the body would be work for nothing).
  */
 export function sendToUnit(res: Response, status: number, payload: Payload): void {
-  res
-    .status(status)
-    .type('json')
-    .end(JSON.stringify({ success: true, ...payload }));
+  writeJsonAsIs(res, status, { success: true, ...payload });
 }
