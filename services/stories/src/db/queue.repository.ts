@@ -20,8 +20,13 @@ export type QueueStory = Omit<StoryRecord, HeavyStoryField> & Partial<Pick<Story
 
 export interface PlannedQueue {
   session: SessionRecord;
-  /** The session's stories in queue order, as of the read, without their large fields. */
+  /**
+   * The stories read (all of the session's, or those a `current` reading takes), in queue order, as
+   * of the read, without their large fields.
+   */
   stories: QueueStory[];
+  /** How many stories the session has, as of the read. */
+  size: number;
   /** The story the change is about (by id), whole; undefined when the change names none or it is not there. */
   target?: StoryRecord;
   /** Changes committed to the queue: the commit checks it is still the one read. */
@@ -48,8 +53,24 @@ export type QueueTarget = { storyId: string } | { code: string } | { sessionId: 
 const QUEUE_COLUMNS = `st.id, st.title, st.status, st.position, st.final_estimate, st.revealed_at,
   st.voting_started_at, st.created_at, st.updated_at`;
 
-const PLAN: PreparedStatement = {
-  name: 'stories.plan-queue',
+/**
+ * What a change reads of the queue: every story (`queue`), or only what a change of the current story
+ * works with (`current`): the current (voting) story, the change's target and the first pending story,
+ * whatever the length of the queue. Adding a story, activating, resetting or revealing one read
+ * `current`; moving and deleting stories renumber the queue and read it whole.
+ */
+export type QueueReading = 'queue' | 'current';
+
+const READS: Record<QueueReading, string> = {
+  queue: `select ${QUEUE_COLUMNS} from stories st where st.session_id = snap.id`,
+  current: `select ${QUEUE_COLUMNS} from stories st where st.session_id = snap.id and st.status = 'voting'
+            union select ${QUEUE_COLUMNS} from stories st where st.id = $2::uuid and st.session_id = snap.id
+            union (select ${QUEUE_COLUMNS} from stories st where st.session_id = snap.id and st.status = 'pending'
+                    order by st.position limit 1)`,
+};
+
+const planStatement = (reading: QueueReading): PreparedStatement => ({
+  name: `stories.plan-${reading}`,
   text: `with target as (
        select coalesce($1::uuid,
                        (select session_id from stories where id = $2::uuid),
@@ -69,10 +90,16 @@ const PLAN: PreparedStatement = {
             (select round_version from bump) as round_version, (select was_settled from bump) as was_settled,
             (select archiving from bump) as archiving,
             coalesce((select json_agg(json_build_array(${QUEUE_COLUMNS}) order by st.position)
-               from stories st where st.session_id = snap.id), '[]') as stories,
+               from (${READS[reading]}) st), '[]') as stories,
+            -- positions run 1..n without gaps: the last one is the length of the queue (one index probe)
+            (select coalesce(max(st.position), 0) from stories st where st.session_id = snap.id) as size,
             (select json_build_array(${QUEUE_COLUMNS}, st.description, st.acceptance_criteria, st.votes)
                from stories st where st.id = $2::uuid and st.session_id = snap.id) as target
        from snap`,
+});
+const PLANS: Record<QueueReading, PreparedStatement> = {
+  queue: planStatement('queue'),
+  current: planStatement('current'),
 };
 
 const date = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string));
@@ -141,16 +168,17 @@ function storyOf(sessionId: string, row: TargetRow): StoryRecord {
 }
 
 /**
- * The session and its stories as they are, and the next round version, taken (and the round marked
- * unsettled) only when `ownerId` owns the session or is null (the service itself). Undefined when
- * the read model knows no such session or story.
+ * The session and its stories as they are (all, or those a `current` reading takes), and the next
+ * round version, taken (and the round marked unsettled) only when `ownerId` owns the session or is
+ * null (the service itself). Undefined when the read model knows no such session or story.
  */
 export async function planQueue(
   em: EntityManager,
   target: QueueTarget,
   ownerId: string | null,
+  reading: QueueReading = 'queue',
 ): Promise<PlannedQueue | undefined> {
-  const [found] = await preparedRows<Record<string, unknown>>(em, PLAN, [
+  const [found] = await preparedRows<Record<string, unknown>>(em, PLANS[reading], [
     'sessionId' in target ? target.sessionId : null,
     'storyId' in target ? target.storyId : null,
     'code' in target ? target.code : null,
@@ -161,6 +189,7 @@ export async function planQueue(
   return {
     session,
     stories: (found.stories as QueueRow[]).map((row) => queueStoryOf(session.id, row)),
+    size: found.size as number,
     target: found.target ? storyOf(session.id, found.target as TargetRow) : undefined,
     queueVersion: found.queue_version as number,
     roundVersion: (found.round_version as number | null) ?? undefined,

@@ -26,6 +26,7 @@ export async function activateStory(ctx: StoriesContext, actor: Actor, storyId: 
       });
       return target!;
     },
+    { reads: 'current' },
   );
   return { story: await revealIfKeptVotesComplete(ctx, session, story), session };
 }

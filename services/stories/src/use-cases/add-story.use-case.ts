@@ -12,8 +12,12 @@ export type AddStoryInput = NewStoryInput;
  */
 export async function addStory(ctx: StoriesContext, actor: Actor, code: string, input: AddStoryInput) {
   const id = randomUUID();
-  const { result: story, session } = await changeQueue(ctx, actor, { code }, (change) =>
-    appendStory(change, id, input),
+  const { result: story, session } = await changeQueue(
+    ctx,
+    actor,
+    { code },
+    (change) => appendStory(change, id, input),
+    { reads: 'current' },
   );
   return { story, session };
 }

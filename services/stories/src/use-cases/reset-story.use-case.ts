@@ -30,6 +30,7 @@ export async function resetStory(ctx: StoriesContext, actor: Actor, storyId: str
       }
       return story;
     },
+    { reads: 'current' },
   );
   return { story, session };
 }

@@ -6,5 +6,7 @@ import type { StoriesContext } from './shared/context.ts';
  * change whose outcome this service could not learn or commit: both units agree again.
  */
 export async function resyncRound(ctx: StoriesContext, sessionId: string): Promise<void> {
-  await changeQueue(ctx, { kind: 'system', reason: 'round_sync' }, { sessionId }, () => undefined, 'resync');
+  await changeQueue(ctx, { kind: 'system', reason: 'round_sync' }, { sessionId }, () => undefined, {
+    kind: 'resync',
+  });
 }

@@ -65,6 +65,7 @@ export async function revealStory(ctx: StoriesContext, actor: Actor, storyId: st
       });
       return { story, votes, next: next ?? null };
     },
+    { reads: 'current' },
   );
   const next = result.next && (await revealIfKeptVotesComplete(ctx, session, result.next));
   return { ...result, next, session };

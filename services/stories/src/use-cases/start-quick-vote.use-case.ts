@@ -16,16 +16,22 @@ export const quickVoteTitle = (now: Date) => `Quick vote ${now.toISOString().sli
  */
 export async function startQuickVote(ctx: StoriesContext, actor: Actor, code: string, title?: string) {
   const id = randomUUID();
-  const { result: story, session } = await changeQueue(ctx, actor, { code }, (change) => {
-    const created = appendStory(change, id, { title: title ?? quickVoteTitle(change.now) });
-    if (created.status === 'voting') return created;
-    const previous = makeCurrent(change.queue.stories, created, change.now);
-    change.announce('story.activated', {
-      ...sessionRef(change.session),
-      story: storySummary(created),
-      previous_story_id: previous?.id ?? null,
-    });
-    return created;
-  });
+  const { result: story, session } = await changeQueue(
+    ctx,
+    actor,
+    { code },
+    (change) => {
+      const created = appendStory(change, id, { title: title ?? quickVoteTitle(change.now) });
+      if (created.status === 'voting') return created;
+      const previous = makeCurrent(change.queue.stories, created, change.now);
+      change.announce('story.activated', {
+        ...sessionRef(change.session),
+        story: storySummary(created),
+        previous_story_id: previous?.id ?? null,
+      });
+      return created;
+    },
+    { reads: 'current' },
+  );
   return { story, session };
 }

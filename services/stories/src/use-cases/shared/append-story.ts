@@ -22,7 +22,7 @@ export function appendStory(change: QueueChange, id: string, input: NewStoryInpu
     description: input.description ?? '',
     acceptanceCriteria: input.acceptance_criteria ?? '',
     status: statusOfNewStory(queue.stories),
-    position: queue.stories.length + 1,
+    position: queue.size + 1,
   });
   announce('story.created', { ...sessionRef(session), story: storySummary(created) });
   return created;

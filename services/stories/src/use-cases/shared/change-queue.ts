@@ -10,6 +10,7 @@ import {
   type HeavyStoryField,
   type PlannedQueue,
   type QueueStory,
+  type QueueReading,
   type QueueTarget,
 } from '../../db/queue.repository.ts';
 import { settleRound } from '../../db/round-version.repository.ts';
@@ -21,12 +22,16 @@ import { loadSession } from './load-session.ts';
 import { sessionOfSnapshot } from './summaries.ts';
 
 /**
- * A session's stories in queue order, with what a change adds and takes away. Only the change's
- * target and the stories it makes are whole; the others come without their large fields (texts,
- * kept votes), which no change of the queue touches.
+ * A session's stories in queue order, with what a change adds and takes away: every story, or, for a
+ * change that reads only the `current` part of the queue, the current story, the change's target and
+ * the first pending story (see QueueReading). Only the change's target and the stories it makes are
+ * whole; the others come without their large fields (texts, kept votes), which no change of the queue
+ * touches.
  */
 export interface Queue {
   readonly stories: QueueStory[];
+  /** How many stories the session has (read or not), with those the change made and took away. */
+  readonly size: number;
   create(data: NewStory): StoryRecord;
   remove(story: QueueStory): void;
 }
@@ -55,6 +60,13 @@ export interface QueueChange {
 export type ChangeKind = 'change' | 'resync';
 type Change<T> = (c: QueueChange) => T;
 
+export interface ChangeOptions {
+  /** A change of the stories, or the round sync stating the round again ('resync'). */
+  kind?: ChangeKind;
+  /** What the change reads of the queue: all of it (the default), or only the `current` part. */
+  reads?: QueueReading;
+}
+
 const MAX_ATTEMPTS = 8;
 
 /**
@@ -81,16 +93,22 @@ function runChange<T>(
   const stories: QueueStory[] = planned.stories.map((s) => (s.id === story?.id ? story : { ...s }));
   const events: EventEnvelope[] = [];
   const effects = noEffects();
+  let size = planned.size;
   const queue: Queue = {
     stories,
+    get size() {
+      return size;
+    },
     create(data) {
       const made = newStory(data, now);
       stories.push(made);
+      size++;
       whole.add(made.id);
       return made;
     },
     remove(story) {
       stories.splice(stories.indexOf(story), 1);
+      size--;
     },
   };
   const result = change({
@@ -144,13 +162,18 @@ function normalized(target: QueueTarget): QueueTarget | undefined {
 }
 
 /** The queue of the change's session, and the next round version (the read model filled in first if need be). */
-async function plan(ctx: StoriesContext, actor: Actor, target: QueueTarget): Promise<PlannedQueue> {
+async function plan(
+  ctx: StoriesContext,
+  actor: Actor,
+  target: QueueTarget,
+  reads: QueueReading,
+): Promise<PlannedQueue> {
   const owner = actor.kind === 'user' ? actor.userId : null;
-  let planned = await planQueue(ctx.em, target, owner);
+  let planned = await planQueue(ctx.em, target, owner, reads);
   if (!planned && !('storyId' in target)) {
     // The session.created event may not have arrived yet: the sessions unit tells.
     await loadSession(ctx, 'code' in target ? target.code : target.sessionId);
-    planned = await planQueue(ctx.em, target, owner);
+    planned = await planQueue(ctx.em, target, owner, reads);
   }
   if (!planned) throw 'storyId' in target ? new StoryNotFoundError() : new SessionNotFoundError();
   if (planned.roundVersion === undefined) throw new NotOwnerError('session');
@@ -179,7 +202,7 @@ function keepsRoundHere(planned: PlannedQueue, round: RoundPlan, kind: ChangeKin
  * sessions unit, which owns the voting round, and without holding a lock or a transaction while it
  * is called:
  *
- * 1. plan: one read of the session's stories, which also takes the next round version (and marks
+ * 1. plan: one read of the session's stories (all, or the current part: `reads`), which also takes the next round version (and marks
  *    the round unsettled); the change runs on them to learn what it makes of the round (the current
  *    story, a seal, a reset, a deletion); refusals (403, 404, 409, 422) end it here;
  * 2. the sessions unit is told the round with that version (idempotent: retried on a lost answer; a
@@ -205,7 +228,7 @@ export async function changeQueue<T>(
   actor: Actor,
   given: QueueTarget,
   change: Change<T>,
-  kind: ChangeKind = 'change',
+  { kind = 'change', reads = 'queue' }: ChangeOptions = {},
 ): Promise<{ result: T; session: SessionRecord }> {
   const target = normalized(given);
   if (!target) throw 'storyId' in given ? new StoryNotFoundError() : new SessionNotFoundError();
@@ -213,7 +236,7 @@ export async function changeQueue<T>(
   let read: PlannedQueue | undefined;
   let sessionId = ctx.turns.knownSessionOf(target);
   if (!sessionId) {
-    read = await plan(ctx, actor, target);
+    read = await plan(ctx, actor, target, reads);
     sessionId = read.session.id;
     ctx.turns.rememberSessionOf(target, sessionId);
   }
@@ -221,7 +244,7 @@ export async function changeQueue<T>(
     // What was read while an earlier change of the session was under way is stale: read again.
     let planned = waited ? undefined : read;
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-      planned ??= await plan(ctx, actor, target);
+      planned ??= await plan(ctx, actor, target, reads);
       const version = planned.roundVersion!;
       const now = ctx.now();
       let round: RoundPlan;
