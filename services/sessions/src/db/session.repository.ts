@@ -191,7 +191,9 @@ function roundStatementText(em: EntityManager): string {
          select 1 from s where $2::int > s.previous and ($3::text = 'resync' or s.status <> 'archived')
            and not exists (select 1 from foreign_round) and not exists (select 1 from deferred)),
        bump as (update sessions set round_version = $2::int where id = $1::uuid and ${OK}),
-       gone as (delete from rounds where session_id = $1::uuid and id = any($4::uuid[]) and ${OK}),
+       -- (most changes delete nothing: then the table is not even looked at, whatever plan is cached)
+       gone as (delete from rounds
+                 where cardinality($4::uuid[]) > 0 and id = any($4::uuid[]) and session_id = $1::uuid and ${OK}),
        sealed as (${sealed}),
        cleared as (delete from votes where story_id = $10::uuid and ${OK}),
        demoted as (${demoted}),

@@ -84,7 +84,8 @@ const planStatement = (reading: QueueReading): PreparedStatement => ({
          from (select id, round_unsettled_since is null as settled,
                       status = 'archived' or archiving_since is not null as archiving
                  from sessions where id = (select id from target) for update) old
-        where s.id = old.id and ($4::text is null or s.owner_id = $4::text)
+        -- the row by its key (a join on old alone may be planned as a scan of the whole table)
+        where s.id = (select id from target) and s.id = old.id and ($4::text is null or s.owner_id = $4::text)
         returning s.round_version, old.settled as was_settled, old.archiving)
      select row_to_json(snap) as session, snap.queue_version,
             (select round_version from bump) as round_version, (select was_settled from bump) as was_settled,
