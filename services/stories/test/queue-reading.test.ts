@@ -24,7 +24,7 @@ describe('changes of the current story in a long queue', () => {
   const post = (s: TestSession, path: string, body?: unknown) =>
     h.client.post(path, { ...(body === undefined ? {} : { body }), ...as(s.owner_id) });
 
-  it('reads the current story, the target and the first pending story, and the length of the queue', async () => {
+  it('reads the current story, the target, the first pending story and the length of the queue', async () => {
     const s = await h.session();
     const ids = await h.stories(s, ['A', 'B', 'C', 'D', 'E', 'F']);
     // E moves to the front of the waiting stories: the first pending story by place, not by age.
@@ -46,7 +46,7 @@ describe('changes of the current story in a long queue', () => {
     expect(whole?.stories.map((x) => x.title)).toEqual(['A', 'E', 'B', 'C', 'D', 'F']);
   });
 
-  it('reveals, activates, resets, adds and starts a quick vote in the right places, as both units show', async () => {
+  it('reveals, activates, resets, adds and starts quick votes in their places in both units', async () => {
     const s = await h.session();
     const ids = await h.stories(
       s,

@@ -193,7 +193,8 @@ function roundStatementText(em: EntityManager): string {
        bump as (update sessions set round_version = $2::int where id = $1::uuid and ${OK}),
        -- (most changes delete nothing: then the table is not even looked at, whatever plan is cached)
        gone as (delete from rounds
-                 where cardinality($4::uuid[]) > 0 and id = any($4::uuid[]) and session_id = $1::uuid and ${OK}),
+                 where cardinality($4::uuid[]) > 0 and id = any($4::uuid[]) and session_id = $1::uuid
+                   and ${OK}),
        sealed as (${sealed}),
        cleared as (delete from votes where story_id = $10::uuid and ${OK}),
        demoted as (${demoted}),

@@ -63,10 +63,12 @@ export type QueueReading = 'queue' | 'current';
 
 const READS: Record<QueueReading, string> = {
   queue: `select ${QUEUE_COLUMNS} from stories st where st.session_id = snap.id`,
-  current: `select ${QUEUE_COLUMNS} from stories st where st.session_id = snap.id and st.status = 'voting'
-            union select ${QUEUE_COLUMNS} from stories st where st.id = $2::uuid and st.session_id = snap.id
-            union (select ${QUEUE_COLUMNS} from stories st where st.session_id = snap.id and st.status = 'pending'
-                    order by st.position limit 1)`,
+  current: `select ${QUEUE_COLUMNS} from stories st
+             where st.session_id = snap.id and st.status = 'voting'
+            union select ${QUEUE_COLUMNS} from stories st
+             where st.id = $2::uuid and st.session_id = snap.id
+            union (select ${QUEUE_COLUMNS} from stories st
+                    where st.session_id = snap.id and st.status = 'pending' order by st.position limit 1)`,
 };
 
 const planStatement = (reading: QueueReading): PreparedStatement => ({

@@ -202,9 +202,10 @@ function keepsRoundHere(planned: PlannedQueue, round: RoundPlan, kind: ChangeKin
  * sessions unit, which owns the voting round, and without holding a lock or a transaction while it
  * is called:
  *
- * 1. plan: one read of the session's stories (all, or the current part: `reads`), which also takes the next round version (and marks
- *    the round unsettled); the change runs on them to learn what it makes of the round (the current
- *    story, a seal, a reset, a deletion); refusals (403, 404, 409, 422) end it here;
+ * 1. plan: one read of the session's stories (all, or the current part: `reads`), which also takes
+ *    the next round version (and marks the round unsettled); the change runs on them to learn what it
+ *    makes of the round (the current story, a seal, a reset, a deletion); refusals (403, 404, 409,
+ *    422) end it here;
  * 2. the sessions unit is told the round with that version (idempotent: retried on a lost answer; a
  *    refusal such as 409 session_archived ends it with nothing changed), unless the change leaves the
  *    round as the sessions unit already has it (keepsRoundHere);
