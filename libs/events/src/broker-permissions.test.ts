@@ -19,10 +19,19 @@ describe('broker permissions', () => {
     expect(stories.subscribe).toEqual([
       'test1.session.>',
       'test1.participant.>',
-      'test1.vote.cast',
+      'test1.vote.cast.auto',
       'test1.countdown.>',
       '_INBOX.>',
     ]);
     expect(brokerPermissions('gateway').publish).toEqual([]);
+  });
+
+  it('lets the sessions unit publish vote.cast under both its subjects, and webhooks read them with one filter', () => {
+    const sessions = brokerPermissions('sessions', 'test1').publish;
+    expect(sessions).toEqual(expect.arrayContaining(['test1.vote.cast', 'test1.vote.cast.auto']));
+    expect(sessions).not.toContain('test1.vote.>');
+    expect(brokerPermissions('webhooks', 'test1').subscribe).toEqual(
+      expect.arrayContaining(['test1.vote.>', 'test1.story.revealed']),
+    );
   });
 });

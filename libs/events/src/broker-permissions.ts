@@ -1,9 +1,10 @@
 import { publicEventTypes, type EventType } from '@pp/contracts';
-import { eventBus } from './bus.ts';
+import { eventBus, filterForType, subjectsOfType } from './bus.ts';
 
 /**
  * What one unit does on the broker: the events it announces (its outbox), the subjects it reads
- * (its consumers, `<type>` or a wildcard such as `story.>`), and its durable consumers, whose
+ * (its consumers, `<type>` or a wildcard such as `story.>`; a type some of whose events are qualified,
+ * such as vote.cast, is read through its family's filter, see `filterForType`), and its durable consumers, whose
  * dead letters it publishes (`<prefix>-dlq.<durable>.<type>`).
  */
 export interface BrokerUser {
@@ -51,7 +52,8 @@ export const brokerUsers = {
       'story.updated',
       'story.deleted',
     ],
-    consumes: ['session.>', 'participant.>', 'vote.cast', 'countdown.>'],
+    // vote.cast only of sessions that reveal by themselves (`vote.cast.auto`).
+    consumes: ['session.>', 'participant.>', 'vote.cast.auto', 'countdown.>'],
     durables: ['stories-sessions', 'stories-participants', 'stories-votes', 'stories-countdowns'],
     jetstream: true,
   },
@@ -100,10 +102,10 @@ export function brokerPermissions(
   const u: BrokerUser = brokerUsers[user];
   const bus = eventBus(prefix);
   const publish = [
-    ...u.publishes.map((type) => `${bus.prefix}.${type}`),
+    ...u.publishes.flatMap((type) => subjectsOfType(bus, type)),
     ...u.durables.map((durable) => `${bus.deadLetterPrefix}.${durable}.>`),
     ...(u.jetstream ? [...JETSTREAM_PUBLISH, INBOX] : []),
   ];
-  const subscribe = [...u.consumes.map((s) => `${bus.prefix}.${s}`), INBOX];
+  const subscribe = [...u.consumes.map((s) => filterForType(bus, s)), INBOX];
   return { publish, subscribe };
 }

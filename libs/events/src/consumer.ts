@@ -12,7 +12,7 @@ import { runWithContext, type Logger } from '@pp/logger';
 import { isDatabaseUnavailable } from '@pp/db';
 import { counter, gauge, ServiceUnavailableError } from '@pp/http';
 import { inConsumerSpan, tracingOn } from '@pp/telemetry';
-import { defaultBus, deadLetterSubjectFor, type EventBus } from './bus.ts';
+import { defaultBus, deadLetterSubjectFor, typeOfSubject, type EventBus } from './bus.ts';
 import { ensureDurable, type DurablePlacement } from './durable.ts';
 import { whenJetStreamAnswers } from './nats.ts';
 
@@ -281,7 +281,7 @@ class Gatherer {
 async function readEvent(consumer: Consumer, msg: JsMsg): Promise<ReadEvent | undefined> {
   const { options, bus, acks } = consumer;
   // A consumer of the whole bus sees every event: the types it does not take are let go unread.
-  if (!options.handlers[msg.subject.slice(bus.prefix.length + 1) as EventType]) {
+  if (!options.handlers[typeOfSubject(bus, msg.subject) as EventType]) {
     acks.ack(msg);
     return undefined;
   }

@@ -1,7 +1,7 @@
 import { DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { inConsumerSpan, tracingOn } from '@pp/telemetry';
-import type { EventBus } from './bus.ts';
+import { typeOfSubject, type EventBus } from './bus.ts';
 
 /**
  * How often the server of a feed's consumer shows it is there while no event comes. Two missed say the
@@ -61,7 +61,6 @@ export async function followBus(options: FeedOptions): Promise<BusFeed> {
     state.last_seq - after <= (options.catchUpAtMost ?? Infinity)
       ? after
       : state.last_seq;
-  const skip = bus.prefix.length + 1;
   let next = Math.max(from + 1, state.first_seq);
   let generation = 0;
   let current: ConsumerMessages | undefined;
@@ -82,7 +81,7 @@ export async function followBus(options: FeedOptions): Promise<BusFeed> {
         // A consumer replaced may still hand over what it had: the new one has it too, in order.
         if (own !== generation || msg.info.streamSequence < next) return;
         next = msg.info.streamSequence + 1;
-        const type = msg.subject.slice(skip);
+        const type = typeOfSubject(bus, msg.subject);
         try {
           const deliver = () => options.onEvent(type, msg.data, msg.info.streamSequence);
           // In the trace of the request that caused the event (the live room's part of it).

@@ -59,7 +59,7 @@ interface Row {
  * trace, as a producer span of that trace whose context the message's headers carry.
  */
 function publishRow(js: JetStreamClient, bus: EventBus, row: Row) {
-  const subject = subjectFor(bus, row.type);
+  const subject = subjectFor(bus, row.type, (row.payload as { data?: unknown } | null)?.data);
   const send = (trace: Record<string, string>) => {
     const h = natsHeaders();
     h.set('Nats-Msg-Id', row.id);

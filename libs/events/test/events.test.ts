@@ -18,6 +18,7 @@ import {
   type ConsumerOptions,
   startOutboxRelay,
   subjectFor,
+  filterForType,
   type NatsConnection,
 } from '../src/index.ts';
 
@@ -460,6 +461,72 @@ describe('events: outbox relay and consumers', () => {
       expect(dead).toBeNull();
     } finally {
       await consumer.stop();
+      await feed.stop();
+    }
+  });
+
+  it('publishes the votes of sessions that reveal by themselves apart: their consumer never receives the others', async () => {
+    const vote = (n: number, autoReveal: boolean) => ({
+      session_id: '6b0f7c1e-3a7e-4a53-9d55-1f7c2b8f0a03',
+      session_code: 'ABCDEF',
+      story_id: '6b0f7c1e-3a7e-4a53-9d55-1f7c2b8f0a04',
+      participant: { id: n, name: `Voter ${n}` },
+      stats: { votes_cast: n, total_participants: 9, all_voted: false },
+      auto_reveal: autoReveal,
+    });
+    const fed: Array<{ type: string; id: string }> = [];
+    const feed = await followBus({
+      nc,
+      bus,
+      onEvent: (type, body) => fed.push({ type, id: JSON.parse(new TextDecoder().decode(body)).id }),
+      onError: () => undefined,
+    });
+    const taken = { auto: [] as string[], all: [] as string[] };
+    const auto = await consume({
+      durable: 'auto-votes',
+      filterSubject: subjectFor(bus, 'vote.cast', { auto_reveal: true }),
+      idempotent: true,
+      handlers: { 'vote.cast': async (event) => void taken.auto.push(event.id) },
+    });
+    const all = await consume({
+      durable: 'all-votes',
+      filterSubject: filterForType(bus, 'vote.cast'),
+      idempotent: true,
+      handlers: { 'vote.cast': async (event) => void taken.all.push(event.id) },
+    });
+    const relay = startOutboxRelay({ orm: db.orm as MikroORM, nc, logger, bus, intervalMs: 100 });
+    try {
+      const em = db.fork();
+      const events = [false, true, false, false, true].map((autoReveal, n) => ({
+        autoReveal,
+        id: enqueue(em, 'vote.cast', vote(n + 1, autoReveal), { source: 'test' }).id,
+      }));
+      await em.flush();
+      relay.kick();
+      const ids = events.map((e) => e.id);
+      const autoIds = events.filter((e) => e.autoReveal).map((e) => e.id);
+      await until(async () => taken.all.length === ids.length && fed.length >= ids.length);
+      await until(async () => taken.auto.length === autoIds.length);
+      expect([...taken.all].sort()).toEqual([...ids].sort());
+      expect([...taken.auto].sort()).toEqual([...autoIds].sort());
+      // The feed of the whole bus names the type of both, in the order they were written.
+      expect(fed.filter((f) => ids.includes(f.id))).toEqual(ids.map((id) => ({ type: 'vote.cast', id })));
+      // The qualified consumer was handed nothing but its own: three fewer deliveries, not three let go.
+      const jsm = await jetstreamManager(nc);
+      const info = await jsm.consumers.info(bus.stream, 'auto-votes');
+      expect(info.delivered.consumer_seq).toBe(autoIds.length);
+      expect((await jsm.consumers.info(bus.stream, 'all-votes')).delivered.consumer_seq).toBe(ids.length);
+      // The last message on each subject is the last event of its kind.
+      const lastOn = async (subject: string) => {
+        const msg = await jsm.streams.getMessage(bus.stream, { last_by_subj: subject });
+        return JSON.parse(new TextDecoder().decode(msg!.data)).id as string;
+      };
+      expect(await lastOn(`${bus.prefix}.vote.cast.auto`)).toBe(autoIds.at(-1));
+      expect(await lastOn(`${bus.prefix}.vote.cast`)).toBe(events.filter((e) => !e.autoReveal).at(-1)!.id);
+    } finally {
+      await relay.stop();
+      await auto.stop();
+      await all.stop();
       await feed.stop();
     }
   });

@@ -1,3 +1,4 @@
+import { jetstreamManager } from '@nats-io/jetstream';
 import { as, startStories, type StoriesHarness, type TestSession } from './support/stories-harness.ts';
 
 describe('automatic reveals: auto_reveal and the vote-by deadline', () => {
@@ -58,12 +59,24 @@ describe('automatic reveals: auto_reveal and the vote-by deadline', () => {
     expect(h.sessionsCalls(/\/stats$/)).toBeGreaterThan(asked);
   });
 
-  it('with auto_reveal off, everyone having voted reveals nothing', async () => {
+  it('with auto_reveal off, everyone having voted reveals nothing, and its votes never reach the unit', async () => {
+    const runtime = h.sessionsRuntime;
+    const handedOver = async () =>
+      (await (await jetstreamManager(runtime.nc)).consumers.info(runtime.bus.stream, 'stories-votes'))
+        .delivered.consumer_seq;
+    const before = await handedOver();
     const { s, ids } = await sessionWithStories({ auto_reveal: false });
-    await h.castVotes(s, ['3']);
+    await h.castVotes(s, ['3', '5']);
     await settle();
     expect(await statusOf(s, ids[0]!)).toBe('voting');
     expect(await h.currentStory(s.code)).toBe(ids[0]);
+    // The votes of a session that does not reveal by itself go out under another subject.
+    expect(await handedOver()).toBe(before);
+    const auto = await sessionWithStories({ auto_reveal: true });
+    await h.castVotes(auto.s, ['3']);
+    await h.event('story.revealed', (d) => d.story.id === auto.ids[0]);
+    await settle();
+    expect(await handedOver()).toBe(before + 1);
   });
 
   it('switching auto_reveal on once everyone has voted reveals the story', async () => {

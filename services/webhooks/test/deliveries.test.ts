@@ -273,6 +273,23 @@ describe('webhook deliveries', () => {
     );
   });
 
+  it('a vote.cast webhook gets the votes of a session that reveals by itself as of any other', async () => {
+    const rx = await receiver();
+    await r.webhook({ url: rx.url, events: ['vote.cast'] });
+    const auto = await r.session({ auto_reveal: true });
+    const plain = await r.session();
+    for (const s of [auto, plain]) await r.story(s.code, 'Story');
+    await r.vote(auto.code, 'Ann', '3');
+    await r.vote(plain.code, 'Bob', '5');
+    const votes = await p.until(async () => rx.bodies().length >= 2 && rx.bodies());
+    expect(votes.map((b) => [b.type, b.data.session_code, b.data.participant.name]).sort()).toEqual(
+      [
+        ['vote.cast', auto.code, 'Ann'],
+        ['vote.cast', plain.code, 'Bob'],
+      ].sort(),
+    );
+  });
+
   it('after a rotation both secrets sign for a while; the test delivery and a redelivery keep the webhook-id', async () => {
     const rx = await receiver();
     const hook = await r.webhook({ url: rx.url, events: ['story.created'] });

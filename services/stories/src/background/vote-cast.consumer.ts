@@ -3,7 +3,10 @@ import type { EventHandlers } from '@pp/events';
 import { revealWhenAllVoted } from '../use-cases/reveal-when-all-voted.use-case.ts';
 import type { StoriesContext } from '../use-cases/shared/context.ts';
 
-/** vote.cast: auto_reveal once everyone has voted. */
+/**
+ * vote.cast of sessions that reveal by themselves (`<prefix>.vote.cast.auto`): auto_reveal once
+ * everyone has voted. The votes of other sessions are never delivered here.
+ */
 export function voteCastConsumer(prefix: string, context: (em: EntityManager) => StoriesContext) {
   const handlers: EventHandlers = {
     'vote.cast': async (event, em) => {
@@ -14,7 +17,8 @@ export function voteCastConsumer(prefix: string, context: (em: EntityManager) =>
   // Idempotent by itself (a second reveal of the story is refused and ignored): no processed-events row.
   return {
     durable: 'stories-votes',
-    filterSubject: `${prefix}.vote.cast`,
+    // subjectFor(bus, 'vote.cast', { auto_reveal: true })
+    filterSubject: `${prefix}.vote.cast.auto`,
     handlers,
     concurrency: 4,
     idempotent: true,

@@ -248,7 +248,7 @@ export async function startStories(
     /** Publishes an event on this harness's prefix, as another unit would. */
     async publish<T extends EventType>(type: T, data: EventData<T>) {
       const event = makeEvent(type, data, { source: 'sessions' });
-      await jetstream(nc).publish(subjectFor(bus, type), JSON.stringify(event), { msgID: event.id });
+      await jetstream(nc).publish(subjectFor(bus, type, data), JSON.stringify(event), { msgID: event.id });
       return event;
     },
     /** Waits for an event the stories service published. */

@@ -1,6 +1,13 @@
 import { publicEventTypes, type EventType } from '@pp/contracts';
 import type { EntityManager } from '@pp/db';
-import { consumerNames, inBatches, removeConsumer, startConsumer, type RunningConsumer } from '@pp/events';
+import {
+  consumerNames,
+  filterForType,
+  inBatches,
+  removeConsumer,
+  startConsumer,
+  type RunningConsumer,
+} from '@pp/events';
 import type { BackgroundTask, ServiceRuntime } from '@pp/runtime';
 import { wantedEventTypes } from '../db/webhook.repository.ts';
 import { ALL_EVENTS } from '../domain/payload.ts';
@@ -41,7 +48,7 @@ export function eventSubscriptions(options: {
 
   const consumerOf = (type: EventType) => ({
     durable: durableFor(type),
-    filterSubject: `${bus.prefix}.${type}`,
+    filterSubject: filterForType(bus, type),
     idempotent: true,
     concurrency: 8,
     ...inBatches([type], (events, em) =>
