@@ -3,9 +3,9 @@ import { eventBus, filterForType, subjectsOfType } from './bus.ts';
 
 /**
  * What one unit does on the broker: the events it announces (its outbox), the subjects it reads
- * (its consumers, `<type>` or a wildcard such as `story.>`; a type some of whose events are qualified,
- * such as vote.cast, is read through its family's filter, see `filterForType`), and its durable consumers, whose
- * dead letters it publishes (`<prefix>-dlq.<durable>.<type>`).
+ * (its consumers, `<type>` or a wildcard such as `story.>`; a type some of whose events go out
+ * qualified, such as vote.cast, is read through its family's filter: see `filterForType`), and its
+ * durable consumers, whose dead letters it publishes (`<prefix>-dlq.<durable>.<type>`).
  */
 export interface BrokerUser {
   publishes: readonly EventType[];
