@@ -19,7 +19,7 @@ import {
   type TcpProxy,
   type TestDatabase,
 } from '@pp/testing';
-import { createApp as createGateway } from '../../gateway/src/app.ts';
+import { apiDocuments, createApp as createGateway } from '../../gateway/src/app.ts';
 import { TokenCache } from '../../gateway/src/auth/token-cache.ts';
 import { publicApi } from './public-api.ts';
 import { readConfig as readGatewayConfig } from '../../gateway/src/config.ts';
@@ -148,11 +148,15 @@ export async function startPlatform(options: PlatformOptions = {}) {
     ...(webhooksUnit ? { WEBHOOKS_URL: webhooksUnit.url } : {}),
     ...options.gatewayEnv,
   });
+  // Asked of the units in the background until the platform stops (else a later test's server on one
+  // of their ports would be asked).
+  const documents = apiDocuments(gatewayConfig, logger);
   const gateway = await startApp(
     createGateway({
       config: gatewayConfig,
       logger,
       tokenCache: new TokenCache({ positiveTtlMs: 30_000, negativeTtlMs: 5_000 }),
+      documents,
     }),
   );
   const client = publicApi(gateway.url);
@@ -204,6 +208,7 @@ export async function startPlatform(options: PlatformOptions = {}) {
     room: (code: string, headers: Record<string, string> = {}) =>
       openStream(`${gateway.url}/sessions/${code}/events`, headers),
     async stop() {
+      documents.stop();
       gateway.server.closeAllConnections();
       await gateway.close();
       for (const unit of [...units].reverse()) {

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { createServiceApp, listen, send } from '@pp/http';
 import { createLogger } from '@pp/logger';
-import { createApp } from '../src/app.ts';
+import { apiDocuments, createApp } from '../src/app.ts';
 import { TokenCache } from '../src/auth/token-cache.ts';
 import { readConfig } from '../src/config.ts';
 
@@ -63,7 +63,8 @@ function gateway() {
       null,
     );
   }
-  return createApp({ config, logger, tokenCache });
+  // Asked of the units for as long as this process serves.
+  return createApp({ config, logger, tokenCache, documents: apiDocuments(config, logger) });
 }
 
 const app = kind === 'service' ? service() : kind === 'gateway' ? gateway() : undefined;

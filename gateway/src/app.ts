@@ -38,8 +38,26 @@ export interface GatewayDeps {
   /** The gateway's own dependencies for /readyz (NATS, Redis); the units are always checked. */
   readiness?: Record<string, ReadinessCheck>;
   isShuttingDown?: () => boolean;
-  /** The units' descriptions of their paths, for /openapi.json (asked of the units by default). */
-  documents?: UnitDocuments;
+  /**
+   * The units' descriptions of their paths, for /openapi.json (`apiDocuments`): they are asked again
+   * in the background, so whoever makes them stops them when the gateway stops.
+   */
+  documents: UnitDocuments;
+}
+
+/** The API's document for a gateway of this configuration, heard from its units (stop it with the gateway). */
+export function apiDocuments(
+  config: Config,
+  logger: Logger,
+  options: { retryMs?: number } = {},
+): UnitDocuments {
+  return unitDocuments({
+    table: routeTable,
+    urls: upstreamUrls(config),
+    signingKey: config.INTERNAL_SIGNING_KEY,
+    logger,
+    retryMs: options.retryMs,
+  });
 }
 
 /**
@@ -152,10 +170,7 @@ export function createApp(deps: GatewayDeps): Express {
         ),
         webAppRouter(config.WEB_DIR, logger),
         welcomeRouter(),
-        docsRoutes(
-          deps.documents ??
-            unitDocuments({ table: routeTable, urls, signingKey: config.INTERNAL_SIGNING_KEY, logger }),
-        ),
+        docsRoutes(deps.documents),
         express.Router().all(OWN_READ_ONLY_PATHS, readOnly),
       ),
     ),

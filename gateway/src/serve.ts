@@ -4,7 +4,7 @@ import { configOrExit } from '@pp/config';
 import { installGracefulShutdown, labelMetricsWith, listen } from '@pp/http';
 import { createLogger } from '@pp/logger';
 import { stopTracing } from '@pp/telemetry';
-import { createApp } from './app.ts';
+import { apiDocuments, createApp } from './app.ts';
 import { metricsApp } from './health/metrics-app.ts';
 import { connectNats } from '@pp/events';
 import { listenForRevocations } from './auth/revocation-listener.ts';
@@ -39,11 +39,13 @@ if (config.REDIS_URL) {
 }
 
 let shuttingDown = false;
+const documents = apiDocuments(config, logger);
 const app = createApp({
   config,
   logger,
   tokenCache,
   redis,
+  documents,
   readiness: {
     nats: async () => {
       if (nc.isClosed()) throw new Error('nats closed');
@@ -74,6 +76,7 @@ installGracefulShutdown(running, {
   },
   steps: [
     ['revocations', async () => revocations.stop()],
+    ['unit descriptions', async () => documents.stop()],
     ['nats', () => nc.drain()],
     ['redis', async () => void (await redis?.quit())],
     ['metrics', () => metrics.close()],

@@ -3,12 +3,11 @@ import type { Express } from 'express';
 import type { RunningServer, UnitDocs } from '@pp/http';
 import { createLogger } from '@pp/logger';
 import { startApp, testNatsUrl } from '@pp/testing';
-import { createApp } from '../../src/app.ts';
+import { apiDocuments, createApp } from '../../src/app.ts';
 import { listenForRevocations } from '../../src/auth/revocation-listener.ts';
 import { TokenCache } from '../../src/auth/token-cache.ts';
-import { readConfig, upstreamUrls, type Config } from '../../src/config.ts';
-import { unitDocuments, type UnitDocuments } from '../../src/openapi/unit-documents.ts';
-import { routeTable } from '../../src/routes.ts';
+import { readConfig, type Config } from '../../src/config.ts';
+import type { UnitDocuments } from '../../src/openapi/unit-documents.ts';
 import type { RedisClient } from '../../src/rate-limit/rate-limiter.ts';
 import { INTERNAL_KEY } from '../../../services/identity/test/support/identity-harness.ts';
 import { startStubUnit, type StubUnit } from './stub-unit.ts';
@@ -50,13 +49,7 @@ export async function startGateway(options: {
     nc = await connect({ servers: config.NATS_URL });
     revocations = listenForRevocations(nc, tokenCache, logger, options.eventsPrefix);
   }
-  const documents = unitDocuments({
-    table: routeTable,
-    urls: upstreamUrls(config),
-    signingKey: config.INTERNAL_SIGNING_KEY,
-    logger,
-    retryMs: options.docsRetryMs ?? 200,
-  });
+  const documents = apiDocuments(config, logger, { retryMs: options.docsRetryMs ?? 200 });
   const app = createApp({ config, logger, tokenCache, redis: options.redis, documents });
   const server = await startApp(app);
   return {

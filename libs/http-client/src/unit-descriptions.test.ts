@@ -81,4 +81,37 @@ describe('unit descriptions', () => {
       await unit.close();
     }
   });
+
+  it('ask nothing more once stopped, neither the silent units nor the heard ones', async () => {
+    let asks = 0;
+    const app = express();
+    app.get(UNIT_OPENAPI_PATH, (_req, res) => {
+      asks++;
+      res.json({ openapi: '3.1.0', paths: {} });
+    });
+    const heard = await listen(app, 0, '127.0.0.1');
+    const silent = await startingUnit();
+    const descriptions = listenToUnitDescriptions({
+      units: { sessions: heard.url, stories: silent.url },
+      caller: 'gateway',
+      signingKey: KEY,
+      logger: createLogger({ name: 'quiet', level: 'silent' }),
+      retryMs: 20,
+      refreshMs: 40,
+    });
+    try {
+      // Asked again and again while running: the heard unit on every renewal.
+      await until(async () => asks >= 3, 10_000);
+      descriptions.stop();
+      // An ask already sent may still arrive; nothing is sent after it.
+      await new Promise((r) => setTimeout(r, 100));
+      const stoppedAt = asks;
+      await new Promise((r) => setTimeout(r, 300));
+      expect(asks).toBe(stoppedAt);
+    } finally {
+      descriptions.stop();
+      await heard.close();
+      await silent.close();
+    }
+  });
 });
