@@ -17,7 +17,7 @@ export function voteCastConsumer(prefix: string, context: (em: EntityManager) =>
   // Idempotent by itself (a second reveal of the story is refused and ignored): no processed-events row.
   return {
     durable: 'stories-votes',
-    // subjectFor(bus, 'vote.cast', { auto_reveal: true })
+    // what subjectFor names a vote.cast with auto_reveal: true
     filterSubject: `${prefix}.vote.cast.auto`,
     handlers,
     concurrency: 4,

@@ -3,12 +3,15 @@ import { findStory } from '../db/story.repository.ts';
 import { revealIfEveryoneVoted } from './shared/auto-reveal.ts';
 import type { StoriesContext } from './shared/context.ts';
 
-/** vote.cast: auto_reveal once the last voting participant has voted. */
+/**
+ * vote.cast of a session that reveals by itself (only those are delivered: `vote.cast.auto`):
+ * auto_reveal once the last voting participant has voted. The sessions unit checks at the seal that
+ * the session still reveals by itself.
+ */
 export async function revealWhenAllVoted(
   ctx: StoriesContext,
   vote: EventData<'vote.cast'>,
 ): Promise<boolean> {
-  if (vote.auto_reveal === false) return false; // said by the event: no read of the session needed
   return revealIfEveryoneVoted(
     ctx,
     vote.session_id,
