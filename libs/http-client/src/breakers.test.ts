@@ -1,4 +1,5 @@
-import { keyedBreakers } from './breakers.ts';
+import { jest } from '@jest/globals';
+import { circuitBreaker, keyedBreakers } from './breakers.ts';
 
 const failing = () =>
   keyedBreakers({
@@ -9,6 +10,42 @@ const failing = () =>
     breaker: { volumeThreshold: 2, resetTimeoutMs: 60_000 },
     capacity: 2,
   });
+
+describe('circuitBreaker', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('counts calls and failures, without gathering latencies or taking a snapshot every second', async () => {
+    jest.useFakeTimers();
+    const breaker = circuitBreaker(async (fail: boolean) => {
+      if (fail) throw new Error('down');
+      return 'ok';
+    });
+    const snapshots: unknown[] = [];
+    breaker.status.on('snapshot', (stats) => snapshots.push(stats));
+    for (let i = 0; i < 4; i++) await breaker.fire(false);
+    await breaker.fire(true).catch(() => undefined);
+    jest.advanceTimersByTime(3_000);
+    expect(snapshots).toEqual([]);
+    expect(breaker.stats).toMatchObject({ fires: 5, successes: 4, failures: 1, latencyMean: -1 });
+    expect(breaker.stats.latencyTimes).toEqual([]);
+    breaker.shutdown();
+  });
+
+  it('forgets calls older than its window, its buckets turned by one timer for all breakers', async () => {
+    jest.useFakeTimers();
+    const breakers = Array.from({ length: 50 }, () =>
+      circuitBreaker(async () => 'ok', { rollingCountTimeoutMs: 2_000 }),
+    );
+    expect(jest.getTimerCount()).toBe(1);
+    for (const breaker of breakers) await breaker.fire();
+    jest.advanceTimersByTime(1_000);
+    expect(breakers[0]!.stats.fires).toBe(1);
+    jest.advanceTimersByTime(1_000);
+    expect(breakers.map((b) => b.stats.fires)).toEqual(breakers.map(() => 0));
+    for (const breaker of breakers) breaker.shutdown();
+    expect(jest.getTimerCount()).toBe(0);
+  });
+});
 
 describe('keyedBreakers', () => {
   it('opens the breaker of the key that keeps failing only, and says which are open', async () => {

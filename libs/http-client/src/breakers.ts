@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import CircuitBreaker from 'opossum';
 import { BoundedMap } from '@pp/collections';
 
@@ -18,21 +19,59 @@ export interface BreakerSettings {
   errorFilter?: (err: unknown) => boolean;
 }
 
+/** The buckets opossum counts in: ten per rolling window. */
+const BUCKETS = 10;
+
+/** The clocks that turn the breakers' buckets, one per bucket length (see bucketClock). */
+const clocks = new Map<number, EventEmitter>();
+
+/**
+ * What turns the buckets of every breaker of a process whose buckets last `ms`: one timer for all of
+ * them (opossum's `rotateBucketController`), running while some breaker listens. On its own, each
+ * breaker keeps a timer of its own: a unit with a breaker per endpoint would wake up for each, every
+ * second.
+ */
+function bucketClock(ms: number): EventEmitter {
+  const known = clocks.get(ms);
+  if (known) return known;
+  const clock = new EventEmitter();
+  clock.setMaxListeners(0);
+  let timer: NodeJS.Timeout | undefined;
+  clock.on('newListener', (event) => {
+    if (event === 'rotate') timer ??= setInterval(() => clock.emit('rotate'), ms).unref();
+  });
+  clock.on('removeListener', (event) => {
+    if (event !== 'rotate' || clock.listenerCount('rotate') > 0 || !timer) return;
+    clearInterval(timer);
+    timer = undefined;
+  });
+  clocks.set(ms, clock);
+  return clock;
+}
+
 /**
  * An opossum circuit breaker with the platform's defaults. It sets no time limit of its own: the
- * transport under it limits each call (a breaker's timeout would leave the call running).
+ * transport under it limits each call (a breaker's timeout would leave the call running). It counts
+ * calls and failures only: opossum's latency percentiles (every latency of the window gathered and
+ * sorted, on every failure) and its snapshot each second (the same work, per breaker, busy or idle)
+ * are off, as nothing reads them; its buckets turn with those of the process's other breakers.
  */
 export function circuitBreaker<A extends unknown[], R>(
   action: (...args: A) => Promise<R>,
   settings: BreakerSettings = {},
 ): CircuitBreaker<A, R> {
+  const window = settings.rollingCountTimeoutMs ?? 10_000;
   return new CircuitBreaker(action, {
     ...(settings.name ? { name: settings.name } : {}),
     timeout: false,
     errorThresholdPercentage: settings.errorThresholdPercentage ?? 50,
     volumeThreshold: settings.volumeThreshold ?? 10,
     resetTimeout: settings.resetTimeoutMs ?? 5_000,
-    rollingCountTimeout: settings.rollingCountTimeoutMs ?? 10_000,
+    rollingCountTimeout: window,
+    rollingCountBuckets: BUCKETS,
+    rotateBucketController: bucketClock(Math.floor(window / BUCKETS)),
+    rollingPercentilesEnabled: false,
+    enableSnapshots: false,
     ...(settings.capacity ? { capacity: settings.capacity } : {}),
     ...(settings.errorFilter ? { errorFilter: settings.errorFilter } : {}),
   });
