@@ -39,10 +39,14 @@ const QUALIFIED: ReadonlyMap<string, { qualifier: string; applies: (data: unknow
   ],
 ]);
 
+/** The subject of `type`, with one more token (a qualifier, or `>` for a family) when given. */
+const subjectOf = (bus: Pick<EventBus, 'prefix'>, type: string, last?: string) =>
+  last === undefined ? `${bus.prefix}.${type}` : `${bus.prefix}.${type}.${last}`;
+
 /** The subject of an event of `type` whose data is `data` (no data: the type's plain subject). */
 export function subjectFor(bus: Pick<EventBus, 'prefix'>, type: string, data?: unknown): string {
   const qualified = QUALIFIED.get(type);
-  return qualified?.applies(data) ? `${bus.prefix}.${type}.${qualified.qualifier}` : `${bus.prefix}.${type}`;
+  return subjectOf(bus, type, qualified?.applies(data) ? qualified.qualifier : undefined);
 }
 
 /** The event type of a subject of the bus (its qualifier, if any, left out). */
@@ -59,15 +63,15 @@ export function typeOfSubject(bus: Pick<EventBus, 'prefix'>, subject: string): s
  * type is vote.cast).
  */
 export function filterForType(bus: Pick<EventBus, 'prefix'>, type: string): string {
-  return QUALIFIED.has(type) ? `${bus.prefix}.${type.split('.')[0]}.>` : `${bus.prefix}.${type}`;
+  return QUALIFIED.has(type) ? subjectOf(bus, type.split('.')[0]!, '>') : subjectOf(bus, type);
 }
 
 /** The subjects an event of `type` may go out under (the broker's permission to publish it). */
 export function subjectsOfType(bus: Pick<EventBus, 'prefix'>, type: string): string[] {
   const qualified = QUALIFIED.get(type);
   return qualified
-    ? [`${bus.prefix}.${type}`, `${bus.prefix}.${type}.${qualified.qualifier}`]
-    : [`${bus.prefix}.${type}`];
+    ? [subjectOf(bus, type), subjectOf(bus, type, qualified.qualifier)]
+    : [subjectOf(bus, type)];
 }
 
 export const deadLetterSubjectFor = (bus: EventBus, consumer: string, type: string) =>
