@@ -14,6 +14,8 @@ import {
   startApp,
   startRoundRobinProxy,
   startTcpProxy,
+  slowStepOnStderr,
+  stopInSteps,
   testNatsUrl,
   uniqueName,
   type TcpProxy,
@@ -160,14 +162,14 @@ export async function startPlatform(options: PlatformOptions = {}) {
     }),
   );
   const client = publicApi(gateway.url);
-  const units = [
-    identityUnit,
-    sessionsUnit,
-    storiesUnit,
-    ...(integrationsUnit ? [integrationsUnit] : []),
-    ...(aiUnit ? [aiUnit] : []),
-    ...(webhooksUnit ? [webhooksUnit] : []),
-  ];
+  const units = Object.entries({
+    identity: identityUnit,
+    sessions: sessionsUnit,
+    stories: storiesUnit,
+    integrations: integrationsUnit,
+    ai: aiUnit,
+    webhooks: webhooksUnit,
+  }).filter((entry): entry is [string, NonNullable<(typeof entry)[1]>] => entry[1] !== undefined);
 
   let users = 0;
   return {
@@ -210,15 +212,22 @@ export async function startPlatform(options: PlatformOptions = {}) {
     async stop() {
       documents.stop();
       gateway.server.closeAllConnections();
-      await gateway.close();
-      for (const unit of [...units].reverse()) {
-        for (const s of unit.started) await s.stop();
-        await unit.proxy?.close();
-      }
-      await betweenUnits?.close();
-      await toStories.close();
-      await dropStreams(prefix);
-      await Promise.all(dbs.map((d) => d.drop()));
+      // The units in the reverse order of their start: a unit's consumers may still call those before it.
+      const unitSteps = [...units].reverse().flatMap(([name, unit]) => [
+        ...unit.started.map((s, i) => {
+          const what = `the ${name} unit (replica ${i + 1})`;
+          return [what, () => s.stop({ onSlowStep: slowStepOnStderr(`platform: ${what}`) })] as const;
+        }),
+        [`the proxy to the ${name} unit`, () => unit.proxy?.close()] as const,
+      ]);
+      await stopInSteps('platform', [
+        ['the gateway', () => gateway.close()],
+        ...unitSteps,
+        ['the proxy between the units', () => betweenUnits?.close()],
+        ['the proxy to the stories unit', () => toStories.close()],
+        ['the streams', () => dropStreams(prefix)],
+        ['the databases', () => Promise.all(dbs.map((d) => d.drop()))],
+      ]);
     },
   };
 }

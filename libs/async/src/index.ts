@@ -1,1 +1,2 @@
 export * from './deadline.ts';
+export * from './steps.ts';

@@ -1,4 +1,5 @@
 import type { Express } from 'express';
+import { inSteps, type Step, type StepsOptions } from '@pp/async';
 import {
   createDatabase,
   databaseErrorMapper,
@@ -125,8 +126,17 @@ export interface StartedService {
   runtime: ServiceRuntime;
   server: RunningServer;
   consumers: RunningConsumer[];
-  /** Stops in order: stop accepting, background work, consumers, relay, NATS, database. */
-  stop: () => Promise<void>;
+  /**
+   * Stops in order: stop accepting, background work, consumers, relay, NATS, database. A step still
+   * running after `slowStepMs` (10 s) is named in the log (or to `onSlowStep`), and left to finish.
+   * Asked again, it gives the stop under way.
+   */
+  stop: (options?: StopOptions) => Promise<void>;
+}
+
+export interface StopOptions {
+  slowStepMs?: number;
+  onSlowStep?: StepsOptions['onSlow'];
 }
 
 /** Starts a service in this process (main.ts and end-to-end tests use the same path). */
@@ -134,8 +144,9 @@ export async function startService(def: ServiceDefinition, logger?: Logger): Pro
   const runtime = await createRuntime(def, logger);
   const app = await def.createApp(runtime);
   const server = await listen(app, def.config.PORT, def.host ?? def.config.HOST);
+  const specs = def.consumers?.(runtime) ?? [];
   const consumers = await Promise.all(
-    (def.consumers?.(runtime) ?? []).map((c) =>
+    specs.map((c) =>
       startConsumer({ ...c, nc: runtime.nc, orm: runtime.db.orm, logger: runtime.logger, bus: runtime.bus }),
     ),
   );
@@ -145,16 +156,21 @@ export async function startService(def: ServiceDefinition, logger?: Logger): Pro
   if (consumers.length > 0)
     background.push(startProcessedEventsPruner({ orm: runtime.db.orm, logger: runtime.logger }));
   runtime.logger.info({ port: server.port }, `${def.name} listening`);
+  const steps: Step[] = [
+    ['the server', () => server.close()],
+    ...background.map((b): Step => [`background: ${b.name}`, () => b.stop()]),
+    ...consumers.map((c, i): Step => [`consumer: ${specs[i]!.durable}`, () => c.stop()]),
+    ['the outbox relay', () => runtime.relay.stop()],
+    ['NATS', () => runtime.nc.drain().catch(() => runtime.nc.close())],
+    ['the database', () => runtime.db.close()],
+  ];
+  const logSlow = (step: string, elapsedMs: number) =>
+    runtime.logger.warn({ step, elapsed_ms: elapsedMs }, 'stopping: a step is taking long');
   let stopping: Promise<void> | undefined;
-  const stop = () =>
+  const stop = (options: StopOptions = {}) =>
     (stopping ??= (async () => {
       runtime.markShuttingDown();
-      await server.close();
-      for (const b of background) await b.stop();
-      for (const c of consumers) await c.stop();
-      await runtime.relay.stop();
-      await runtime.nc.drain().catch(() => runtime.nc.close());
-      await runtime.db.close();
+      await inSteps(steps, { slowMs: options.slowStepMs, onSlow: options.onSlowStep ?? logSlow });
     })());
   return { runtime, server, consumers, stop };
 }

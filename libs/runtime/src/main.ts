@@ -5,7 +5,8 @@ import { stopTracing } from '@pp/telemetry';
 /** What a unit's main starts: its server, and how it stops. */
 interface Started {
   server: RunningServer;
-  stop(): Promise<void>;
+  /** Stops it; a step still running after `slowStepMs` is named in its log. */
+  stop(options?: { slowStepMs?: number }): Promise<void>;
 }
 
 /**
@@ -27,7 +28,8 @@ export async function runMain<T extends Started>(
       timeoutMs: def.config.SHUTDOWN_TIMEOUT_MS,
       onStart: onStopping && (() => onStopping(started)),
       steps: [
-        ['service', () => started.stop()],
+        // A step that holds the stop up is named before the timeout ends the process.
+        ['service', () => started.stop({ slowStepMs: def.config.SHUTDOWN_TIMEOUT_MS / 2 })],
         ['tracing', stopTracing],
       ],
     });

@@ -1,23 +1,16 @@
+import { inSteps, type Step } from '@pp/async';
+
 /**
  * Stops what a test started, step by step in order. A step still running after `slowMs` is named on
  * stderr (and left to finish): a teardown that outlives its hook's timeout says where it stood.
  */
-export async function stopInSteps(
-  what: string,
-  steps: ReadonlyArray<readonly [name: string, step: () => unknown]>,
-  slowMs = 10_000,
-): Promise<void> {
-  for (const [name, step] of steps) {
-    const started = Date.now();
-    const slow = setTimeout(
-      () => process.stderr.write(`${what}: stopping "${name}" has taken ${Date.now() - started} ms so far\n`),
-      slowMs,
-    );
-    slow.unref();
-    try {
-      await step();
-    } finally {
-      clearTimeout(slow);
-    }
-  }
+export function stopInSteps(what: string, steps: ReadonlyArray<Step>, slowMs = 10_000): Promise<void> {
+  return inSteps(steps, { slowMs, onSlow: slowStepOnStderr(what) });
 }
+
+/** Writes a slow step of `what` on stderr (a test's output keeps it when its logs are silent). */
+export const slowStepOnStderr =
+  (what: string) =>
+  (name: string, elapsedMs: number): void => {
+    process.stderr.write(`${what}: stopping "${name}" has taken ${elapsedMs} ms so far\n`);
+  };

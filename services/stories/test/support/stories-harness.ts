@@ -23,6 +23,7 @@ import {
   createTestDatabase,
   startRoundRobinProxy,
   startTcpProxy,
+  slowStepOnStderr,
   stopInSteps,
   testNatsUrl,
   uniqueName,
@@ -271,13 +272,19 @@ export async function startStories(
     async stop() {
       sub.unsubscribe();
       await stopInSteps('stories harness', [
-        ['the stories unit', () => service.stop()],
+        [
+          'the stories unit',
+          () => service.stop({ onSlowStep: slowStepOnStderr('stories harness: the stories unit') }),
+        ],
         ['the proxy between the units', () => betweenUnits.close()],
         ['the recording proxy', () => recorder.close()],
         ['the proxy to the stories unit', () => toStories.close()],
         ["the proxy to the stories unit's database", () => storiesDatabase.close()],
         ['the streams', () => deleteBusStreams(nc, bus)],
-        ['the sessions unit', () => sessions.stop()],
+        [
+          'the sessions unit',
+          () => sessions.stop({ onSlowStep: slowStepOnStderr('stories harness: the sessions unit') }),
+        ],
         ['the databases', () => Promise.all(dbs.map((d) => d.drop()))],
       ]);
     },
