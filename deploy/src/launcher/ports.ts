@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
+import { machinePorts } from './port-reservations.ts';
 import type { Unit } from './units.ts';
 
 /** True when nothing listens on the port (any address, unless a host is given) and we may bind it. */
@@ -33,15 +35,53 @@ export function ephemeralPort(host?: string): Promise<number> {
   });
 }
 
-/** The preferred port when it is free, else any free port; `taken` holds ports already promised in this launch. */
+/**
+ * The first port of the range the system hands out by itself (to a listen on port 0, or to an outgoing
+ * connection): Linux says where it starts; elsewhere it is the registered range's end (49152).
+ */
+export function ephemeralRangeStart(): number {
+  try {
+    const [low] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/);
+    const port = Number(low);
+    if (Number.isInteger(port) && port > 1024) return port;
+  } catch {
+    // not Linux
+  }
+  return 49_152;
+}
+
+/** Where a port is chosen when the preferred one is taken: below the ephemeral range, which the system never hands out. */
+const CHOSEN_FROM = 20_000;
+
+/** A free port from below the ephemeral range (a port from the system when that range is too narrow to find one). */
+async function unassignedPort(): Promise<number> {
+  const end = Math.min(ephemeralRangeStart(), 49_152);
+  for (let attempt = 0; attempt < 50 && end - CHOSEN_FROM > 1_000; attempt++) {
+    const port = CHOSEN_FROM + Math.floor(Math.random() * (end - CHOSEN_FROM));
+    if (await isPortFree(port)) return port;
+  }
+  return ephemeralPort();
+}
+
+/**
+ * The preferred port when it is free, else another free port; `taken` holds ports already promised in
+ * this launch. The port is recorded as this process's for the launches on this machine (see
+ * `portReservations`), and one another launch holds is passed over.
+ */
 export async function findFreePort(
   preferred: number,
   taken: ReadonlySet<number> = new Set(),
 ): Promise<number> {
-  if (preferred > 0 && !taken.has(preferred) && (await isPortFree(preferred))) return preferred;
+  if (
+    preferred > 0 &&
+    !taken.has(preferred) &&
+    (await isPortFree(preferred)) &&
+    machinePorts.reserve(preferred)
+  )
+    return preferred;
   for (;;) {
-    const port = await ephemeralPort();
-    if (!taken.has(port)) return port;
+    const port = await unassignedPort();
+    if (!taken.has(port) && machinePorts.reserve(port)) return port;
   }
 }
 
@@ -74,7 +114,8 @@ export async function choosePorts(
     let port: number;
     if (unit.name === 'gateway' && gatewayPort) {
       port = gatewayPort;
-      if (!(await isPortFree(port))) throw new Error(`PORT ${port} is already in use`);
+      if (!(await isPortFree(port)) || !machinePorts.reserve(port))
+        throw new Error(`PORT ${port} is already in use`);
     } else {
       port = await findFreePort(unit.preferredPort, taken);
     }
