@@ -122,7 +122,7 @@ export function createDispatcher(options: DispatcherOptions) {
 
   return {
     kick,
-    /** Lets go of the breakers of endpoints quiet for a minute and healthy (each keeps a timer). */
+    /** Lets go of the breakers of endpoints quiet for a minute and healthy (each holds its window of counts). */
     sweep: () => endpoints.sweep((webhookId) => slots.has(webhookId)),
     /** Stops claiming, lets the attempts in flight finish (at most `graceMs`), and records them. */
     async stop(graceMs: number) {

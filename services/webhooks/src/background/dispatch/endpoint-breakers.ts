@@ -5,7 +5,7 @@ import { endpointUnwell } from '../../domain/attempt-outcome.ts';
 
 /** How long an endpoint whose breaker opened rests before one attempt tries it again. */
 export const REST_MS = 30_000;
-/** A healthy endpoint's breaker is let go of after this long without an attempt (it keeps a timer). */
+/** A healthy endpoint's breaker is let go of after this long without an attempt (each holds its window of counts). */
 const QUIET_MS = 60_000;
 
 /** An answer that counts against the endpoint's breaker (5xx, 408, 429, no answer), carried through it. */
