@@ -1,4 +1,4 @@
-import { AppError, ConflictError, NotFoundError } from '@pp/http';
+import { AppError, ConflictError, NotFoundError, ServiceUnavailableError } from '@pp/http';
 
 export class SessionNotFoundError extends NotFoundError {
   constructor() {
@@ -21,6 +21,17 @@ export class StoryAlreadyRevealedError extends ConflictError {
 export class ConcurrentChangeError extends ConflictError {
   constructor() {
     super("The session's stories kept changing at the same time: try again", 'concurrent_change');
+  }
+}
+
+/**
+ * A change made on an event gave way to another change of the session under way (most often the same
+ * reveal, asked of another replica by the sessions unit): the event is handed back and handled again
+ * shortly, when that change has committed, and is never a dead letter.
+ */
+export class ChangeUnderWayError extends ServiceUnavailableError {
+  constructor() {
+    super("Another change of the session's stories is under way: try again shortly");
   }
 }
 

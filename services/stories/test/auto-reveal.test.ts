@@ -1,4 +1,5 @@
 import { jetstreamManager } from '@nats-io/jetstream';
+import { until } from '@pp/testing';
 import { as, startStories, type StoriesHarness, type TestSession } from './support/stories-harness.ts';
 
 describe('automatic reveals: auto_reveal and the vote-by deadline', () => {
@@ -57,6 +58,93 @@ describe('automatic reveals: auto_reveal and the vote-by deadline', () => {
     const revealed = await h.event('story.revealed', (d) => d.story.id === ids[0]);
     expect(revealed.data.story.votes).toHaveLength(2);
     expect(h.sessionsCalls(/\/stats$/)).toBeGreaterThan(asked);
+  });
+
+  /**
+   * Both votes of a two-voter auto-reveal session in, with no event and no call to this unit (written
+   * straight to the sessions database), and another replica's change of the session planned (its
+   * round version taken, the round unsettled) but not committed yet.
+   */
+  async function completeRoundWithChangeUnderWay() {
+    const { s, ids } = await sessionWithStories({ auto_reveal: true });
+    const voters = [await h.join(s.code, 'Ann'), await h.join(s.code, 'Bob')];
+    const sessionsDb = h.sessionsRuntime.db.fork().getConnection();
+    for (const id of voters)
+      await sessionsDb.execute(
+        `insert into votes (story_id, participant_id, value, created_at, updated_at) values (?, ?, '8', now(), now())`,
+        [ids[0], id],
+      );
+    const storiesDb = h.service.runtime.db.fork().getConnection();
+    const [taken] = (await storiesDb.execute(
+      'update sessions set round_version = round_version + 1, round_unsettled_since = now() where id = ? returning round_version',
+      [s.id],
+    )) as Array<{ round_version: number }>;
+    const round = async () =>
+      (
+        (await storiesDb.execute('select round_version, round_unsettled_since from sessions where id = ?', [
+          s.id,
+        ])) as Array<{ round_version: number; round_unsettled_since: unknown }>
+      )[0]!;
+    const deliveries = async () =>
+      (
+        await (
+          await jetstreamManager(h.sessionsRuntime.nc)
+        ).consumers.info(h.sessionsRuntime.bus.stream, 'stories-votes')
+      ).delivered.consumer_seq;
+    const before = await deliveries();
+    /** The last vote's event, which says everyone voted (the fallback of the sessions unit's call). */
+    const lastVote = () =>
+      h.publish('vote.cast', {
+        session_id: s.id,
+        session_code: s.code,
+        story_id: ids[0]!,
+        participant: { id: voters[1]!, name: 'Bob' },
+        stats: { votes_cast: 2, total_participants: 2, all_voted: true },
+        auto_reveal: true,
+      });
+    return {
+      s,
+      ids,
+      held: taken!.round_version,
+      round,
+      handedOver: async () => (await deliveries()) - before,
+      lastVote,
+      /** The other change commits: the round settled. */
+      commitOther: () =>
+        storiesDb.execute(
+          'update sessions set queue_version = queue_version + 1, round_unsettled_since = null where id = ? and round_version = ?',
+          [s.id, taken!.round_version],
+        ),
+    };
+  }
+
+  it("on its event, waits for another replica's change of the session under way, taking no version meanwhile, and reveals once it has committed", async () => {
+    const c = await completeRoundWithChangeUnderWay();
+    await c.lastVote();
+    await until(async () => (await c.handedOver()) === 1);
+    await settle();
+    // Still waiting: no version of the round taken (which would make the other change's commit fail).
+    expect(await c.round()).toMatchObject({
+      round_version: c.held,
+      round_unsettled_since: expect.anything(),
+    });
+    expect(await statusOf(c.s, c.ids[0]!)).toBe('voting');
+    await c.commitOther();
+    const revealed = await h.event('story.revealed', (d) => d.story.id === c.ids[0]);
+    expect(revealed.data.story.final_estimate).toBe('8');
+    expect((await c.round()).round_version).toBeGreaterThan(c.held);
+    // In the same delivery.
+    expect(await c.handedOver()).toBe(1);
+  });
+
+  it('hands its event back when the change under way does not commit in time, and reveals once the round sync has stated the round again', async () => {
+    const c = await completeRoundWithChangeUnderWay();
+    await c.lastVote();
+    // Handed back after two seconds, and handled again.
+    await until(async () => (await c.handedOver()) >= 2);
+    const revealed = await h.event('story.revealed', (d) => d.story.id === c.ids[0]);
+    expect(revealed.data.story.final_estimate).toBe('8');
+    expect(await c.round()).toMatchObject({ round_unsettled_since: null });
   });
 
   it('with auto_reveal off, everyone having voted reveals nothing, and its votes never reach the unit', async () => {

@@ -35,6 +35,8 @@ export interface PlannedQueue {
   roundVersion?: number;
   /** Whether the round was settled before this change took its version. */
   wasSettled?: boolean;
+  /** A change that gives way (`yielding`) found another one under way, and took no version. */
+  busy: boolean;
   /**
    * Whether the session is archived, or its archive was asked, as far as the read model knows (read
    * with the round version; false when none was taken).
@@ -88,6 +90,8 @@ const planStatement = (reading: QueueReading): PreparedStatement => ({
                  from sessions where id = (select id from target) for update) old
         -- the row by its key (a join on old alone may be planned as a scan of the whole table)
         where s.id = (select id from target) and s.id = old.id and ($4::text is null or s.owner_id = $4::text)
+          -- a change that gives way takes no version while another one is under way
+          and ($5::boolean is not true or old.settled)
         returning s.round_version, old.settled as was_settled, old.archiving)
      select row_to_json(snap) as session, snap.queue_version,
             (select round_version from bump) as round_version, (select was_settled from bump) as was_settled,
@@ -173,19 +177,24 @@ function storyOf(sessionId: string, row: TargetRow): StoryRecord {
 /**
  * The session and its stories as they are (all, or those a `current` reading takes), and the next
  * round version, taken (and the round marked unsettled) only when `ownerId` owns the session or is
- * null (the service itself). Undefined when the read model knows no such session or story.
+ * null (the service itself), and, for a change of the service that gives way (`yielding`), only when
+ * no other change of the session is under way (the round is settled). Undefined when the read model
+ * knows no such session or story.
  */
 export async function planQueue(
   em: EntityManager,
   target: QueueTarget,
   ownerId: string | null,
   reading: QueueReading = 'queue',
+  yielding = false,
 ): Promise<PlannedQueue | undefined> {
+  if (yielding && ownerId !== null) throw new Error("only the service's own changes give way");
   const [found] = await preparedRows<Record<string, unknown>>(em, PLANS[reading], [
     'sessionId' in target ? target.sessionId : null,
     'storyId' in target ? target.storyId : null,
     'code' in target ? target.code : null,
     ownerId,
+    yielding,
   ]);
   if (!found) return undefined;
   const session = sessionOf(found.session as Record<string, unknown>);
@@ -197,6 +206,8 @@ export async function planQueue(
     queueVersion: found.queue_version as number,
     roundVersion: (found.round_version as number | null) ?? undefined,
     wasSettled: (found.was_settled as boolean | null) ?? undefined,
+    // The service's own change (no owner to check) took no version: it gave way.
+    busy: yielding && found.round_version === null,
     archiving: found.archiving === true,
   };
 }

@@ -13,5 +13,5 @@ export async function revealIfComplete(ctx: StoriesContext, sessionId: string, s
   const current = storyId
     ? () => findStory(ctx.em, storyId)
     : async () => (await storiesOf(ctx.em, sessionId)).find((s) => s.status === 'voting');
-  return revealIfEveryoneVoted(ctx, sessionId, current, true);
+  return revealIfEveryoneVoted(ctx, sessionId, current, { saidAllVoted: true });
 }

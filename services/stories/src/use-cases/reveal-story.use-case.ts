@@ -23,9 +23,15 @@ function conditionOf(actor: Actor): SealCondition {
  * published. An automatic reveal happens only if the sessions unit finds its reason still holds.
  *
  * The answer names the voters: it is the room's view. The next story may be revealed in turn before
- * the answer (see revealIfKeptVotesComplete); `next` is as it is then.
+ * the answer (see revealIfKeptVotesComplete); `next` is as it is then. A reveal made on an event
+ * `yields` to a change of the session under way (see ChangeOptions).
  */
-export async function revealStory(ctx: StoriesContext, actor: Actor, storyId: string) {
+export async function revealStory(
+  ctx: StoriesContext,
+  actor: Actor,
+  storyId: string,
+  { yields = false }: { yields?: boolean } = {},
+) {
   const { result, session } = await changeQueue(
     ctx,
     actor,
@@ -65,7 +71,7 @@ export async function revealStory(ctx: StoriesContext, actor: Actor, storyId: st
       });
       return { story, votes, next: next ?? null };
     },
-    { reads: 'current' },
+    { reads: 'current', yields },
   );
   const next = result.next && (await revealIfKeptVotesComplete(ctx, session, result.next));
   return { ...result, next, session };

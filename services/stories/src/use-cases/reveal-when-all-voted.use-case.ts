@@ -12,10 +12,8 @@ export async function revealWhenAllVoted(
   ctx: StoriesContext,
   vote: EventData<'vote.cast'>,
 ): Promise<boolean> {
-  return revealIfEveryoneVoted(
-    ctx,
-    vote.session_id,
-    () => findStory(ctx.em, vote.story_id),
-    vote.stats.all_voted,
-  );
+  return revealIfEveryoneVoted(ctx, vote.session_id, () => findStory(ctx.em, vote.story_id), {
+    saidAllVoted: vote.stats.all_voted,
+    onEvent: true,
+  });
 }

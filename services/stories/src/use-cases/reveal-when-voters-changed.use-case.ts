@@ -10,7 +10,10 @@ import { loadSession } from './shared/load-session.ts';
 export async function revealWhenVotersChanged(ctx: StoriesContext, sessionId: string): Promise<boolean> {
   const session = await loadSession(ctx, sessionId).catch(() => undefined);
   if (!session?.autoReveal) return false;
-  return revealIfEveryoneVoted(ctx, sessionId, async () =>
-    (await storiesOf(ctx.em, sessionId)).find((s) => s.status === 'voting'),
+  return revealIfEveryoneVoted(
+    ctx,
+    sessionId,
+    async () => (await storiesOf(ctx.em, sessionId)).find((s) => s.status === 'voting'),
+    { onEvent: true },
   );
 }

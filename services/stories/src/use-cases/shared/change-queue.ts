@@ -16,7 +16,12 @@ import {
 import { settleRound } from '../../db/round-version.repository.ts';
 import { newStory, type NewStory } from '../../db/story.repository.ts';
 import { noEffects, roundOf, sameRound, type RoundEffects, type RoundPlan } from '../../domain/round-plan.ts';
-import { ConcurrentChangeError, SessionNotFoundError, StoryNotFoundError } from '../../errors.ts';
+import {
+  ChangeUnderWayError,
+  ConcurrentChangeError,
+  SessionNotFoundError,
+  StoryNotFoundError,
+} from '../../errors.ts';
 import { SOURCE, type Actor, type StoriesContext } from './context.ts';
 import { loadSession } from './load-session.ts';
 import { sessionOfSnapshot } from './summaries.ts';
@@ -65,6 +70,15 @@ export interface ChangeOptions {
   kind?: ChangeKind;
   /** What the change reads of the queue: all of it (the default), or only the `current` part. */
   reads?: QueueReading;
+  /**
+   * The change gives way to another change of the session under way: it plans only once none is (the
+   * round settled), taking no version meanwhile and waiting out of the session's turn, and ends with
+   * ChangeUnderWayError when one is still under way after GIVE_WAY_MS. For a change made on an event that a request may be making through
+   * another replica at the same moment (an automatic reveal's fallback): each plan of one would make
+   * the other's commit fail, and two such changes could keep undoing each other's plans; giving way
+   * lets the request's change go through, and the event's then finds it made.
+   */
+  yields?: boolean;
 }
 
 const MAX_ATTEMPTS = 8;
@@ -167,15 +181,17 @@ async function plan(
   actor: Actor,
   target: QueueTarget,
   reads: QueueReading,
+  yields: boolean,
 ): Promise<PlannedQueue> {
   const owner = actor.kind === 'user' ? actor.userId : null;
-  let planned = await planQueue(ctx.em, target, owner, reads);
+  let planned = await planQueue(ctx.em, target, owner, reads, yields);
   if (!planned && !('storyId' in target)) {
     // The session.created event may not have arrived yet: the sessions unit tells.
     await loadSession(ctx, 'code' in target ? target.code : target.sessionId);
-    planned = await planQueue(ctx.em, target, owner, reads);
+    planned = await planQueue(ctx.em, target, owner, reads, yields);
   }
   if (!planned) throw 'storyId' in target ? new StoryNotFoundError() : new SessionNotFoundError();
+  if (planned.busy) throw new ChangeUnderWayError();
   if (planned.roundVersion === undefined) throw new NotOwnerError('session');
   return planned;
 }
@@ -196,6 +212,13 @@ function keepsRoundHere(planned: PlannedQueue, round: RoundPlan, kind: ChangeKin
     sameRound(round, roundOf(planned.stories, noEffects()))
   );
 }
+
+/**
+ * How long a change that gives way waits for the change under way before it ends with
+ * ChangeUnderWayError (the sessions unit waits as long for the reveal it asks of this unit).
+ */
+const GIVE_WAY_MS = 2_000;
+const GIVE_WAY_POLL_MS = 20;
 
 /**
  * One change of a session's stories (by its owner, or by this service itself), made in step with the
@@ -229,15 +252,38 @@ export async function changeQueue<T>(
   actor: Actor,
   given: QueueTarget,
   change: Change<T>,
-  { kind = 'change', reads = 'queue' }: ChangeOptions = {},
+  { kind = 'change', reads = 'queue', yields = false }: ChangeOptions = {},
 ): Promise<{ result: T; session: SessionRecord }> {
   const target = normalized(given);
   if (!target) throw 'storyId' in given ? new StoryNotFoundError() : new SessionNotFoundError();
+  if (!yields) return changeInTurn(ctx, actor, target, change, kind, reads, false);
+  // Giving way, it waits out of the session's turn: the change under way may be waiting for that turn.
+  const deadline = Date.now() + GIVE_WAY_MS;
+  for (;;) {
+    try {
+      return await changeInTurn(ctx, actor, target, change, kind, reads, true);
+    } catch (err) {
+      if (!(err instanceof ChangeUnderWayError) || Date.now() >= deadline) throw err;
+      await sleep(GIVE_WAY_POLL_MS);
+    }
+  }
+}
+
+/** changeQueue's change, in the session's turn; one that gives way ends at once when another is under way. */
+async function changeInTurn<T>(
+  ctx: StoriesContext,
+  actor: Actor,
+  target: QueueTarget,
+  change: Change<T>,
+  kind: ChangeKind,
+  reads: QueueReading,
+  yields: boolean,
+): Promise<{ result: T; session: SessionRecord }> {
   // The session's turn is taken before the read when the session is known, else right after it.
   let read: PlannedQueue | undefined;
   let sessionId = ctx.turns.knownSessionOf(target);
   if (!sessionId) {
-    read = await plan(ctx, actor, target, reads);
+    read = await plan(ctx, actor, target, reads, yields);
     sessionId = read.session.id;
     ctx.turns.rememberSessionOf(target, sessionId);
   }
@@ -245,7 +291,7 @@ export async function changeQueue<T>(
     // What was read while an earlier change of the session was under way is stale: read again.
     let planned = waited ? undefined : read;
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-      planned ??= await plan(ctx, actor, target, reads);
+      planned ??= await plan(ctx, actor, target, reads, yields);
       const version = planned.roundVersion!;
       const now = ctx.now();
       let round: RoundPlan;
