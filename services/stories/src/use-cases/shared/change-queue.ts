@@ -73,10 +73,11 @@ export interface ChangeOptions {
   /**
    * The change gives way to another change of the session under way: it plans only once none is (the
    * round settled), taking no version meanwhile and waiting out of the session's turn, and ends with
-   * ChangeUnderWayError when one is still under way after GIVE_WAY_MS. For a change made on an event that a request may be making through
-   * another replica at the same moment (an automatic reveal's fallback): each plan of one would make
-   * the other's commit fail, and two such changes could keep undoing each other's plans; giving way
-   * lets the request's change go through, and the event's then finds it made.
+   * ChangeUnderWayError when one is still under way after GIVE_WAY_MS. For a change made on an event
+   * that a request may be making through another replica at the same moment (an automatic reveal's
+   * fallback): each plan of one would make the other's commit fail, and two such changes could keep
+   * undoing each other's plans; giving way lets the request's change go through, and the event's
+   * then finds it made.
    */
   yields?: boolean;
 }
