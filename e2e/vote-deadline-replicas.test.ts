@@ -43,7 +43,9 @@ describe('vote-by deadlines with two replicas of each unit', () => {
         return { code: session.code as string, stories };
       }),
     );
-    const deadline = new Date(Date.now() + 2_000);
+    // Far enough ahead that the last of the eight changes still sets a deadline to come (one in the
+    // past is refused) on a busy machine.
+    const deadline = new Date(Date.now() + 4_000);
     for (const room of rooms) {
       const res = await p.client.patch(`/sessions/${room.code}`, {
         body: { voteby_enabled: true, vote_by_at: deadline.toISOString() },
@@ -54,7 +56,7 @@ describe('vote-by deadlines with two replicas of each unit', () => {
 
     const revealedOf = (storyId: string) =>
       events.of('story.revealed').filter((e) => e.data.story.id === storyId);
-    await until(async () => rooms.every((r) => revealedOf(r.stories[0]!).length > 0), 10_000);
+    await until(async () => rooms.every((r) => revealedOf(r.stories[0]!).length > 0), 15_000);
     // Both replicas keep polling: give them time to try again.
     await sleep(1_000);
     for (const room of rooms) {
