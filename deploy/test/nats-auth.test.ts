@@ -7,6 +7,7 @@ import { publicEventTypes } from '@pp/contracts';
 import { brokerUserNames, brokerUsers, eventBus, ensureStream, natsPasswordVariable } from '@pp/events';
 import { startNatsServer } from '@pp/testing';
 import { storyEventsConsumers } from '../../services/ai/src/background/story-events.consumer.ts';
+import { consumers as storiesConsumers } from '../../services/stories/src/background/index.ts';
 import { durableFor } from '../../services/webhooks/src/background/event-subscriptions.ts';
 import { natsAuthorization, natsPasswordEnvironment } from '../src/launcher/nats-auth.ts';
 import { loadSecrets, NATS_PASSWORD_NAMES } from '../src/launcher/secrets.ts';
@@ -106,15 +107,15 @@ describe('the units’ broker passwords', () => {
 describe('the permission map', () => {
   /**
    * Each unit's durable consumers as its code declares them: durable name and subject filter. The
-   * ai unit's and the webhooks unit's are made by type (a durable per type), so they are asked of
-   * their code; the others' are read from their `*.consumer.ts` files.
+   * ai unit's, the stories unit's and the webhooks unit's are made in code (some a durable per type),
+   * so they are asked of it; the others' are read from their `*.consumer.ts` files.
    */
+  const asDeclared = (specs: Array<{ durable: string; filterSubject: string }>) =>
+    specs.map((c) => ({ durable: c.durable, filter: c.filterSubject.slice('P.'.length) }));
   const consumersOf = (unit: string) => {
-    if (unit === 'ai')
-      return storyEventsConsumers('P', () => ({}) as never).map((c) => ({
-        durable: c.durable,
-        filter: c.filterSubject.slice('P.'.length),
-      }));
+    if (unit === 'ai') return asDeclared(storyEventsConsumers('P', () => ({}) as never));
+    if (unit === 'stories')
+      return asDeclared(storiesConsumers({ bus: eventBus('P') } as never, () => ({}) as never));
     if (unit === 'webhooks')
       return publicEventTypes.map((type) => ({ durable: durableFor(type), filter: type as string }));
     const dir = join(repoRoot, 'services', unit, 'src', 'background');

@@ -18,7 +18,8 @@ describe('broker permissions', () => {
     for (const wide of ['>', 'test1.>', 'test1.story.>']) expect(stories.publish).not.toContain(wide);
     expect(stories.subscribe).toEqual([
       'test1.session.>',
-      'test1.participant.>',
+      'test1.participant.left',
+      'test1.participant.updated',
       'test1.vote.cast.auto',
       'test1.countdown.>',
       '_INBOX.>',

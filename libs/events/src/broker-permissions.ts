@@ -52,9 +52,16 @@ export const brokerUsers = {
       'story.updated',
       'story.deleted',
     ],
-    // vote.cast only of sessions that reveal by themselves (`vote.cast.auto`).
-    consumes: ['session.>', 'participant.>', 'vote.cast.auto', 'countdown.>'],
-    durables: ['stories-sessions', 'stories-participants', 'stories-votes', 'stories-countdowns'],
+    // vote.cast only of sessions that reveal by themselves (`vote.cast.auto`); of the participants'
+    // events, only those that can complete a round (a voter left, or became an observer).
+    consumes: ['session.>', 'participant.left', 'participant.updated', 'vote.cast.auto', 'countdown.>'],
+    durables: [
+      'stories-sessions',
+      'stories-participant-left',
+      'stories-participant-updated',
+      'stories-votes',
+      'stories-countdowns',
+    ],
     jetstream: true,
   },
   // The history of revealed stories: a durable per type it handles (ai-story-revealed, ...).

@@ -1,7 +1,7 @@
 import type { Express } from 'express';
 import { createRuntimeApp, type ServiceDefinition, type ServiceRuntime } from '@pp/runtime';
 import { storiesApi } from './api/docs.ts';
-import { consumers, tasks } from './background/index.ts';
+import { consumers, RETIRED_PARTICIPANTS_CONSUMER, tasks } from './background/index.ts';
 import { createSessionsClient, type SessionsClient } from './clients/sessions.client.ts';
 import type { Config } from './config.ts';
 import { entities } from './db/entities/index.ts';
@@ -63,6 +63,7 @@ export function definition(config: Config, options: AppOptions = {}): ServiceDef
     migrations,
     createApp: (runtime) => createApp(config, runtime, contextFor(runtime)),
     consumers: (runtime) => consumers(runtime, contextFor(runtime)),
+    retiredConsumers: [RETIRED_PARTICIPANTS_CONSUMER],
     background: (runtime) => tasks(runtime, config, contextFor(runtime), now),
   };
 }

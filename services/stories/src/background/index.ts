@@ -2,12 +2,14 @@ import type { BackgroundTask, ConsumerSpec, ServiceRuntime } from '@pp/runtime';
 import type { Config } from '../config.ts';
 import type { ContextFactory } from '../use-cases/shared/context.ts';
 import { countdownEventsConsumer } from './countdown-events.consumer.ts';
-import { participantEventsConsumer } from './participant-events.consumer.ts';
+import { participantEventsConsumers } from './participant-events.consumer.ts';
 import { startRoundSyncTask } from './round-sync.task.ts';
 import { sessionEventsConsumer } from './session-events.consumer.ts';
 import { voteCastConsumer } from './vote-cast.consumer.ts';
 import { startStoryHistoryPruningTask } from './story-history-pruning.task.ts';
 import { startVoteDeadlineTask } from './vote-deadline.task.ts';
+
+export { RETIRED_PARTICIPANTS_CONSUMER } from './participant-events.consumer.ts';
 
 /**
  * What the stories unit does outside requests: it keeps its read model of sessions, and reveals by
@@ -17,7 +19,7 @@ import { startVoteDeadlineTask } from './vote-deadline.task.ts';
 export const consumers = (runtime: ServiceRuntime, context: ContextFactory): ConsumerSpec[] => [
   sessionEventsConsumer(runtime.bus.prefix, context),
   voteCastConsumer(runtime.bus.prefix, context),
-  participantEventsConsumer(runtime.bus.prefix, context),
+  ...participantEventsConsumers(runtime.bus.prefix, context),
   countdownEventsConsumer(runtime.bus.prefix),
 ];
 
