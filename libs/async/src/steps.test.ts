@@ -34,7 +34,8 @@ describe('inSteps', () => {
     );
     expect(done).toEqual(['quick', 'hanging']);
     expect(slow.map(([name]) => name)).toEqual(['hanging']);
-    expect(slow[0]![1]).toBeGreaterThanOrEqual(40);
+    // Reported once slowMs had passed (a timer may fire a millisecond or two early by the wall clock).
+    expect(slow[0]![1]).toBeGreaterThanOrEqual(35);
   });
 
   it('stops at a failed step, with its error, and reports nothing of it afterwards', async () => {
