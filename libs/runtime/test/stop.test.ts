@@ -50,7 +50,9 @@ describe('stopping a unit', () => {
     );
     const slow: string[] = [];
     await started.stop({ slowStepMs: 100, onSlowStep: (step) => slow.push(step) });
-    expect(slow).toEqual(['background: a slow task']);
+    // (Other steps may be slow too on a busy machine; the quick task, synchronous, never is.)
+    expect(slow).toContain('background: a slow task');
+    expect(slow).not.toContain('background: a quick task');
     expect(order).toEqual(['slow task', 'quick task']);
     // The steps after the slow one ran: the server no longer answers, NATS is closed.
     expect(started.runtime.nc.isClosed()).toBe(true);

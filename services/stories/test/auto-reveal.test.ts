@@ -120,6 +120,7 @@ describe('automatic reveals: auto_reveal and the vote-by deadline', () => {
 
   it("on its event, waits for another replica's change of the session under way, taking no version meanwhile, and reveals once it has committed", async () => {
     const c = await completeRoundWithChangeUnderWay();
+    const sent = Date.now();
     await c.lastVote();
     await until(async () => (await c.handedOver()) === 1);
     await settle();
@@ -130,11 +131,13 @@ describe('automatic reveals: auto_reveal and the vote-by deadline', () => {
     });
     expect(await statusOf(c.s, c.ids[0]!)).toBe('voting');
     await c.commitOther();
+    const committedAfter = Date.now() - sent;
     const revealed = await h.event('story.revealed', (d) => d.story.id === c.ids[0]);
     expect(revealed.data.story.final_estimate).toBe('8');
     expect((await c.round()).round_version).toBeGreaterThan(c.held);
-    // In the same delivery.
-    expect(await c.handedOver()).toBe(1);
+    // In the same delivery, when the other change committed within the 2 s the reveal waits (a busy
+    // machine may take longer to get there: the event is then handed back, and handled again).
+    if (committedAfter < 1_800) expect(await c.handedOver()).toBe(1);
   });
 
   it('hands its event back when the change under way does not commit in time, and reveals once the round sync has stated the round again', async () => {
