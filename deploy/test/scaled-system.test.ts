@@ -96,10 +96,16 @@ describe('the platform scaled out', () => {
   it('runs a round through the front, spread over both gateway replicas', async () => {
     const before = Object.values(platform.system.frontConnections().gateway!);
     expect(before).toHaveLength(2);
+    const spread = () =>
+      Object.values(platform.system.frontConnections().gateway!).every((count, i) => count > before[i]!);
+    // The front hands each connection to the next ready replica: a replica whose readiness checks
+    // failed a moment on a busy machine is passed over until one passes again, so a further round
+    // may be needed to reach it.
     await voteAndReveal(await openRoom('ann@example.test'));
-    const handed = Object.values(platform.system.frontConnections().gateway!);
-    for (const [i, count] of handed.entries()) expect(count).toBeGreaterThan(before[i]!);
-  }, 60_000);
+    for (let round = 1; round < 5 && !spread(); round++)
+      await voteAndReveal(await openRoom(`ann-${round}@example.test`));
+    expect(spread()).toBe(true);
+  }, 90_000);
 
   it('takes only the units’ own users on every NATS server of the cluster', async () => {
     const servers = platform.system.natsServers();
