@@ -16,6 +16,15 @@ describe('automatic reveals: auto_reveal and the vote-by deadline', () => {
   const statusOf = async (s: TestSession, id: string) =>
     (await h.client.get(`/stories/${id}`, as(s.owner_id))).body.story.status as string;
   const settle = () => new Promise((r) => setTimeout(r, 500));
+  /** Votes written straight to the sessions database: no vote.cast is sent, nor any call to this unit. */
+  const votesWithoutEvents = async (storyId: string, voters: number[], value: string) => {
+    const sessionsDb = h.sessionsRuntime.db.fork().getConnection();
+    for (const id of voters)
+      await sessionsDb.execute(
+        `insert into votes (story_id, participant_id, value, created_at, updated_at) values (?, ?, ?, now(), now())`,
+        [storyId, id, value],
+      );
+  };
 
   it('with auto_reveal on, the story is revealed as soon as everyone has voted', async () => {
     const { s, ids } = await sessionWithStories({ auto_reveal: true });
@@ -35,14 +44,8 @@ describe('automatic reveals: auto_reveal and the vote-by deadline', () => {
   it('reveals when the last two votes committed together and each event still counted one short', async () => {
     const { s, ids } = await sessionWithStories({ auto_reveal: true });
     const voters = [await h.join(s.code, 'Ann'), await h.join(s.code, 'Bob')];
-    // Both votes are in (written straight to the sessions database, so no event of theirs is sent)...
-    const sessionsDb = h.sessionsRuntime.db.fork().getConnection();
-    for (const id of voters) {
-      await sessionsDb.execute(
-        `insert into votes (story_id, participant_id, value, created_at, updated_at) values (?, ?, '5', now(), now())`,
-        [ids[0], id],
-      );
-    }
+    // Both votes are in, with no event of theirs sent...
+    await votesWithoutEvents(ids[0]!, voters, '5');
     // ...and each vote.cast counted only itself.
     const asked = h.sessionsCalls(/\/stats$/);
     for (const [i, id] of voters.entries()) {
@@ -61,19 +64,13 @@ describe('automatic reveals: auto_reveal and the vote-by deadline', () => {
   });
 
   /**
-   * Both votes of a two-voter auto-reveal session in, with no event and no call to this unit (written
-   * straight to the sessions database), and another replica's change of the session planned (its
-   * round version taken, the round unsettled) but not committed yet.
+   * Both votes of a two-voter auto-reveal session in (votesWithoutEvents), and another replica's
+   * change of the session planned (its round version taken, the round unsettled) but not committed yet.
    */
   async function completeRoundWithChangeUnderWay() {
     const { s, ids } = await sessionWithStories({ auto_reveal: true });
     const voters = [await h.join(s.code, 'Ann'), await h.join(s.code, 'Bob')];
-    const sessionsDb = h.sessionsRuntime.db.fork().getConnection();
-    for (const id of voters)
-      await sessionsDb.execute(
-        `insert into votes (story_id, participant_id, value, created_at, updated_at) values (?, ?, '8', now(), now())`,
-        [ids[0], id],
-      );
+    await votesWithoutEvents(ids[0]!, voters, '8');
     const storiesDb = h.service.runtime.db.fork().getConnection();
     const [taken] = (await storiesDb.execute(
       'update sessions set round_version = round_version + 1, round_unsettled_since = now() where id = ? returning round_version',

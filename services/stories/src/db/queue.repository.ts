@@ -35,7 +35,7 @@ export interface PlannedQueue {
   roundVersion?: number;
   /** Whether the round was settled before this change took its version. */
   wasSettled?: boolean;
-  /** A change that gives way (`yielding`) found another one under way, and took no version. */
+  /** A change that gives way (`yields`) found another one under way, and took no version. */
   busy: boolean;
   /**
    * Whether the session is archived, or its archive was asked, as far as the read model knows (read
@@ -177,7 +177,7 @@ function storyOf(sessionId: string, row: TargetRow): StoryRecord {
 /**
  * The session and its stories as they are (all, or those a `current` reading takes), and the next
  * round version, taken (and the round marked unsettled) only when `ownerId` owns the session or is
- * null (the service itself), and, for a change of the service that gives way (`yielding`), only when
+ * null (the service itself), and, for a change of the service that gives way (`yields`), only when
  * no other change of the session is under way (the round is settled). Undefined when the read model
  * knows no such session or story.
  */
@@ -186,15 +186,15 @@ export async function planQueue(
   target: QueueTarget,
   ownerId: string | null,
   reading: QueueReading = 'queue',
-  yielding = false,
+  yields = false,
 ): Promise<PlannedQueue | undefined> {
-  if (yielding && ownerId !== null) throw new Error("only the service's own changes give way");
+  if (yields && ownerId !== null) throw new Error("only the service's own changes give way");
   const [found] = await preparedRows<Record<string, unknown>>(em, PLANS[reading], [
     'sessionId' in target ? target.sessionId : null,
     'storyId' in target ? target.storyId : null,
     'code' in target ? target.code : null,
     ownerId,
-    yielding,
+    yields,
   ]);
   if (!found) return undefined;
   const session = sessionOf(found.session as Record<string, unknown>);
@@ -207,7 +207,7 @@ export async function planQueue(
     roundVersion: (found.round_version as number | null) ?? undefined,
     wasSettled: (found.was_settled as boolean | null) ?? undefined,
     // The service's own change (no owner to check) took no version: it gave way.
-    busy: yielding && found.round_version === null,
+    busy: yields && found.round_version === null,
     archiving: found.archiving === true,
   };
 }
