@@ -1,4 +1,10 @@
-import { AckPolicy, DeliverPolicy, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  jetstreamManager,
+  type ConsumerInfo,
+  type JetStreamManager,
+} from '@nats-io/jetstream';
 import { publicEventTypes } from '@pp/contracts';
 import { connectNats, eventBus, type NatsConnection } from '@pp/events';
 import { createLogger } from '@pp/logger';
@@ -40,8 +46,9 @@ describe('webhook event consumers', () => {
   /** The unit's durables on the bus, by name, with their filters. */
   const durables = async () => {
     const found: Record<string, string> = {};
-    for await (const c of jsm.consumers.list(bus().stream))
-      if (c.name.startsWith('webhooks-')) found[c.name] = c.config.filter_subject!;
+    // A durable removed while the list is read comes as null (the unit removes them as webhooks go).
+    for await (const c of jsm.consumers.list(bus().stream) as AsyncIterable<ConsumerInfo | null>)
+      if (c?.name.startsWith('webhooks-')) found[c.name] = c.config.filter_subject!;
     return found;
   };
   const receiver = async () => {
