@@ -218,13 +218,15 @@ describe('automatic reveals: auto_reveal and the vote-by deadline', () => {
   });
 
   it('does not reveal before the deadline, nor when the deadline is switched off', async () => {
-    const soon = new Date(Date.now() + 300).toISOString();
+    // Ahead enough to be taken on a busy machine (a deadline already past is refused); the wait below
+    // runs to half a second past it.
+    const soon = new Date(Date.now() + 1_000).toISOString();
     const { s, ids } = await sessionWithStories({ voteby_enabled: false, vote_by_at: soon }, ['A']);
     const later = await sessionWithStories(
       { voteby_enabled: true, vote_by_at: new Date(Date.now() + 60_000).toISOString() },
       ['A'],
     );
-    await new Promise((r) => setTimeout(r, 800));
+    await new Promise((r) => setTimeout(r, Date.parse(soon) - Date.now() + 500));
     expect(await statusOf(s, ids[0]!)).toBe('voting');
     expect(await statusOf(later.s, later.ids[0]!)).toBe('voting');
   });
