@@ -61,8 +61,8 @@ export function metricsRouter(): Router {
   if (!defaultsCollected) {
     // The event-loop lag histogram samples the loop's delay once a second: its sampler is a timer
     // that wakes the process at this interval, busy or idle (prom-client's default, 10 ms, is a
-    // hundred wake-ups a second in every process; 100 ms still cost about 0.8 ms of CPU a second each,
-    // a fifth of what the whole system spends idle). Sampled once a second, the percentiles of a
+    // hundred wake-ups a second in every process; at 100 ms it still cost an idle process about 0.5 ms
+    // of CPU a second, against 0.07 at a second). Sampled once a second, the percentiles of a
     // minute's samples still show a loop that is held up; `nodejs_eventloop_lag_seconds`, measured
     // at each scrape, is as precise as before.
     client.collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 1_000 });
