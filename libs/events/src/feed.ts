@@ -75,8 +75,14 @@ export async function followBus(options: FeedOptions): Promise<BusFeed> {
       opt_start_seq: next,
     });
     const messages = await consumer.consume({
-      // Each pull waits this long at most, with a heartbeat every half of it.
-      expires: FEED_HEARTBEAT_MS * 2,
+      // The server sends a heartbeat to every pull waiting, and answers each one's end: the client's
+      // default tops up with a new pull whenever a quarter of its 100 messages are in, which after a
+      // burst of events kept half a dozen pulls waiting, each with its heartbeat every second and its
+      // expiry every two. The next pull goes out when one message is left of those asked for (one or
+      // two pulls waiting), and a pull waits for ten heartbeats.
+      threshold_messages: 1,
+      idle_heartbeat: FEED_HEARTBEAT_MS,
+      expires: FEED_HEARTBEAT_MS * 10,
       callback: (msg) => {
         // A consumer replaced may still hand over what it had: the new one has it too, in order.
         if (own !== generation || msg.info.streamSequence < next) return;
