@@ -62,9 +62,9 @@ export function metricsRouter(): Router {
     // The event-loop lag histogram samples the loop's delay once a second: its sampler is a timer
     // that wakes the process at this interval, busy or idle (prom-client's default, 10 ms, is a
     // hundred wake-ups a second in every process; at 100 ms it still cost an idle process about 0.5 ms
-    // of CPU a second, against 0.07 at a second). Sampled once a second, the percentiles of a
-    // minute's samples still show a loop that is held up; `nodejs_eventloop_lag_seconds`, measured
-    // at each scrape, is as precise as before.
+    // of CPU a second, against 0.07 at a second). The percentiles come from the samples since the
+    // last scrape (15 to 60 at the usual intervals), enough to show a loop that is held up;
+    // `nodejs_eventloop_lag_seconds`, measured at each scrape, is as precise as before.
     client.collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 1_000 });
     defaultsCollected = true;
   }
