@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { signIdentity } from '@pp/http';
-import { api } from '@pp/testing';
+import { api, pastMoment } from '@pp/testing';
 import {
   startIdentity,
   type IdentityHarness,
@@ -114,7 +114,7 @@ describe('gateway: authentication', () => {
 
   it('refuses a token once its lifetime is over (401 invalid_token), also where it was cached', async () => {
     const reg = await register('short@example.com');
-    // Long enough for the checks before it on a busy machine; the wait below runs to just past it.
+    // Long enough for the checks before it on a busy machine.
     const expiresAt = new Date(Date.now() + 3_000).toISOString();
     const created = await client.post('/auth/tokens', {
       body: { name: 'Short', kind: 'api', expires_at: expiresAt },
@@ -125,7 +125,7 @@ describe('gateway: authentication', () => {
     const secret = created.body.token.token as string;
     expect((await client.get('/auth/me', { token: secret, headers: from(10) })).status).toBe(200);
     expect(gateway.tokenCache.size).toBeGreaterThan(0);
-    await new Promise((r) => setTimeout(r, Date.parse(expiresAt) - Date.now() + 100));
+    await pastMoment(expiresAt, 100);
     const after = await client.get('/auth/me', { token: secret, headers: from(10) });
     expect([after.status, after.body.error.code]).toEqual([401, 'invalid_token']);
   });

@@ -8,3 +8,12 @@ export async function until<T>(probe: () => Promise<T | undefined | false>, time
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+/**
+ * Waits until `marginMs` after a moment a test set (a deadline, an expiry), however long the steps
+ * before took: a fixed pause is too short on a busy machine and needlessly long on a quiet one.
+ */
+export async function pastMoment(moment: Date | string, marginMs: number): Promise<void> {
+  const at = typeof moment === 'string' ? Date.parse(moment) : moment.getTime();
+  await new Promise((r) => setTimeout(r, Math.max(0, at - Date.now()) + marginMs));
+}

@@ -1,6 +1,6 @@
 import { eventEnvelopeSchema } from '@pp/contracts';
 import { signIdentity } from '@pp/http';
-import { api } from '@pp/testing';
+import { api, pastMoment } from '@pp/testing';
 import { INTERNAL_KEY, startIdentity, type IdentityHarness } from './support/identity-harness.ts';
 
 let identity: IdentityHarness;
@@ -205,7 +205,7 @@ describe('identity: API and MCP tokens', () => {
   });
 
   it('gives a token the lifetime asked for: listed with its expires_at, and inactive once past it', async () => {
-    // Long enough for the checks before it on a busy machine; the wait below runs to just past it.
+    // Long enough for the checks before it on a busy machine.
     const expiresAt = new Date(Date.now() + 3_000).toISOString();
     const created = await client.post('/auth/tokens', {
       body: { name: 'Short', kind: 'api', expires_at: expiresAt },
@@ -220,7 +220,7 @@ describe('identity: API and MCP tokens', () => {
       active: true,
       expires_at: expiresAt,
     });
-    await new Promise((r) => setTimeout(r, Date.parse(expiresAt) - Date.now() + 100));
+    await pastMoment(expiresAt, 100);
     expect((await introspect(created.body.token.token)).body.active).toBe(false);
     const after = (await client.get('/auth/tokens', { headers: asUser(bob) })).body.tokens;
     expect(after.map((t: { id: string }) => t.id)).not.toContain(created.body.token.id);

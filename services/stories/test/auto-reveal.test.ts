@@ -1,5 +1,5 @@
 import { jetstreamManager } from '@nats-io/jetstream';
-import { until } from '@pp/testing';
+import { pastMoment, until } from '@pp/testing';
 import { as, startStories, type StoriesHarness, type TestSession } from './support/stories-harness.ts';
 
 describe('automatic reveals: auto_reveal and the vote-by deadline', () => {
@@ -218,15 +218,14 @@ describe('automatic reveals: auto_reveal and the vote-by deadline', () => {
   });
 
   it('does not reveal before the deadline, nor when the deadline is switched off', async () => {
-    // Ahead enough to be taken on a busy machine (a deadline already past is refused); the wait below
-    // runs to half a second past it.
+    // Ahead enough to be taken on a busy machine (a deadline already past is refused).
     const soon = new Date(Date.now() + 1_000).toISOString();
     const { s, ids } = await sessionWithStories({ voteby_enabled: false, vote_by_at: soon }, ['A']);
     const later = await sessionWithStories(
       { voteby_enabled: true, vote_by_at: new Date(Date.now() + 60_000).toISOString() },
       ['A'],
     );
-    await new Promise((r) => setTimeout(r, Date.parse(soon) - Date.now() + 500));
+    await pastMoment(soon, 500);
     expect(await statusOf(s, ids[0]!)).toBe('voting');
     expect(await statusOf(later.s, later.ids[0]!)).toBe('voting');
   });

@@ -4,6 +4,7 @@
  * is back, once.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { pastMoment } from '@pp/testing';
 import { as, startStories, until, type StoriesHarness } from './support/stories-harness.ts';
 
 describe('the vote-by deadline while the stories unit is stopped', () => {
@@ -28,7 +29,7 @@ describe('the vote-by deadline while the stories unit is stopped', () => {
     await until(async () => (await h.readModel(s.id))?.voteby_enabled === true);
 
     await h.stopStories();
-    await sleep(Math.max(0, deadline.getTime() - Date.now()) + 500);
+    await pastMoment(deadline, 500);
     // The deadline is the sessions unit's to enforce, whether the stories unit runs or not.
     const late = await h.vote(s.code, voter!, '13');
     expect(late.status).toBe(409);
