@@ -96,3 +96,61 @@ describe('folder and template names kept before they were told apart by the unit
     await dropDatabase(url);
   });
 });
+
+describe('the room history kept before its indexes were slimmed', () => {
+  it('keeps its rows, is keyed by the event id and is pruned by age as before', async () => {
+    const db = await createTestDatabase('sessions-room-indexes');
+    const logger = createLogger({ name: 'sessions-room-indexes-test', level: 'silent' });
+    const before = migrations.filter((m) => m.name !== '0012-room-event-indexes');
+    const old = await createDatabase({ url: db.url, entities: [], migrations: before, logger });
+    const session = '8a6e0804-2bd0-4672-b79d-d97027f90721';
+    const row = (id: string, age: string) =>
+      old
+        .fork()
+        .getConnection()
+        .execute(
+          `insert into room_events (event_id, session_id, type, payload, occurred_at)
+           values (?, ?, 'participant.joined', '{}'::jsonb, now() - ?::interval)`,
+          [id, session, age],
+        );
+    await row('8a6e0804-2bd0-4672-b79d-d97027f90731', '2 days');
+    await row('8a6e0804-2bd0-4672-b79d-d97027f90732', '1 minute');
+    await old.close();
+
+    const now = await createDatabase({ url: db.url, entities: [], migrations, logger });
+    const sql = now.fork().getConnection();
+    const key = (await sql.execute(
+      `select a.attname from pg_index i join pg_attribute a on a.attrelid = i.indrelid and a.attnum = any(i.indkey)
+        where i.indrelid = 'room_events'::regclass and i.indisprimary`,
+    )) as Array<{ attname: string }>;
+    expect(key.map((k) => k.attname)).toEqual(['event_id']);
+    const indexes = (await sql.execute(
+      `select indexname from pg_indexes where tablename = 'room_events' order by indexname`,
+    )) as Array<{ indexname: string }>;
+    expect(indexes.map((i) => i.indexname)).toEqual([
+      'room_events_occurred_brin',
+      'room_events_pkey',
+      'room_events_session_idx',
+    ]);
+    // An event recorded twice is still one row; the rows keep their order.
+    await sql.execute(
+      `insert into room_events (event_id, session_id, type, payload, occurred_at)
+       values ('8a6e0804-2bd0-4672-b79d-d97027f90732', ?, 'participant.joined', '{}'::jsonb, now())
+       on conflict (event_id) do nothing`,
+      [session],
+    );
+    const rows = (await sql.execute(`select event_id from room_events order by seq`)) as Array<{
+      event_id: string;
+    }>;
+    expect(rows.map((r) => r.event_id)).toEqual([
+      '8a6e0804-2bd0-4672-b79d-d97027f90731',
+      '8a6e0804-2bd0-4672-b79d-d97027f90732',
+    ]);
+    const pruned = (await sql.execute(
+      `delete from room_events where occurred_at < now() - interval '1 day' returning event_id`,
+    )) as Array<{ event_id: string }>;
+    expect(pruned.map((r) => r.event_id)).toEqual(['8a6e0804-2bd0-4672-b79d-d97027f90731']);
+    await now.close();
+    await db.drop();
+  });
+});

@@ -11,6 +11,7 @@ import { VotedWithTokenMigration } from './0008-voted-with-token.migration.ts';
 import { RoundCountdownMigration } from './0009-round-countdown.migration.ts';
 import { PresenceMigration } from './0010-presence.migration.ts';
 import { RoundConfirmationMigration } from './0011-round-confirmation.migration.ts';
+import { RoomEventIndexesMigration } from './0012-room-event-indexes.migration.ts';
 
 export const migrations = [
   ...eventsMigrations,
@@ -26,4 +27,5 @@ export const migrations = [
   { name: '0009-round-countdown', class: RoundCountdownMigration },
   { name: '0010-presence', class: PresenceMigration },
   { name: '0011-round-confirmation', class: RoundConfirmationMigration },
+  { name: '0012-room-event-indexes', class: RoomEventIndexesMigration },
 ];
