@@ -6,6 +6,7 @@ import { StoryHistoryMigration } from './0004-story-history.migration.ts';
 import { NfcDecksMigration } from './0005-nfc-decks.migration.ts';
 import { RoundCountdownsMigration } from './0006-round-countdowns.migration.ts';
 import { ArchivingMigration } from './0007-archiving.migration.ts';
+import { StoryHistoryAgeMigration } from './0008-story-history-age.migration.ts';
 
 export const migrations = [
   ...eventsMigrations,
@@ -16,4 +17,5 @@ export const migrations = [
   { name: '0005-nfc-decks', class: NfcDecksMigration },
   { name: '0006-round-countdowns', class: RoundCountdownsMigration },
   { name: '0007-archiving', class: ArchivingMigration },
+  { name: '0008-story-history-age', class: StoryHistoryAgeMigration },
 ];
