@@ -90,6 +90,31 @@ describe('rounds: the current story', () => {
   });
 });
 
+/**
+ * Holds a transaction of its own open (what a vote or another round command in flight holds), runs
+ * `statements` in it, sends the command, checks that the command waits for it, commits, and
+ * resolves with the command's answer.
+ */
+async function whileInFlight<T>(
+  statements: Array<[query: string, params: unknown[]]>,
+  command: () => Promise<T>,
+): Promise<T> {
+  let answered = false;
+  const { pending } = await h.runtime.db.fork().transactional(async (tx) => {
+    for (const [query, params] of statements)
+      await tx.getConnection().execute(query, params, 'run', tx.getTransactionContext());
+    const pending = command().finally(() => (answered = true));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(answered).toBe(false); // the command waits for what is in flight
+    return { pending }; // not awaited here: what is in flight commits first
+  });
+  return pending;
+}
+const insertVote = (storyId: string, participantId: number, value: string): [string, unknown[]] => [
+  `insert into votes (story_id, participant_id, value, created_at, updated_at) values (?, ?, ?, now(), now())`,
+  [storyId, participantId, value],
+];
+
 describe('rounds: seal', () => {
   it('hands over every vote with its voter and refuses votes after it with 409 story_already_revealed', async () => {
     const session = await r.createSession('ann');
@@ -110,6 +135,25 @@ describe('rounds: seal', () => {
     expect(late.body.error.code).toBe('no_open_story');
     const again = await r.seal(session.id, story.id);
     expect(again.body).toMatchObject({ applied: true, votes: sealed.body.votes });
+  });
+
+  it('hands over a vote in flight on the round, committed while the seal waited for it', async () => {
+    const session = await r.createSession('ann');
+    const bob = await r.join(session.code, 'Bob');
+    const cleo = await r.join(session.code, 'Cleo');
+    const story = await r.openStory(session);
+    await r.vote(session.code, bob.id, '5');
+    // What a vote's statement does: share-lock the open round, then write the vote.
+    const sealed = await whileInFlight(
+      [['select id from rounds where id = ? for share', [story.id]], insertVote(story.id, cleo.id, '8')],
+      () => r.seal(session.id, story.id),
+    );
+    expect(sealed.status).toBe(200);
+    expect(sealed.body).toMatchObject({ applied: true });
+    expect(sealed.body.votes).toEqual([
+      { participant: { id: bob.id, name: 'Bob' }, value: '5' },
+      { participant: { id: cleo.id, name: 'Cleo' }, value: '8' },
+    ]);
   });
 
   it('seals and moves on in one command: the next story is current, the sealed one refuses votes', async () => {
@@ -292,36 +336,11 @@ describe('rounds: reset and forget', () => {
     ]);
   });
 
-  /**
-   * Holds a transaction of its own open (what a vote or another round command in flight holds), runs
-   * `statements` in it, sends the command, checks that the command waits for it, commits, and
-   * resolves with the command's answer.
-   */
-  async function whileInFlight<T>(
-    statements: Array<[query: string, params: unknown[]]>,
-    command: () => Promise<T>,
-  ): Promise<T> {
-    let answered = false;
-    const { pending } = await h.runtime.db.fork().transactional(async (tx) => {
-      for (const [query, params] of statements)
-        await tx.getConnection().execute(query, params, 'run', tx.getTransactionContext());
-      const pending = command().finally(() => (answered = true));
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(answered).toBe(false); // the command waits for what is in flight
-      return { pending }; // not awaited here: what is in flight commits first
-    });
-    return pending;
-  }
   const votesLeft = (storyId: string) =>
     h.runtime.db
       .fork()
       .getConnection()
       .execute('select count(*)::int as n from votes where story_id = ?', [storyId]);
-  const insertVote = (storyId: string, participantId: number, value: string): [string, unknown[]] => [
-    `insert into votes (story_id, participant_id, value, created_at, updated_at) values (?, ?, ?, now(), now())`,
-    [storyId, participantId, value],
-  ];
-
   it('a reset of the open round deletes a vote in flight on it (committed while the reset waited)', async () => {
     const session = await r.createSession('ann');
     const bob = await r.join(session.code, 'Bob');

@@ -1,4 +1,4 @@
-import { isUuid } from '@pp/contracts';
+import { isUuid, type RoundAnswer } from '@pp/contracts';
 import { LockMode, preparedRows, type EntityManager, type PreparedStatement } from '@pp/db';
 import { Session, type SessionRecord } from './entities/index.ts';
 import { asDate, asDateOrNull, rows } from './sql.ts';
@@ -195,12 +195,14 @@ function roundStatementText(em: EntityManager): string {
        gone as (delete from rounds
                  where cardinality($4::uuid[]) > 0 and id = any($4::uuid[]) and session_id = $1::uuid
                    and ${OK}),
-       sealed as (${sealed}),
+       sealed as (${sealed} returning id),
        cleared as (delete from votes where story_id = $10::uuid and ${OK}),
        demoted as (${demoted}),
        promoted as (${promoted})
        select s.*, exists (select 1 from ok) as applied, exists (select 1 from foreign_round) as foreign_round,
-         exists (select 1 from deferred) as deferred
+         exists (select 1 from deferred) as deferred,
+         -- read by the function once the seal holds the round's lock, with a snapshot taken then
+         (select round_votes(x.id) from sealed x) as sealed_votes
          from s`;
 }
 
@@ -218,6 +220,10 @@ function roundStatementText(em: EntityManager): string {
  * committed while this one waited for the session's lock (the snapshot predates it; only the lock
  * sees it). A sealed round has no vote in flight (every vote on it committed before the seal did),
  * so otherwise this statement's snapshot holds all its votes.
+ *
+ * `sealedVotes`: when the command sealed a round, its votes with their voters, read once the seal
+ * holds the round's lock (the votes in flight on it committed while the seal waited are among them:
+ * see the round_votes function); else null.
  */
 export async function applyRoundStatement(em: EntityManager, sessionId: string, command: OneStatementRound) {
   roundStatement ??= { name: 'sessions.round-statement', text: roundStatementText(em) };
@@ -236,12 +242,13 @@ export async function applyRoundStatement(em: EntityManager, sessionId: string, 
     reset,
   ]);
   if (!found) return undefined;
-  const { previous: _previous, applied, foreign_round, deferred, ...columns } = found;
+  const { previous: _previous, applied, foreign_round, deferred, sealed_votes, ...columns } = found;
   return {
     session: sessionRecordOf(em, columns),
     applied: applied as boolean,
     foreign: foreign_round as boolean,
     deferred: deferred as boolean,
+    sealedVotes: (sealed_votes ?? null) as RoundAnswer['votes'],
   };
 }
 

@@ -102,7 +102,8 @@ export async function applyRoundCommand(
     if (done.foreign) throw new StoryNotFoundError();
     if (!done.deferred) {
       if (done.applied) noteApplied(ctx, sessionId, command);
-      const votes = await sealedVotes(ctx.em, sessionId, seal, done.applied);
+      // A seal made just now read its votes in the statement; a retried one reads them here.
+      const votes = done.sealedVotes ?? (await sealedVotes(ctx.em, sessionId, seal, done.applied));
       return { applied: done.applied, session: toSnapshot(done.session), votes };
     }
     // A re-vote of an open round, or a command overtaken while it waited: the transaction below.

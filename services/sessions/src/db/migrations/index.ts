@@ -12,6 +12,7 @@ import { RoundCountdownMigration } from './0009-round-countdown.migration.ts';
 import { PresenceMigration } from './0010-presence.migration.ts';
 import { RoundConfirmationMigration } from './0011-round-confirmation.migration.ts';
 import { RoomEventIndexesMigration } from './0012-room-event-indexes.migration.ts';
+import { SealedVotesMigration } from './0013-sealed-votes.migration.ts';
 
 export const migrations = [
   ...eventsMigrations,
@@ -28,4 +29,5 @@ export const migrations = [
   { name: '0010-presence', class: PresenceMigration },
   { name: '0011-round-confirmation', class: RoundConfirmationMigration },
   { name: '0012-room-event-indexes', class: RoomEventIndexesMigration },
+  { name: '0013-sealed-votes', class: SealedVotesMigration },
 ];
