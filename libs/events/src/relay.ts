@@ -17,6 +17,11 @@ export interface OutboxRelayOptions {
   intervalMs?: number;
   /** Rows published (and deleted) before the relay vacuums the outbox itself. */
   vacuumEvery?: number;
+  /**
+   * The SQL function that claims a batch: `outbox_claim` (see migration.ts), or a unit's own built on
+   * it, which returns the same columns and may bring an event's data up to date as it leaves.
+   */
+  claimFunction?: string;
 }
 
 export interface OutboxRelay {
@@ -106,9 +111,11 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
    * again (which the broker's deduplication and the consumers' processed events make harmless, as for
    * a crash before the commit).
    */
+  const claimFunction = options.claimFunction ?? 'outbox_claim';
+  if (!/^[a-z_][a-z0-9_]*$/.test(claimFunction)) throw new Error(`not a function name: ${claimFunction}`);
   const claim = `begin;
     set local synchronous_commit = off;
-    select * from outbox_claim(${Math.max(1, Math.floor(batchSize))})`;
+    select * from ${claimFunction}(${Math.max(1, Math.floor(batchSize))})`;
   async function publishBatch(): Promise<number> {
     const pool = await (options.orm.em.getConnection() as PostgreSqlConnection).getNativeClient();
     const client = await pool.connect();

@@ -79,6 +79,8 @@ export interface ServiceDefinition {
   retiredConsumers?: string[];
   /** Background work (timers): started after listening, stopped first at shutdown. */
   background?: (runtime: ServiceRuntime) => BackgroundTask[];
+  /** The SQL function the outbox relay claims its batches with, when not `outbox_claim` (a migration makes it). */
+  outboxClaim?: string;
   host?: string;
 }
 
@@ -104,7 +106,7 @@ export async function createRuntime(
     logger: log,
   });
   await ensureStream(nc, bus, { replicas: def.config.EVENTS_REPLICAS });
-  const relay = startOutboxRelay({ orm: db.orm, nc, logger: log, bus });
+  const relay = startOutboxRelay({ orm: db.orm, nc, logger: log, bus, claimFunction: def.outboxClaim });
   let shuttingDown = false;
   const runtime: ServiceRuntime = {
     name: def.name,

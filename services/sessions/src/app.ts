@@ -117,5 +117,7 @@ export function definition(config: Config, options: AppOptions = {}): ServiceDef
     // These wrote the room's record before.
     retiredConsumers: ['sessions-room', 'sessions-stories'],
     background: (runtime) => tasks(runtime, hub, config, presence),
+    // vote.cast counts the round again as it is published (see 0014-vote-counts-as-published).
+    outboxClaim: 'sessions_outbox_claim',
   };
 }

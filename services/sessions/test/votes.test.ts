@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { until } from '@pp/testing';
 import { rooms } from './support/room.ts';
 import { asUser, startSessions, type SessionsHarness } from './support/sessions-harness.ts';
@@ -396,5 +397,41 @@ describe('votes: a deck changed while they are cast', () => {
     expect(narrower.status).toBe(200);
     expect(narrower.body.session.custom_deck_values).toEqual(['M', 'L']);
     expect((await r.vote(session.code, bob.id, 'S')).status).toBe(422);
+  });
+});
+
+describe('votes: the counts the room gets', () => {
+  it('counts both votes cast at the same moment in the later vote.cast, and in the room’s record of it', async () => {
+    const session = await r.createSession('ann');
+    const early = await r.join(session.code, 'Early');
+    const bob = await r.join(session.code, 'Bob');
+    const cleo = await r.join(session.code, 'Cleo');
+    const recorded = async (eventId: string) => {
+      const [row] = (await h.runtime.db
+        .fork()
+        .getConnection()
+        .execute('select payload from room_events where event_id = ?', [eventId])) as Array<{
+        payload: { stats: unknown };
+      }>;
+      return row?.payload.stats;
+    };
+    // Each statement counts what was committed when it began: two votes at once each miss the other's.
+    for (let n = 1; n <= 10; n++) {
+      const story = await r.openStory(session, `Story ${n}`, n);
+      // A first vote has the stories unit confirm the round, so the two below race on the write alone.
+      expect((await r.vote(session.code, early.id, '1')).status).toBe(200);
+      const answers = await Promise.all([
+        r.vote(session.code, bob.id, '5'),
+        r.vote(session.code, cleo.id, '8'),
+      ]);
+      expect(answers.map((a) => a.status)).toEqual([200, 200]);
+      const casts = () => h.eventsOf('vote.cast').filter((e) => e.data.story_id === story.id);
+      await until(async () => casts().length === 3);
+      const last = casts().at(-1)!;
+      const everyone = { votes_cast: 3, total_participants: 3, all_voted: true };
+      expect(last.data.stats).toEqual(everyone);
+      // The relay commits the record's new count once the event is out.
+      await until(async () => isDeepStrictEqual(await recorded(last.id), everyone));
+    }
   });
 });

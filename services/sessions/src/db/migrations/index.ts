@@ -13,6 +13,7 @@ import { PresenceMigration } from './0010-presence.migration.ts';
 import { RoundConfirmationMigration } from './0011-round-confirmation.migration.ts';
 import { RoomEventIndexesMigration } from './0012-room-event-indexes.migration.ts';
 import { SealedVotesMigration } from './0013-sealed-votes.migration.ts';
+import { VoteCountsAsPublishedMigration } from './0014-vote-counts-as-published.migration.ts';
 
 export const migrations = [
   ...eventsMigrations,
@@ -30,4 +31,5 @@ export const migrations = [
   { name: '0011-round-confirmation', class: RoundConfirmationMigration },
   { name: '0012-room-event-indexes', class: RoomEventIndexesMigration },
   { name: '0013-sealed-votes', class: SealedVotesMigration },
+  { name: '0014-vote-counts-as-published', class: VoteCountsAsPublishedMigration },
 ];
