@@ -100,7 +100,9 @@ export class OutboxTraceMigration extends Migration {
  * prepared statement) was parsed and planned on every claim. It takes the oldest pending rows (SKIP
  * LOCKED: replicas claim different rows), deletes them, and hands them back in the order they were
  * written (the time as text: a row that goes back keeps its exact microseconds); the caller's
- * transaction holds them until it commits.
+ * transaction holds them until it commits. A unit may claim through a function of its own that calls
+ * this one and returns the same columns (the sessions unit's `sessions_outbox_claim`): a change of the
+ * columns here is a change there too.
  */
 export class OutboxClaimFunctionMigration extends Migration {
   override async up(): Promise<void> {
