@@ -138,11 +138,8 @@ describe('rounds: seal', () => {
   });
 
   it('hands over a vote in flight on the round, committed while the seal waited for it', async () => {
-    const session = await r.createSession('ann');
-    const bob = await r.join(session.code, 'Bob');
+    const { session, bob, story } = await bobVoted();
     const cleo = await r.join(session.code, 'Cleo');
-    const story = await r.openStory(session);
-    await r.vote(session.code, bob.id, '5');
     // What a vote's statement does: share-lock the open round, then write the vote.
     const sealed = await whileInFlight(
       [['select id from rounds where id = ? for share', [story.id]], insertVote(story.id, cleo.id, '8')],

@@ -1,4 +1,5 @@
-import { preparedRows, statementRows, type EntityManager, type PreparedStatement } from '@pp/db';
+import type { RoundAnswer } from '@pp/contracts';
+import { preparedRows, type EntityManager, type PreparedStatement } from '@pp/db';
 import { currentTraceparent, insertOutboxSql } from '@pp/events';
 import { asDate, row, rows, run } from './sql.ts';
 import { SESSION_VOTE_VERSION } from './vote-scene.repository.ts';
@@ -136,15 +137,17 @@ export async function recordVote(em: EntityManager, v: VoteToRecord) {
   };
 }
 
-/** The counts of a round (after a seal or when asked). */
+/**
+ * The counts of a round (after a seal or when asked): the round_stats function (migration 0014), which
+ * the outbox relay also counts each vote.cast with as it publishes it.
+ */
 export async function roundCounts(em: EntityManager, sessionId: string, storyId: string) {
-  const counts = await row<{ cast: number; total: number }>(
+  const found = await row<{ stats: { votes_cast: number; total_participants: number } }>(
     em,
-    `select (select count(*)::int from votes v where v.story_id = ? and ${BY_COUNTED_VOTER}) as cast,
-            (select count(*)::int from participants p where p.session_id = ? and ${COUNTED}) as total`,
+    'select round_stats(?, ?) as stats',
     [storyId, sessionId],
   );
-  return { votesCast: counts!.cast, totalParticipants: counts!.total };
+  return { votesCast: found!.stats.votes_cast, totalParticipants: found!.stats.total_participants };
 }
 
 /** Who has voted in a round so far (counted voters only, never the values), in the order they first voted. */
@@ -157,25 +160,13 @@ export async function votersOfRound(em: EntityManager, storyId: string): Promise
   return found.map((v) => v.participant_id);
 }
 
-export interface SealedVote {
-  participant_id: number;
-  name: string;
-  role: string;
-  value: string;
-  updated_at: Date;
-}
-
-const VOTES_OF_STORY: PreparedStatement = {
-  name: 'sessions.votes-of-story',
-  text: `select p.id as participant_id, p.name, p.role, v.value, v.updated_at
-       from votes v cross join lateral (select id, name, role from participants where id = v.participant_id) p
-      where v.story_id = $1::uuid order by v.created_at, v.id`,
-};
-
-/** The votes of a round with their voters, in the order they were first cast. */
-export async function votesOfStory(em: EntityManager, storyId: string): Promise<SealedVote[]> {
-  const found = await statementRows<SealedVote>(em, VOTES_OF_STORY, [storyId]);
-  return found.map((v) => ({ ...v, updated_at: asDate(v.updated_at) }));
+/**
+ * The votes of a round with their voters, in the order they were first cast, as a seal hands them
+ * over: the round_votes function (migration 0013), which the round command's statement also calls.
+ */
+export async function sealedVotesOf(em: EntityManager, storyId: string): Promise<RoundAnswer['votes']> {
+  const found = await row<{ votes: RoundAnswer['votes'] }>(em, 'select round_votes(?) as votes', [storyId]);
+  return found!.votes;
 }
 
 export const deleteVotesOfStory = (em: EntityManager, storyId: string) =>

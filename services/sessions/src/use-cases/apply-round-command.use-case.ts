@@ -11,7 +11,7 @@ import {
   setCurrentRound,
 } from '../db/round.repository.ts';
 import { applyRoundStatement, lockForRound, type OneStatementRound } from '../db/session.repository.ts';
-import { deleteVotesOfStory, roundCounts, votesOfStory } from '../db/vote.repository.ts';
+import { deleteVotesOfStory, roundCounts, sealedVotesOf } from '../db/vote.repository.ts';
 import { countdownRevealsNow, isVotingClosed } from '../domain/vote-rules.ts';
 import {
   RevealNotDueError,
@@ -53,8 +53,7 @@ async function assertSealDue(tx: EntityManager, session: SessionRecord, seal: Se
  */
 async function sealedVotes(em: EntityManager, sessionId: string, seal: Seal | null, applied: boolean) {
   if (!seal || !(applied || (await isSealed(em, sessionId, seal.story_id)))) return null;
-  const votes = await votesOfStory(em, seal.story_id);
-  return votes.map((v) => ({ participant: { id: v.participant_id, name: v.name }, value: v.value }));
+  return sealedVotesOf(em, seal.story_id);
 }
 
 /**

@@ -5,7 +5,8 @@ import { Migration } from '@pp/db';
  * round command's statement once the seal holds the round's lock, it reads with a snapshot of its
  * own (PL/pgSQL, volatile), taken after the votes in flight on the round committed, where a read in
  * the statement itself would see the votes as they were when the statement began, before it waited.
- * So a user's reveal seals and reads its votes in one statement, one round trip.
+ * So a user's reveal seals and reads its votes in one statement, one round trip. The other seals (in
+ * a transaction, or a retried one) read them with the same function.
  */
 export class SealedVotesMigration extends Migration {
   override async up(): Promise<void> {

@@ -16,6 +16,19 @@ import { Migration } from '@pp/db';
  */
 export class VoteCountsAsPublishedMigration extends Migration {
   override async up(): Promise<void> {
+    // A round's counts: its counted voters' votes and its counted participants (observers and those
+    // who left count for neither). The unit's own reads of the counts call it too.
+    this.addSql(`create or replace function round_stats(story uuid, session uuid) returns jsonb
+      language sql stable as $$
+        select jsonb_build_object('votes_cast', k.cast_n, 'total_participants', k.total,
+                                  'all_voted', k.total > 0 and k.cast_n >= k.total)
+          from (select (select count(*)::int from votes v
+                         where v.story_id = story
+                           and (select p.role <> 'observer' and p.removed_at is null
+                                  from participants p where p.id = v.participant_id)) as cast_n,
+                       (select count(*)::int from participants p
+                         where p.session_id = session and p.role <> 'observer' and p.removed_at is null) as total) k
+      $$`);
     this.addSql(`create type claimed_event as (id uuid, type varchar, payload jsonb, created_at text,
                                                seq bigint, attempts int, traceparent text)`);
     this.addSql(`create or replace function sessions_outbox_claim(batch int) returns setof claimed_event
@@ -36,17 +49,8 @@ export class VoteCountsAsPublishedMigration extends Migration {
                    from claimed c
                   where c.type = 'vote.cast' and (c.payload->'data'->'stats'->>'all_voted') is distinct from 'true'),
                counts as (
-                 select r.story_id,
-                        jsonb_build_object('votes_cast', k.cast_n, 'total_participants', k.total,
-                                           'all_voted', k.total > 0 and k.cast_n >= k.total) as stats
-                   from (select distinct session_id, story_id from recount) r cross join lateral (
-                     select (select count(*)::int from votes v
-                              where v.story_id = r.story_id
-                                and (select p.role <> 'observer' and p.removed_at is null
-                                       from participants p where p.id = v.participant_id)) as cast_n,
-                            (select count(*)::int from participants p
-                              where p.session_id = r.session_id and p.role <> 'observer'
-                                and p.removed_at is null) as total) k),
+                 select r.story_id, round_stats(r.story_id, r.session_id) as stats
+                   from (select distinct session_id, story_id from recount) r),
                sent as (
                  select c.*, k.stats
                    from claimed c left join recount r on r.n = c.ordinality
@@ -65,5 +69,6 @@ export class VoteCountsAsPublishedMigration extends Migration {
   override async down(): Promise<void> {
     this.addSql('drop function if exists sessions_outbox_claim(int)');
     this.addSql('drop type if exists claimed_event');
+    this.addSql('drop function if exists round_stats(uuid, uuid)');
   }
 }
