@@ -94,11 +94,28 @@ export class OutboxTraceMigration extends Migration {
   }
 }
 
+/** The key of the outbox's advisory lock ("outbox" in ASCII): each unit's database has its own. */
+const OUTBOX_CLAIM_LOCK = 122550254464888n;
+
+/** The relay's claim (see the two migrations below); `inTurn`: first it takes the outbox's lock. */
+const claimFunction = ({ inTurn }: { inTurn: boolean }) => `create or replace function outbox_claim(batch int)
+      returns table (id uuid, type varchar, payload jsonb, created_at text, seq bigint, attempts int,
+                     traceparent text)
+      language plpgsql as $$
+      #variable_conflict use_column
+      begin${inTurn ? `\n        perform pg_advisory_xact_lock(${OUTBOX_CLAIM_LOCK});` : ''}
+        return query
+          with claimed as (select id from outbox order by created_at, seq limit batch for update skip locked),
+               gone as (delete from outbox o using claimed where o.id = claimed.id returning o.*)
+          select g.id, g.type, g.payload, g.created_at::text, g.seq, g.attempts, g.traceparent
+            from gone g order by g.created_at, g.seq;
+      end $$`;
+
 /**
  * The relay's claim as a function: PL/pgSQL plans its statement once per connection and reuses it,
  * where the claim sent as text (it opens the transaction the publish runs in, so it cannot be a
  * prepared statement) was parsed and planned on every claim. It takes the oldest pending rows (SKIP
- * LOCKED: replicas claim different rows), deletes them, and hands them back in the order they were
+ * LOCKED: no other claim holds them), deletes them, and hands them back in the order they were
  * written (the time as text: a row that goes back keeps its exact microseconds); the caller's
  * transaction holds them until it commits. A unit may claim through a function of its own that calls
  * this one and returns the same columns (the sessions unit's `sessions_outbox_claim`): a change of the
@@ -106,22 +123,31 @@ export class OutboxTraceMigration extends Migration {
  */
 export class OutboxClaimFunctionMigration extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`create or replace function outbox_claim(batch int)
-      returns table (id uuid, type varchar, payload jsonb, created_at text, seq bigint, attempts int,
-                     traceparent text)
-      language plpgsql as $$
-      #variable_conflict use_column
-      begin
-        return query
-          with claimed as (select id from outbox order by created_at, seq limit batch for update skip locked),
-               gone as (delete from outbox o using claimed where o.id = claimed.id returning o.*)
-          select g.id, g.type, g.payload, g.created_at::text, g.seq, g.attempts, g.traceparent
-            from gone g order by g.created_at, g.seq;
-      end $$`);
+    this.addSql(claimFunction({ inTurn: false }));
   }
 
   override async down(): Promise<void> {
     this.addSql('drop function if exists outbox_claim(int)');
+  }
+}
+
+/**
+ * One claim at a time: the relays of a unit's replicas each claimed the oldest rows no other held
+ * (SKIP LOCKED) and published their batches side by side, so the stream interleaved them (after a
+ * backlog, a reveal could reach the room before the votes written ahead of it). Each claim now first
+ * takes the outbox's lock for its transaction (a transaction-level advisory lock on a fixed key: the
+ * database is the unit's own), so a relay that claims while another publishes waits for that one's
+ * commit and then takes the rows after it: the stream holds the events in the order they were
+ * written, whichever replica sends them. One process's claims already came one at a time, so a single
+ * replica waits for nothing. The relay bounds how long a claim may hold the lock.
+ */
+export class OutboxClaimInTurnMigration extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(claimFunction({ inTurn: true }));
+  }
+
+  override async down(): Promise<void> {
+    this.addSql(claimFunction({ inTurn: false }));
   }
 }
 
@@ -133,4 +159,5 @@ export const eventsMigrations = [
   { name: '0000-events-outbox-write-order', class: OutboxWriteOrderMigration },
   { name: '0000-events-outbox-trace', class: OutboxTraceMigration },
   { name: '0000-events-outbox-claim-function', class: OutboxClaimFunctionMigration },
+  { name: '0000-events-outbox-claim-in-turn', class: OutboxClaimInTurnMigration },
 ];

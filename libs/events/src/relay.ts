@@ -46,6 +46,12 @@ const ageGauge = gauge(
 );
 const publishedCounter = counter('outbox_published_total', 'Events published by the outbox relay', ['type']);
 
+/**
+ * How long a claim's transaction may sit idle (while its batch is published) before the server ends it:
+ * far longer than a batch's publishes, each of which gives up after 3 s.
+ */
+const CLAIM_HELD_AT_MOST = '15s';
+
 interface Row {
   id: string;
   type: string;
@@ -82,8 +88,9 @@ function publishRow(js: JetStreamClient, bus: EventBus, row: Row) {
 }
 
 /**
- * Publishes outbox rows to JetStream with Nats-Msg-Id = event id, in commit order. Rows are claimed
- * with SKIP LOCKED so several replicas can relay side by side. When NATS is down the rows stay and
+ * Publishes outbox rows to JetStream with Nats-Msg-Id = event id, in commit order. The replicas of a
+ * unit each run a relay; their claims take turns (the outbox's lock, see migration.ts), so the stream
+ * holds the events in the order they were written whichever replica publishes them. When NATS is down the rows stay and
  * are published once it returns; the broker's dedup window and the consumers' processed-events
  * table make a publish repeated after a crash harmless.
  */
@@ -102,19 +109,23 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
 
   /**
    * One claim of the outbox, in one round trip: the transaction begins and the oldest pending rows are
-   * taken (SKIP LOCKED, so replicas claim different rows) and deleted, and come back in the order they
+   * taken in turn with the other replicas' claims, and deleted, and come back in the order they
    * were written (`outbox_claim`, whose statement each connection plans once; see migration.ts). They
    * are published while the transaction holds them, and the commit lets them go. A row JetStream did
    * not take goes back as it was, saying how often it was tried and why not; the others still leave,
    * so one row that cannot be published holds up no other. The commit does not wait for the disk: the
    * rows it deletes are published already, and were it lost in a crash they would only be published
    * again (which the broker's deduplication and the consumers' processed events make harmless, as for
-   * a crash before the commit).
+   * a crash before the commit). The claim holds the outbox's lock until that commit, and another
+   * replica's claim waits for it: a relay that stops answering in the middle (a process frozen, a
+   * network cut) has its session ended by the server after `CLAIM_HELD_AT_MOST`, which gives the rows
+   * and the lock back, so the other replicas go on publishing.
    */
   const claimFunction = options.claimFunction ?? 'outbox_claim';
   if (!/^[a-z_][a-z0-9_]*$/.test(claimFunction)) throw new Error(`not a function name: ${claimFunction}`);
   const claim = `begin;
     set local synchronous_commit = off;
+    set local idle_in_transaction_session_timeout = '${CLAIM_HELD_AT_MOST}';
     select * from ${claimFunction}(${Math.max(1, Math.floor(batchSize))})`;
   async function publishBatch(): Promise<number> {
     const pool = await (options.orm.em.getConnection() as PostgreSqlConnection).getNativeClient();

@@ -680,4 +680,30 @@ describe('events: outbox relay and consumers', () => {
       published.push((await jsm.streams.getMessage(bus.stream, { seq }))!.json<{ id: string }>().id);
     expect(published).toEqual(ids);
   });
+
+  it('publishes in the order the events were written while relays of several replicas claim side by side', async () => {
+    const jsm = await jetstreamManager(nc);
+    const before = (await jsm.streams.info(bus.stream)).state.last_seq;
+    const em = db.fork();
+    const ids = Array.from(
+      { length: 400 },
+      (_, n) => enqueue(em, 'token.revoked', tokenRevoked(200 + n), { source: 'test' }).id,
+    );
+    await em.flush();
+    // A backlog (the broker was away, say) that three replicas' relays all start on at once.
+    const connections = await Promise.all(
+      [1, 2, 3].map((n) => connectNats({ url: nats.url, name: `events-test-replica-${n}`, logger })),
+    );
+    const relays = connections.map((replicaNc) =>
+      startOutboxRelay({ orm: db.orm as MikroORM, nc: replicaNc, logger, bus, batchSize: 25 }),
+    );
+    for (const relay of relays) relay.kick();
+    await Promise.all(relays.map((relay) => relay.drain()));
+    await Promise.all(relays.map((relay) => relay.stop()));
+    await Promise.all(connections.map((c) => c.close()));
+    const published: string[] = [];
+    for (let seq = before + 1; seq <= before + ids.length; seq++)
+      published.push((await jsm.streams.getMessage(bus.stream, { seq }))!.json<{ id: string }>().id);
+    expect(published).toEqual(ids);
+  });
 });
