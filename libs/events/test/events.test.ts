@@ -1,4 +1,4 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { MikroORM, PostgreSqlConnection } from '@mikro-orm/postgresql';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { ServiceUnavailableError } from '@pp/http';
 import { createLogger } from '@pp/logger';
@@ -701,6 +701,36 @@ describe('events: outbox relay and consumers', () => {
     await Promise.all(relays.map((relay) => relay.drain()));
     await Promise.all(relays.map((relay) => relay.stop()));
     await Promise.all(connections.map((c) => c.close()));
+    const published: string[] = [];
+    for (let seq = before + 1; seq <= before + ids.length; seq++)
+      published.push((await jsm.streams.getMessage(bus.stream, { seq }))!.json<{ id: string }>().id);
+    expect(published).toEqual(ids);
+  });
+
+  it('waits while another replica’s claim holds the outbox, and publishes in order once that claim is gone', async () => {
+    const jsm = await jetstreamManager(nc);
+    const before = (await jsm.streams.info(bus.stream)).state.last_seq;
+    const em = db.fork();
+    const ids = Array.from(
+      { length: 20 },
+      (_, n) => enqueue(em, 'token.revoked', tokenRevoked(700 + n), { source: 'test' }).id,
+    );
+    await em.flush();
+    // Another replica claims the first five and stops answering (a frozen process) until the server
+    // ends its session.
+    const pool = await (db.orm.em.getConnection() as PostgreSqlConnection).getNativeClient();
+    const frozen = await pool.connect();
+    frozen.on('error', () => undefined);
+    await frozen.query(`begin; set local idle_in_transaction_session_timeout = '1500ms'`);
+    const held = (await frozen.query('select id from outbox_claim(5)')) as { rows: Array<{ id: string }> };
+    expect(held.rows.map((r) => r.id)).toEqual(ids.slice(0, 5));
+    const relay = startOutboxRelay({ orm: db.orm as MikroORM, nc, logger, bus, intervalMs: 100 });
+    await new Promise((r) => setTimeout(r, 800));
+    // Nothing went out around the held rows.
+    expect((await jsm.streams.info(bus.stream)).state.last_seq).toBe(before);
+    await until(async () => (await jsm.streams.info(bus.stream)).state.last_seq === before + ids.length, 10_000);
+    await relay.stop();
+    frozen.release(true);
     const published: string[] = [];
     for (let seq = before + 1; seq <= before + ids.length; seq++)
       published.push((await jsm.streams.getMessage(bus.stream, { seq }))!.json<{ id: string }>().id);
