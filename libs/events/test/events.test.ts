@@ -728,7 +728,10 @@ describe('events: outbox relay and consumers', () => {
     await new Promise((r) => setTimeout(r, 800));
     // Nothing went out around the held rows.
     expect((await jsm.streams.info(bus.stream)).state.last_seq).toBe(before);
-    await until(async () => (await jsm.streams.info(bus.stream)).state.last_seq === before + ids.length, 10_000);
+    await until(
+      async () => (await jsm.streams.info(bus.stream)).state.last_seq === before + ids.length,
+      10_000,
+    );
     await relay.stop();
     frozen.release(true);
     const published: string[] = [];
