@@ -78,6 +78,30 @@ describe('events: outbox relay and consumers', () => {
       last_error: string | null;
     }>;
 
+  /**
+   * `count` token.revoked events written to the outbox in one transaction (numbered from `from`), and
+   * the stream's last sequence before them.
+   */
+  const writeEvents = async (count: number, from: number) => {
+    const before = (await (await jetstreamManager(nc)).streams.info(bus.stream)).state.last_seq;
+    const em = db.fork();
+    const ids = Array.from(
+      { length: count },
+      (_, n) => enqueue(em, 'token.revoked', tokenRevoked(from + n), { source: 'test' }).id,
+    );
+    await em.flush();
+    return { ids, before };
+  };
+
+  /** The ids of the `count` events the stream took after sequence `before`, in its order. */
+  const publishedAfter = async (before: number, count: number) => {
+    const jsm = await jetstreamManager(nc);
+    const ids: string[] = [];
+    for (let seq = before + 1; seq <= before + count; seq++)
+      ids.push((await jsm.streams.getMessage(bus.stream, { seq }))!.json<{ id: string }>().id);
+    return ids;
+  };
+
   /** A consumer on this test's broker, database and bus. */
   const consume = (options: Omit<ConsumerOptions, 'nc' | 'orm' | 'logger' | 'bus'>) =>
     startConsumer({ nc, orm: db.orm as MikroORM, logger, bus, ...options });
@@ -656,14 +680,7 @@ describe('events: outbox relay and consumers', () => {
 
   // Last: the durable consumers of the tests above would get these events too.
   it('publishes the events of one transaction in the order they were written, within one instant too', async () => {
-    const jsm = await jetstreamManager(nc);
-    const before = (await jsm.streams.info(bus.stream)).state.last_seq;
-    const em = db.fork();
-    const ids = Array.from(
-      { length: 30 },
-      (_, n) => enqueue(em, 'token.revoked', tokenRevoked(100 + n), { source: 'test' }).id,
-    );
-    await em.flush();
+    const { ids, before } = await writeEvents(30, 100);
     // A fast transaction writes its events within one millisecond: the same time for all of them.
     await db
       .fork()
@@ -675,21 +692,11 @@ describe('events: outbox relay and consumers', () => {
     const relay = startOutboxRelay({ orm: db.orm as MikroORM, nc, logger, bus, intervalMs: 50 });
     await relay.drain();
     await relay.stop();
-    const published: string[] = [];
-    for (let seq = before + 1; seq <= before + ids.length; seq++)
-      published.push((await jsm.streams.getMessage(bus.stream, { seq }))!.json<{ id: string }>().id);
-    expect(published).toEqual(ids);
+    expect(await publishedAfter(before, ids.length)).toEqual(ids);
   });
 
   it('publishes in the order the events were written while relays of several replicas claim side by side', async () => {
-    const jsm = await jetstreamManager(nc);
-    const before = (await jsm.streams.info(bus.stream)).state.last_seq;
-    const em = db.fork();
-    const ids = Array.from(
-      { length: 400 },
-      (_, n) => enqueue(em, 'token.revoked', tokenRevoked(200 + n), { source: 'test' }).id,
-    );
-    await em.flush();
+    const { ids, before } = await writeEvents(400, 200);
     // A backlog (the broker was away, say) that three replicas' relays all start on at once.
     const connections = await Promise.all(
       [1, 2, 3].map((n) => connectNats({ url: nats.url, name: `events-test-replica-${n}`, logger })),
@@ -701,21 +708,12 @@ describe('events: outbox relay and consumers', () => {
     await Promise.all(relays.map((relay) => relay.drain()));
     await Promise.all(relays.map((relay) => relay.stop()));
     await Promise.all(connections.map((c) => c.close()));
-    const published: string[] = [];
-    for (let seq = before + 1; seq <= before + ids.length; seq++)
-      published.push((await jsm.streams.getMessage(bus.stream, { seq }))!.json<{ id: string }>().id);
-    expect(published).toEqual(ids);
+    expect(await publishedAfter(before, ids.length)).toEqual(ids);
   });
 
   it('waits while another replica’s claim holds the outbox, and publishes in order once that claim is gone', async () => {
     const jsm = await jetstreamManager(nc);
-    const before = (await jsm.streams.info(bus.stream)).state.last_seq;
-    const em = db.fork();
-    const ids = Array.from(
-      { length: 20 },
-      (_, n) => enqueue(em, 'token.revoked', tokenRevoked(700 + n), { source: 'test' }).id,
-    );
-    await em.flush();
+    const { ids, before } = await writeEvents(20, 700);
     // Another replica claims the first five and stops answering (a frozen process) until the server
     // ends its session.
     const pool = await (db.orm.em.getConnection() as PostgreSqlConnection).getNativeClient();
@@ -734,9 +732,6 @@ describe('events: outbox relay and consumers', () => {
     );
     await relay.stop();
     frozen.release(true);
-    const published: string[] = [];
-    for (let seq = before + 1; seq <= before + ids.length; seq++)
-      published.push((await jsm.streams.getMessage(bus.stream, { seq }))!.json<{ id: string }>().id);
-    expect(published).toEqual(ids);
+    expect(await publishedAfter(before, ids.length)).toEqual(ids);
   });
 });
