@@ -4,6 +4,7 @@
  * driven by playwright-core: nothing is downloaded from elsewhere), and a
  * room to open in it.
  */
+import { jest } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -90,8 +91,12 @@ export async function launchChromium(): Promise<Browser> {
   });
 }
 
-/** How long a browser test waits for one step (a page to show what an action or an event brings). */
-export const STEP = 10_000;
+/**
+ * How long a browser test waits for one step (a page to show what an action or an event brings): on
+ * two cores shared with the suite's other whole-platform tests and Chromium, a step that takes
+ * milliseconds alone has taken over ten seconds.
+ */
+export const STEP = 20_000;
 
 /** Until the probe's value passes the check (the last failure is thrown after the timeout). */
 export async function eventually<T>(probe: () => Promise<T>, check: (value: T) => void, timeoutMs = STEP) {
@@ -156,6 +161,8 @@ export function withBrowserPlatform(
 ) {
   let platform: Platform | undefined;
   let browser: Browser | undefined;
+  // A test of a few steps, each of which may take up to STEP on a busy machine.
+  jest.setTimeout(90_000);
   beforeAll(async () => {
     await buildWebRoom();
     [platform, browser] = await Promise.all([startPlatform(options), launchChromium()]);
