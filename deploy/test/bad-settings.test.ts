@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +19,9 @@ function run(entry: string, env: Record<string, string>) {
   let output = '';
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  // Loading a unit's modules takes a second alone, and has taken over 20 s beside the suite's other
+  // whole-platform tests on two cores.
+  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
   return new Promise<{ status: number | null; output: string }>((resolve) =>
     child.once('close', (status) => {
       clearTimeout(timer);
@@ -28,6 +31,7 @@ function run(entry: string, env: Record<string, string>) {
 }
 
 describe('a bad setting', () => {
+  jest.setTimeout(90_000);
   it.each(units.map((u) => [u.name, u.entry]))(
     'ends %s at once with the status that says so, naming the variable',
     async (_name, entry) => {
