@@ -90,9 +90,9 @@ function publishRow(js: JetStreamClient, bus: EventBus, row: Row) {
 /**
  * Publishes outbox rows to JetStream with Nats-Msg-Id = event id, in commit order. The replicas of a
  * unit each run a relay; their claims take turns (the outbox's lock, see migration.ts), so the stream
- * holds the events in the order they were written whichever replica publishes them. When NATS is down the rows stay and
- * are published once it returns; the broker's dedup window and the consumers' processed-events
- * table make a publish repeated after a crash harmless.
+ * holds the events in the order they were written whichever replica publishes them. When NATS is down
+ * the rows stay and are published once it returns; the broker's dedup window and the consumers'
+ * processed-events table make a publish repeated after a crash harmless.
  */
 export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const bus = options.bus ?? defaultBus;
