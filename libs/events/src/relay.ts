@@ -46,11 +46,13 @@ const ageGauge = gauge(
 );
 const publishedCounter = counter('outbox_published_total', 'Events published by the outbox relay', ['type']);
 
+/** How long a publish waits for JetStream's acknowledgement before it gives up. */
+const PUBLISH_TIMEOUT_MS = 3_000;
 /**
  * How long a claim's transaction may sit idle (while its batch is published) before the server ends it:
- * far longer than a batch's publishes, each of which gives up after 3 s.
+ * far longer than a batch's publishes, which go out together and each give up after PUBLISH_TIMEOUT_MS.
  */
-const CLAIM_HELD_AT_MOST = '15s';
+const CLAIM_HELD_AT_MOST_MS = 5 * PUBLISH_TIMEOUT_MS;
 
 interface Row {
   id: string;
@@ -96,7 +98,7 @@ function publishRow(js: JetStreamClient, bus: EventBus, row: Row) {
  */
 export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const bus = options.bus ?? defaultBus;
-  const js = jetstream(options.nc, { timeout: 3_000 });
+  const js = jetstream(options.nc, { timeout: PUBLISH_TIMEOUT_MS });
   const batchSize = options.batchSize ?? 100;
   const intervalMs = options.intervalMs ?? 1_000;
   let stopped = false;
@@ -118,14 +120,14 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
    * again (which the broker's deduplication and the consumers' processed events make harmless, as for
    * a crash before the commit). The claim holds the outbox's lock until that commit, and another
    * replica's claim waits for it: a relay that stops answering in the middle (a process frozen, a
-   * network cut) has its session ended by the server after `CLAIM_HELD_AT_MOST`, which gives the rows
+   * network cut) has its session ended by the server after `CLAIM_HELD_AT_MOST_MS`, which gives the rows
    * and the lock back, so the other replicas go on publishing.
    */
   const claimFunction = options.claimFunction ?? 'outbox_claim';
   if (!/^[a-z_][a-z0-9_]*$/.test(claimFunction)) throw new Error(`not a function name: ${claimFunction}`);
   const claim = `begin;
     set local synchronous_commit = off;
-    set local idle_in_transaction_session_timeout = '${CLAIM_HELD_AT_MOST}';
+    set local idle_in_transaction_session_timeout = ${CLAIM_HELD_AT_MOST_MS};
     select * from ${claimFunction}(${Math.max(1, Math.floor(batchSize))})`;
   async function publishBatch(): Promise<number> {
     const pool = await (options.orm.em.getConnection() as PostgreSqlConnection).getNativeClient();
