@@ -4054,7 +4054,22 @@ export interface operations {
         };
       };
       429: components['responses']['TooManyRequests'];
-      503: components['responses']['ServiceUnavailable'];
+      /** @description Joins of one room made at the same moment take turns, a few milliseconds each, and a join that waited 10 s for its turn gives up with `service_unavailable` and `Retry-After: 1`, having done nothing: joining again is safe. Also when the database cannot be reached. */
+      503: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       504: components['responses']['GatewayTimeout'];
     };
   };

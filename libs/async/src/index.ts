@@ -1,2 +1,3 @@
 export * from './deadline.ts';
 export * from './steps.ts';
+export * from './turns.ts';

@@ -25,6 +25,7 @@ import { voteRoutes } from './routes/votes.routes.ts';
 import { workspaceRoutes } from './routes/workspace.routes.ts';
 import { CommittedRounds } from './use-cases/shared/committed-rounds.ts';
 import { voteScenes } from './use-cases/shared/vote-scenes.ts';
+import { joinLines } from './use-cases/join-session.use-case.ts';
 
 export interface AppOptions {
   now?: () => Date;
@@ -53,6 +54,7 @@ export function createApp(
     timeoutMs: config.STORIES_TIMEOUT_MS,
   });
   const tokenKey = participantTokenKey(config.INTERNAL_SIGNING_KEY);
+  const joins = joinLines();
   const deps: RouteDeps = {
     context: () => ({
       em: runtime.db.em(),
@@ -65,6 +67,7 @@ export function createApp(
       logger: runtime.logger,
       participantTokenKey: tokenKey,
       roomMaxParticipants: config.ROOM_MAX_PARTICIPANTS,
+      joins,
     }),
   };
   return createRuntimeApp(

@@ -15,6 +15,22 @@ const join = (code: string, body: unknown, headers: Record<string, string> = {})
 const participantsOf = async (code: string) =>
   (await h.client.get(`/sessions/${code}/participants`)).body.participants;
 
+/** A transaction of the test's own, on its own connection, held open between steps. */
+const openTransaction = async () => {
+  const em = h.runtime.db.fork();
+  await em.begin();
+  const sql = (query: string, params: unknown[] = []) =>
+    em.getConnection().execute(query, params, 'all', em.getTransactionContext());
+  return { sql, commit: () => em.commit() };
+};
+const votesIn = async (storyId: string) =>
+  h.runtime.db
+    .fork()
+    .getConnection()
+    .execute('select count(*)::int as n from votes where story_id = ?', [storyId]);
+const settled = (p: Promise<unknown>, ms = 300) =>
+  Promise.race([p.then(() => true), new Promise((r) => setTimeout(() => r(false), ms))]);
+
 describe('participants: joining', () => {
   it('lets a guest join by name as a participant, with a token and the public session', async () => {
     const session = await r.createSession('ann');
@@ -187,22 +203,6 @@ describe('participants: listing and managing', () => {
     ]);
   });
 
-  /** A transaction of the test's own, on its own connection, held open between steps. */
-  const openTransaction = async () => {
-    const em = h.runtime.db.fork();
-    await em.begin();
-    const sql = (query: string, params: unknown[] = []) =>
-      em.getConnection().execute(query, params, 'all', em.getTransactionContext());
-    return { sql, commit: () => em.commit() };
-  };
-  const votesIn = async (storyId: string) =>
-    h.runtime.db
-      .fork()
-      .getConnection()
-      .execute('select count(*)::int as n from votes where story_id = ?', [storyId]);
-  const settled = (p: Promise<unknown>, ms = 300) =>
-    Promise.race([p.then(() => true), new Promise((r) => setTimeout(() => r(false), ms))]);
-
   it('makes a vote wait for its voter becoming an observer, then refuses it (no vote left behind)', async () => {
     const session = await r.createSession('ann');
     const story = await r.openStory(session);
@@ -240,5 +240,43 @@ describe('participants: listing and managing', () => {
     await vote.commit();
     expect((await removal).status).toBe(200);
     expect(await votesIn(story.id)).toEqual([{ n: 0 }]);
+  });
+});
+
+describe('participants: a room everyone opens at once', () => {
+  /**
+   * This database's connections waiting for a lock (the unit's pooled ones, here), read on the test's
+   * own transaction: the pool may have none to spare. Its statistics snapshot is cleared each time.
+   */
+  const waitingOnLocks = async (tx: Awaited<ReturnType<typeof openTransaction>>) => {
+    await tx.sql('select pg_stat_clear_snapshot()');
+    const [found] = (await tx.sql(
+      `select count(*)::int as n from pg_stat_activity
+        where datname = current_database() and wait_event_type = 'Lock'`,
+    )) as Array<{ n: number }>;
+    return found!.n;
+  };
+
+  it('lets 40 joins of one room wait their turn holding one pooled connection: all join, and other rooms answer meanwhile', async () => {
+    const session = await r.createSession('ann');
+    const other = await r.createSession('bea');
+    // The room's row is held (a change of the session under way) while everyone opens the link.
+    const held = await openTransaction();
+    await held.sql('select id from sessions where id = ? for no key update', [session.id]);
+    const joins = Array.from({ length: 40 }, (_, i) => join(session.code, { name: `Guest ${i}` }));
+    await until(async () => (await waitingOnLocks(held)) > 0);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // One join of the room at a time waits on its row; the others wait in line, holding nothing.
+    expect(await waitingOnLocks(held)).toBe(1);
+    // The pool is free for everyone else: another room takes a join, and its list answers.
+    expect((await join(other.code, { name: 'Elsewhere' })).status).toBe(200);
+    expect((await participantsOf(other.code)).map((p: { name: string }) => p.name)).toEqual(['Elsewhere']);
+    await held.commit();
+
+    const answers = await Promise.all(joins);
+    expect(answers.map((a) => a.status)).toEqual(Array(40).fill(200));
+    const ids = new Set(answers.map((a) => a.body.participant.id));
+    expect(ids.size).toBe(40);
+    expect(await participantsOf(session.code)).toHaveLength(40);
   });
 });

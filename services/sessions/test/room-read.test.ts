@@ -9,6 +9,7 @@ import { openStream, until } from '@pp/testing';
 import type { StoriesClient } from '../src/clients/stories.client.ts';
 import { roomPosition } from '../src/db/room-event.repository.ts';
 import { openRoom } from '../src/use-cases/open-room.use-case.ts';
+import { joinLines } from '../src/use-cases/join-session.use-case.ts';
 import { voteScenes } from '../src/use-cases/shared/vote-scenes.ts';
 import { CommittedRounds } from '../src/use-cases/shared/committed-rounds.ts';
 import { rooms } from './support/room.ts';
@@ -106,6 +107,7 @@ describe('opening a room in one read', () => {
         stories: { roomStories: async () => [] } as unknown as StoriesClient,
         logger: createLogger({ name: 'room-read-test', level: 'silent' }),
         roomMaxParticipants: 1_000,
+        joins: joinLines(),
         participantTokenKey: participantTokenKey('internal-signing-key-for-room-read-tests-0123456789'),
       };
       const read = await openRoom(ctx, session.code, undefined, undefined);

@@ -46,12 +46,11 @@ describe('votes: casting', () => {
     expect(sealed.body.votes.map((v: { value: string }) => v.value)).toEqual(['8']);
   });
 
-  it('counts 50 participants voting at once: 50 votes cast, and the last answers say all voted', async () => {
+  it('counts 50 participants joining and voting at once: 50 votes cast, and the last answers say all voted', async () => {
     const session = await r.createSession('ann');
-    // The room fills one join after the other (joins of one room queue on its row): the votes are what
-    // this test sends at once.
-    const voters = [];
-    for (let i = 0; i < 50; i++) voters.push(await r.join(session.code, `Voter ${i}`));
+    const voters = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => r.join(session.code, `Voter ${i}`)),
+    );
     await r.openStory(session);
     const answers = await Promise.all(voters.map((v) => r.vote(session.code, v.id, '13')));
     expect(answers.map((a) => a.status)).toEqual(Array(50).fill(200));

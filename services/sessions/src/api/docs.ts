@@ -125,6 +125,12 @@ export const sessionsApi = {
           'A signed-in user already in the room still gets its participant back.',
       },
       422: { description: 'No name without a bearer token, or an invalid role' },
+      503: {
+        description:
+          'Joins of one room made at the same moment take turns, a few milliseconds each, and a join that ' +
+          'waited 10 s for its turn gives up with `service_unavailable` and `Retry-After: 1`, having done ' +
+          'nothing: joining again is safe. Also when the database cannot be reached.',
+      },
     },
   },
   'POST /sessions/{code}/vote': {

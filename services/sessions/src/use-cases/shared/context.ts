@@ -1,3 +1,4 @@
+import type { Turns } from '@pp/async';
 import type { ParticipantTokenKey } from '@pp/contracts';
 import type { EntityManager } from '@pp/db';
 import type { Logger } from '@pp/logger';
@@ -24,6 +25,8 @@ export interface SessionsContext {
   participantTokenKey: ParticipantTokenKey;
   /** The most participants a room holds (observers included). */
   roomMaxParticipants: number;
+  /** The lines this replica's joins of each room take turns in (see joinLines). */
+  joins: Turns;
 }
 
 export const SOURCE = 'sessions';

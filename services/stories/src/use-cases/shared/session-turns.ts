@@ -1,4 +1,4 @@
-import { within } from '@pp/async';
+import { Turns } from '@pp/async';
 import { BoundedMap } from '@pp/collections';
 import { ServiceUnavailableError } from '@pp/http';
 import type { QueueTarget } from '../../db/queue.repository.ts';
@@ -26,7 +26,11 @@ const keyOf = (target: QueueTarget) =>
  * one process keep lines of their own, as two processes would).
  */
 export class SessionTurns {
-  private readonly lines = new Map<string, Promise<void>>();
+  private readonly turns = new Turns({
+    ms: TURN_WAIT_MS,
+    late: () =>
+      new ServiceUnavailableError('Other changes of this session are still under way, try again shortly'),
+  });
 
   /**
    * The session of a change's target (a story, a code or an id), as learnt from earlier changes, so
@@ -37,37 +41,11 @@ export class SessionTurns {
 
   /**
    * Runs `work` once the changes of the session queued before it are done. `waited` says whether
-   * there were any (then what was read before may be stale). After `maxWaitMs` in the line it
+   * there were any (then what was read before may be stale). After TURN_WAIT_MS in the line it
    * rejects with 503 instead, and the changes after it keep their order.
    */
-  async run<T>(
-    sessionId: string,
-    work: (waited: boolean) => Promise<T>,
-    maxWaitMs = TURN_WAIT_MS,
-  ): Promise<T> {
-    const before = this.lines.get(sessionId);
-    let done!: () => void;
-    const mine = new Promise<void>((resolve) => (done = resolve));
-    const last = before ? before.then(() => mine) : mine;
-    this.lines.set(sessionId, last);
-    // The line goes once everything in it is done (a change that gave up leaves those before it there).
-    void last.then(() => {
-      if (this.lines.get(sessionId) === last) this.lines.delete(sessionId);
-    });
-    try {
-      if (before)
-        await within(
-          maxWaitMs,
-          before,
-          () =>
-            new ServiceUnavailableError(
-              'Other changes of this session are still under way, try again shortly',
-            ),
-        );
-      return await work(before !== undefined);
-    } finally {
-      done();
-    }
+  run<T>(sessionId: string, work: (waited: boolean) => Promise<T>): Promise<T> {
+    return this.turns.run(sessionId, work);
   }
 
   knownSessionOf(target: QueueTarget): string | undefined {
@@ -79,10 +57,5 @@ export class SessionTurns {
     const key = keyOf(target);
     if (!key || this.sessionOfTarget.has(key)) return;
     this.sessionOfTarget.set(key, sessionId);
-  }
-
-  /** How many sessions have changes under way or waiting. */
-  get sessionsInLine(): number {
-    return this.lines.size;
   }
 }
