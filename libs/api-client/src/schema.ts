@@ -4054,7 +4054,7 @@ export interface operations {
         };
       };
       429: components['responses']['TooManyRequests'];
-      /** @description Joins of one room made at the same moment take turns, a few milliseconds each, and a join that waited 10 s for its turn gives up with `service_unavailable` and `Retry-After: 1`, having done nothing: joining again is safe. Also when the database cannot be reached. */
+      /** @description Joins of one room made at the same moment take turns, a few milliseconds each, and a join that waited 8 s for its turn gives up with `service_unavailable` and `Retry-After: 1`, having done nothing: joining again is safe. Also when the database cannot be reached. */
       503: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];

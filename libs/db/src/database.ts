@@ -15,6 +15,8 @@ export interface DatabaseOptions {
   migrations: Array<{ name: string; class: MigrationClass }>;
   logger: Logger;
   poolMax?: number;
+  /** How long a statement waits for a lock before it fails (LOCK_WAIT_AT_MOST_MS unless given). */
+  lockTimeoutMs?: number;
 }
 
 export interface Database {
@@ -29,6 +31,15 @@ export interface Database {
   requestContext: RequestHandler;
   close(): Promise<void>;
 }
+
+/**
+ * How long a statement of a unit waits for a row or table lock before it fails with SQLSTATE 55P03
+ * (lock_not_available), which a request answers as 503 having changed nothing (its transaction rolls
+ * back): well under the gateway's upstream timeout (15 s), so that no client is left with a 504 and
+ * no telling whether its change was made. Locks are held for milliseconds; a wait this long means a
+ * transaction stuck elsewhere. A statement that must wait longer says so itself (`set local`).
+ */
+export const LOCK_WAIT_AT_MOST_MS = 5_000;
 
 /** The advisory lock the replicas of a unit take turns on to migrate (advisory locks are per database). */
 const MIGRATION_LOCK = 7_243_001;
@@ -56,7 +67,11 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
     entities: options.entities,
     extensions: [Migrator],
     pool: { min: 0, max: options.poolMax ?? 10, idleTimeoutMillis: 30_000 },
-    driverOptions: { connectionTimeoutMillis: 3_000 },
+    driverOptions: {
+      connectionTimeoutMillis: 3_000,
+      // Sent at connection start, so every pooled connection has it.
+      lock_timeout: options.lockTimeoutMs ?? LOCK_WAIT_AT_MOST_MS,
+    },
     migrations: {
       migrationsList: options.migrations,
       transactional: true,

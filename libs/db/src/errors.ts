@@ -6,7 +6,10 @@ import {
 } from '@mikro-orm/postgresql';
 import { ConflictError, ServiceUnavailableError, UNREACHABLE_CODES, type AppError } from '@pp/http';
 
-/** Socket errors, and PostgreSQL's SQLSTATEs for a server that cannot be reached or is going away. */
+/**
+ * Socket errors, and PostgreSQL's SQLSTATEs for a server that cannot be reached or is going away, or
+ * that could not give a lock in time: each is worth trying again shortly.
+ */
 const UNAVAILABLE_CODES = new Set([
   ...UNREACHABLE_CODES,
   '08000', // connection_exception
@@ -17,14 +20,16 @@ const UNAVAILABLE_CODES = new Set([
   '57P01', // admin_shutdown
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now
+  '55P03', // lock_not_available: a lock waited for past lock_timeout (see LOCK_WAIT_AT_MOST_MS)
 ]);
 /** What the pg driver says when a connection drops or cannot be had in time (it sets no code). */
 const UNAVAILABLE_MESSAGE =
   /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection is closed/i;
 
 /**
- * Whether the error means the database cannot be reached (down, restarting, out of connections):
- * MikroORM's PostgreSQL driver reports these as plain driver exceptions, so the codes tell.
+ * Whether the error means the database cannot be reached (down, restarting, out of connections) or
+ * could not give a lock in time (one held too long elsewhere): MikroORM's PostgreSQL driver reports
+ * these as plain driver exceptions, so the codes tell.
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
   if (err instanceof ConnectionException || err instanceof LockWaitTimeoutException) return true;

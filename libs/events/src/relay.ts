@@ -121,13 +121,15 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
    * a crash before the commit). The claim holds the outbox's lock until that commit, and another
    * replica's claim waits for it: a relay that stops answering in the middle (a process frozen, a
    * network cut) has its session ended by the server after `CLAIM_HELD_AT_MOST_MS`, which gives the rows
-   * and the lock back, so the other replicas go on publishing.
+   * and the lock back, so the other replicas go on publishing; a claim waits for the lock that long
+   * (beyond the units' usual limit on a lock wait).
    */
   const claimFunction = options.claimFunction ?? 'outbox_claim';
   if (!/^[a-z_][a-z0-9_]*$/.test(claimFunction)) throw new Error(`not a function name: ${claimFunction}`);
   const claim = `begin;
     set local synchronous_commit = off;
     set local idle_in_transaction_session_timeout = ${CLAIM_HELD_AT_MOST_MS};
+    set local lock_timeout = ${CLAIM_HELD_AT_MOST_MS};
     select * from ${claimFunction}(${Math.max(1, Math.floor(batchSize))})`;
   async function publishBatch(): Promise<number> {
     const pool = await (options.orm.em.getConnection() as PostgreSqlConnection).getNativeClient();

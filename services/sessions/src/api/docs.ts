@@ -128,7 +128,7 @@ export const sessionsApi = {
       503: {
         description:
           'Joins of one room made at the same moment take turns, a few milliseconds each, and a join that ' +
-          'waited 10 s for its turn gives up with `service_unavailable` and `Retry-After: 1`, having done ' +
+          'waited 8 s for its turn gives up with `service_unavailable` and `Retry-After: 1`, having done ' +
           'nothing: joining again is safe. Also when the database cannot be reached.',
       },
     },

@@ -12,10 +12,11 @@ import { factsOf } from './shared/session-facts.ts';
 /**
  * How long a join waits for the joins of the same room ahead of it in this replica before it gives up
  * with 503, having done nothing (a retry is safe). A join's turn takes milliseconds, so this is a long
- * line (a meeting link everyone opened at the same moment on a very busy machine); it stays well under
- * the gateway's upstream timeout (15 s), which would leave the client unsure whether it joined.
+ * line (a meeting link everyone opened at the same moment on a very busy machine). With the longest
+ * wait for the room's row after it (LOCK_WAIT_AT_MOST_MS, 5 s), a join answers before the gateway's
+ * upstream timeout (15 s), which would leave the client unsure whether it joined.
  */
-export const JOIN_WAIT_MS = 10_000;
+export const JOIN_WAIT_MS = 8_000;
 
 /**
  * The lines the joins of each room take turns in, in one replica. Joins of a room count its seats
