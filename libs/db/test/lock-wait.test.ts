@@ -1,10 +1,8 @@
 import pg from 'pg';
-import { createServiceApp, send } from '@pp/http';
-import { createLogger } from '@pp/logger';
-import { api, createTestDatabase, startApp, type TestDatabase } from '@pp/testing';
-import { createDatabase, databaseErrorMapper, LOCK_WAIT_AT_MOST_MS, type Database } from '../src/index.ts';
-
-const logger = createLogger({ name: 'db-test', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+import { send } from '@pp/http';
+import { api, createTestDatabase, type TestDatabase } from '@pp/testing';
+import { createDatabase, LOCK_WAIT_AT_MOST_MS, type Database } from '../src/index.ts';
+import { logger, startDatabaseService } from './support/service.ts';
 
 /** A request whose row another transaction holds: it waits a bounded time, then answers 503. */
 describe('a lock held too long', () => {
@@ -12,7 +10,7 @@ describe('a lock held too long', () => {
   let testDb: TestDatabase;
   let db: Database;
   let other: pg.Client;
-  let server: Awaited<ReturnType<typeof startApp>>;
+  let server: Awaited<ReturnType<typeof startDatabaseService>>;
   const client = api(() => server.url);
   const valueOf = async () =>
     ((await other.query('select value from counters where id = 1')).rows[0] as { value: number }).value;
@@ -30,30 +28,21 @@ describe('a lock held too long', () => {
     await other.connect();
     await other.query('create table counters (id int primary key, value int not null)');
     await other.query('insert into counters values (1, 0)');
-    const app = createServiceApp({
-      logger,
-      unit: 'sessions',
-      identityKey: 'identity-key-for-db-tests-0123456789abcdef',
-      readiness: {},
-      errorMappers: [databaseErrorMapper],
-      routes: (a) => {
-        a.use(db.requestContext);
-        a.post('/count', async (_req, res) => {
-          await db.em().transactional(async (tx) => {
-            await tx
-              .getConnection()
-              .execute(
-                'update counters set value = value + 1 where id = 1',
-                [],
-                'run',
-                tx.getTransactionContext(),
-              );
-          });
-          send(res, 200, { ok: true });
+    server = await startDatabaseService(db, (a) => {
+      a.post('/count', async (_req, res) => {
+        await db.em().transactional(async (tx) => {
+          await tx
+            .getConnection()
+            .execute(
+              'update counters set value = value + 1 where id = 1',
+              [],
+              'run',
+              tx.getTransactionContext(),
+            );
         });
-      },
+        send(res, 200, { ok: true });
+      });
     });
-    server = await startApp(app);
   });
   afterAll(async () => {
     await server.close();

@@ -1,16 +1,14 @@
-import { createServiceApp, send } from '@pp/http';
-import { createLogger } from '@pp/logger';
-import { api, createTestDatabase, startApp, startTcpProxy, until, type TestDatabase } from '@pp/testing';
-import { createDatabase, databaseErrorMapper, preparedRows, type Database } from '../src/index.ts';
-
-const logger = createLogger({ name: 'db-test', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+import { send } from '@pp/http';
+import { api, createTestDatabase, startTcpProxy, until, type TestDatabase } from '@pp/testing';
+import { createDatabase, preparedRows, type Database } from '../src/index.ts';
+import { logger, startDatabaseService } from './support/service.ts';
 
 /** A service whose database goes away (a proxy in front of PostgreSQL is cut) and comes back. */
 describe('database outage', () => {
   let testDb: TestDatabase;
   let proxy: Awaited<ReturnType<typeof startTcpProxy>>;
   let db: Database;
-  let server: Awaited<ReturnType<typeof startApp>>;
+  let server: Awaited<ReturnType<typeof startDatabaseService>>;
   const client = api(() => server.url);
 
   beforeAll(async () => {
@@ -21,25 +19,16 @@ describe('database outage', () => {
     viaProxy.hostname = '127.0.0.1';
     viaProxy.port = String(proxy.port);
     db = await createDatabase({ url: viaProxy.toString(), entities: [], migrations: [], logger });
-    const app = createServiceApp({
-      logger,
-      unit: 'sessions',
-      identityKey: 'identity-key-for-db-tests-0123456789abcdef',
-      readiness: {},
-      errorMappers: [databaseErrorMapper],
-      routes: (a) => {
-        a.use(db.requestContext);
-        a.get('/orm', async (_req, res) => {
-          await db.em().getConnection().execute('select 1');
-          send(res, 200, { ok: true });
-        });
-        a.get('/prepared', async (_req, res) => {
-          await preparedRows(db.em(), { name: 'db-test.one', text: 'select 1 as one' }, []);
-          send(res, 200, { ok: true });
-        });
-      },
+    server = await startDatabaseService(db, (a) => {
+      a.get('/orm', async (_req, res) => {
+        await db.em().getConnection().execute('select 1');
+        send(res, 200, { ok: true });
+      });
+      a.get('/prepared', async (_req, res) => {
+        await preparedRows(db.em(), { name: 'db-test.one', text: 'select 1 as one' }, []);
+        send(res, 200, { ok: true });
+      });
     });
-    server = await startApp(app);
   });
   afterAll(async () => {
     await server.close();
