@@ -34,27 +34,24 @@ describe('work on one key taking turns', () => {
   });
 
   it('gives up with the wait’s error after the longest wait, having done nothing, and the line keeps its order', async () => {
+    const impatient = new Turns({ ms: 200, late: () => new Error('gave up') });
     const log: string[] = [];
-    const slow = turns.run('s4', async () => {
-      await sleep(80);
+    const slow = impatient.run('s4', async () => {
+      await sleep(300);
       log.push('slow');
     });
     let ran = false;
-    const impatient = turns.run('s4', async () => void (ran = true), {
-      ms: 20,
-      late: () => new Error('gave up'),
-    });
-    await expect(impatient).rejects.toThrow('gave up');
+    await expect(impatient.run('s4', async () => void (ran = true))).rejects.toThrow('gave up');
     expect(ran).toBe(false);
-    // The last in line gave up: work arriving now still waits for the slow one at work.
-    const arriving = turns.run(
+    // The last in line gave up: work arriving now still waits for the slow one at work (100 ms more).
+    const arriving = impatient.run(
       's4',
       async (waited) => void log.push(`arriving${waited ? ' after waiting' : ''}`),
     );
     await Promise.all([slow, arriving]);
     expect(log).toEqual(['slow', 'arriving after waiting']);
     await sleep(0);
-    expect(turns.keysInLine).toBe(0);
+    expect(impatient.keysInLine).toBe(0);
   });
 
   it('keeps each instance’s lines apart: work through another replica does not wait for this one’s', async () => {

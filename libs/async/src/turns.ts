@@ -28,7 +28,7 @@ export class Turns {
    * (then what was read before may be stale). After the longest wait in the line it rejects with the
    * wait's error instead, and the work after it keeps its order.
    */
-  async run<T>(key: string, work: (waited: boolean) => Promise<T>, wait: TurnWait = this.wait): Promise<T> {
+  async run<T>(key: string, work: (waited: boolean) => Promise<T>): Promise<T> {
     const before = this.lines.get(key);
     let done!: () => void;
     const mine = new Promise<void>((resolve) => (done = resolve));
@@ -39,7 +39,7 @@ export class Turns {
       if (this.lines.get(key) === last) this.lines.delete(key);
     });
     try {
-      if (before) await within(wait.ms, before, wait.late);
+      if (before) await within(this.wait.ms, before, this.wait.late);
       return await work(before !== undefined);
     } finally {
       done();

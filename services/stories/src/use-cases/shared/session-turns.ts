@@ -15,22 +15,25 @@ const keyOf = (target: QueueTarget) =>
   'storyId' in target ? `story:${target.storyId}` : 'code' in target ? `code:${target.code}` : undefined;
 
 /**
- * Changes of one session's stories take turns in this replica, in the order they came. A change
- * commits only if no other change of the session was planned since it read the stories, so changes
- * of one session that overlap would undo each other's plans: ten stories added at once would mostly
- * end in 409 concurrent_change. Taking turns holds nothing but the session's later changes of this
- * replica (no connection, no row: other sessions go on, and so does every read); changes through
- * other replicas still meet the commit's check and plan again.
+ * Changes of one session's stories take turns in this replica (keyed by the session's id), in the
+ * order they came; one that waited TURN_WAIT_MS gives up with 503. A change commits only if no other
+ * change of the session was planned since it read the stories, so changes of one session that overlap
+ * would undo each other's plans: ten stories added at once would mostly end in 409 concurrent_change.
+ * Taking turns holds nothing but the session's later changes of this replica (no connection, no row:
+ * other sessions go on, and so does every read); changes through other replicas still meet the
+ * commit's check and plan again.
  *
  * One instance per running service (it is state of the replica, not of the module: two replicas in
  * one process keep lines of their own, as two processes would).
  */
-export class SessionTurns {
-  private readonly turns = new Turns({
-    ms: TURN_WAIT_MS,
-    late: () =>
-      new ServiceUnavailableError('Other changes of this session are still under way, try again shortly'),
-  });
+export class SessionTurns extends Turns {
+  constructor() {
+    super({
+      ms: TURN_WAIT_MS,
+      late: () =>
+        new ServiceUnavailableError('Other changes of this session are still under way, try again shortly'),
+    });
+  }
 
   /**
    * The session of a change's target (a story, a code or an id), as learnt from earlier changes, so
@@ -38,15 +41,6 @@ export class SessionTurns {
    * session; a wrong guess would only make a change wait in another session's line.
    */
   private readonly sessionOfTarget = new BoundedMap<string, string>(10_000);
-
-  /**
-   * Runs `work` once the changes of the session queued before it are done. `waited` says whether
-   * there were any (then what was read before may be stale). After TURN_WAIT_MS in the line it
-   * rejects with 503 instead, and the changes after it keep their order.
-   */
-  run<T>(sessionId: string, work: (waited: boolean) => Promise<T>): Promise<T> {
-    return this.turns.run(sessionId, work);
-  }
 
   knownSessionOf(target: QueueTarget): string | undefined {
     if ('sessionId' in target) return target.sessionId;
