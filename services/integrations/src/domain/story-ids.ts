@@ -11,6 +11,13 @@ export function importedStoryId(sessionId: string, source: string, externalId: s
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
+/**
+ * Whether a story may have come from an import: an imported story's id is name-based (version 5, from
+ * `importedStoryId`), and the stories unit makes its own stories' ids at random (version 4). A story
+ * that cannot have been imported is not looked up on its reveal.
+ */
+export const mayBeImported = (storyId: string): boolean => storyId[14] === '5';
+
 /** Stories sent to the stories unit in batches of at most 100, and at most ~200 kB of JSON each. */
 export function batches<T>(items: T[], maxCount = 100, maxBytes = 200_000): T[][] {
   const out: T[][] = [];

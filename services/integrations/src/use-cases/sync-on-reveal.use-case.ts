@@ -3,6 +3,7 @@ import { enqueue } from '@pp/events';
 import { importedStory } from '../db/import.repository.ts';
 import { eventSynced, insertSyncLogs } from '../db/sync-log.repository.ts';
 import { findConnection } from '../db/connection.repository.ts';
+import { mayBeImported } from '../domain/story-ids.ts';
 import { SOURCE, type IntegrationsContext } from './shared/context.ts';
 import { logEntry, writeBack } from './shared/write-back.ts';
 
@@ -16,6 +17,7 @@ export async function syncOnReveal(
   event: EventEnvelope<EventData<'story.revealed'>>,
 ) {
   const { story, session_id, session_code } = event.data;
+  if (!mayBeImported(story.id)) return;
   const imported = await importedStory(ctx.em, story.id);
   if (!imported?.connectionId) return;
   const connection = await findConnection(ctx.em, imported.connectionId);
