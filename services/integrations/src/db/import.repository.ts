@@ -70,7 +70,7 @@ const IMPORTED_STORY: PreparedStatement = {
   text: `select ${COLUMNS} from imported_stories where story_id = $1::uuid limit 1`,
 };
 
-/** The import a story came from, if any: asked of every revealed story, so prepared once per connection. */
+/** The import a story came from, if any: asked on reveals (see mayBeImported), so prepared once per connection. */
 export async function importedStory(em: EntityManager, storyId: string) {
   const [found] = await statementRows<Record<string, unknown>>(em, IMPORTED_STORY, [storyId]);
   return found ? rowOf(found) : undefined;

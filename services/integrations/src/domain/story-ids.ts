@@ -12,9 +12,10 @@ export function importedStoryId(sessionId: string, source: string, externalId: s
 }
 
 /**
- * Whether a story may have come from an import: an imported story's id is name-based (version 5, from
- * `importedStoryId`), and the stories unit makes its own stories' ids at random (version 4). A story
- * that cannot have been imported is not looked up on its reveal.
+ * Whether a story may have come from an import: every imported story's id is name-based (version 5,
+ * from `importedStoryId`), and the stories unit makes its own stories' ids at random (version 4). Only
+ * a story that may have been imported is looked up on its reveal; another unit's choice of ids can
+ * cost a look-up that finds nothing, never a sync.
  */
 export const mayBeImported = (storyId: string): boolean => storyId[14] === '5';
 
