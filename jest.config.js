@@ -28,6 +28,10 @@ export default {
   setupFiles: ['<rootDir>/libs/testing/src/jest-setup.ts'],
   globalSetup: '<rootDir>/deploy/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/deploy/test/support/global-teardown.ts',
+  // Each test file's modules load into a context of their own, which the worker keeps: a worker past
+  // this heap after a file is replaced, rather than grow to gigabytes it then takes too long to let go
+  // of when the run ends (jest kills a worker that has not exited half a second after it was told).
+  workerIdleMemoryLimit: '512MB',
   testTimeout: 30000,
   slowTestThreshold: 10,
 };
