@@ -14,6 +14,8 @@ import { RoundConfirmationMigration } from './0011-round-confirmation.migration.
 import { RoomEventIndexesMigration } from './0012-room-event-indexes.migration.ts';
 import { SealedVotesMigration } from './0013-sealed-votes.migration.ts';
 import { VoteCountsAsPublishedMigration } from './0014-vote-counts-as-published.migration.ts';
+import { RoundStatsPlannedOnceMigration } from './0015-round-stats-planned-once.migration.ts';
+import { EveryVoteCountedAsPublishedMigration } from './0016-every-vote-counted-as-published.migration.ts';
 
 export const migrations = [
   ...eventsMigrations,
@@ -32,4 +34,6 @@ export const migrations = [
   { name: '0012-room-event-indexes', class: RoomEventIndexesMigration },
   { name: '0013-sealed-votes', class: SealedVotesMigration },
   { name: '0014-vote-counts-as-published', class: VoteCountsAsPublishedMigration },
+  { name: '0015-round-stats-planned-once', class: RoundStatsPlannedOnceMigration },
+  { name: '0016-every-vote-counted-as-published', class: EveryVoteCountedAsPublishedMigration },
 ];
