@@ -11,45 +11,6 @@ export const ROUND_STATS_QUERY = `        select jsonb_build_object('votes_cast'
                          where p.session_id = session and p.role <> 'observer' and p.removed_at is null) as total) k`;
 
 /**
- * The sessions unit's claim, `sessions_outbox_claim`, counting again the claimed events that meet
- * `recounted` (a condition on `c`, a claimed row).
- */
-export const sessionsOutboxClaim = (
-  recounted: string,
-) => `create or replace function sessions_outbox_claim(batch int) returns setof claimed_event
-      language plpgsql as $$
-      declare
-        got claimed_event[];
-      begin
-        select coalesce(array_agg(row(c.id, c.type, c.payload, c.created_at, c.seq, c.attempts,
-                                      c.traceparent)::claimed_event order by c.n), '{}')
-          into got
-          from outbox_claim(batch) with ordinality as c(id, type, payload, created_at, seq, attempts, traceparent, n);
-        return query
-          with claimed as (select * from unnest(got) with ordinality as c),
-               recount as (
-                 select c.ordinality as n, (c.payload->'data'->>'session_id')::uuid as session_id,
-                        (c.payload->'data'->>'story_id')::uuid as story_id
-                   from claimed c
-                  where ${recounted}),
-               counts as (
-                 select r.story_id, round_stats(r.story_id, r.session_id) as stats
-                   from (select distinct session_id, story_id from recount) r),
-               sent as (
-                 select c.*, k.stats
-                   from claimed c left join recount r on r.n = c.ordinality
-                        left join counts k on k.story_id = r.story_id),
-               recorded as (
-                 update room_events e set payload = jsonb_set(e.payload, '{stats}', s.stats)
-                   from sent s
-                  where s.stats is not null and e.event_id = s.id and e.payload->'stats' is distinct from s.stats)
-          select s.id, s.type,
-                 case when s.stats is null then s.payload else jsonb_set(s.payload, '{data,stats}', s.stats) end,
-                 s.created_at, s.seq, s.attempts, s.traceparent
-            from sent s order by s.ordinality;
-      end $$`;
-
-/**
  * The outbox relay of this unit claims its batches with `sessions_outbox_claim`: the claim of every
  * unit's outbox (`outbox_claim`), with each vote.cast's stats counted again as it leaves. A vote's
  * statement counts the votes committed when it began, so two votes cast at the same moment each miss
@@ -73,12 +34,39 @@ ${ROUND_STATS_QUERY}
       $$`);
     this.addSql(`create type claimed_event as (id uuid, type varchar, payload jsonb, created_at text,
                                                seq bigint, attempts int, traceparent text)`);
-    // A vote that counted everyone counted right: one cast at the same moment adds nothing.
-    this.addSql(
-      sessionsOutboxClaim(
-        "c.type = 'vote.cast' and (c.payload->'data'->'stats'->>'all_voted') is distinct from 'true'",
-      ),
-    );
+    this.addSql(`create or replace function sessions_outbox_claim(batch int) returns setof claimed_event
+      language plpgsql as $$
+      declare
+        got claimed_event[];
+      begin
+        select coalesce(array_agg(row(c.id, c.type, c.payload, c.created_at, c.seq, c.attempts,
+                                      c.traceparent)::claimed_event order by c.n), '{}')
+          into got
+          from outbox_claim(batch) with ordinality as c(id, type, payload, created_at, seq, attempts, traceparent, n);
+        return query
+          with claimed as (select * from unnest(got) with ordinality as c),
+               -- a vote that counted everyone counted right: one cast at the same moment adds nothing
+               recount as (
+                 select c.ordinality as n, (c.payload->'data'->>'session_id')::uuid as session_id,
+                        (c.payload->'data'->>'story_id')::uuid as story_id
+                   from claimed c
+                  where c.type = 'vote.cast' and (c.payload->'data'->'stats'->>'all_voted') is distinct from 'true'),
+               counts as (
+                 select r.story_id, round_stats(r.story_id, r.session_id) as stats
+                   from (select distinct session_id, story_id from recount) r),
+               sent as (
+                 select c.*, k.stats
+                   from claimed c left join recount r on r.n = c.ordinality
+                        left join counts k on k.story_id = r.story_id),
+               recorded as (
+                 update room_events e set payload = jsonb_set(e.payload, '{stats}', s.stats)
+                   from sent s
+                  where s.stats is not null and e.event_id = s.id and e.payload->'stats' is distinct from s.stats)
+          select s.id, s.type,
+                 case when s.stats is null then s.payload else jsonb_set(s.payload, '{data,stats}', s.stats) end,
+                 s.created_at, s.seq, s.attempts, s.traceparent
+            from sent s order by s.ordinality;
+      end $$`);
   }
 
   override async down(): Promise<void> {

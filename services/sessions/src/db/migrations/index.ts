@@ -15,7 +15,6 @@ import { RoomEventIndexesMigration } from './0012-room-event-indexes.migration.t
 import { SealedVotesMigration } from './0013-sealed-votes.migration.ts';
 import { VoteCountsAsPublishedMigration } from './0014-vote-counts-as-published.migration.ts';
 import { RoundStatsPlannedOnceMigration } from './0015-round-stats-planned-once.migration.ts';
-import { EveryVoteCountedAsPublishedMigration } from './0016-every-vote-counted-as-published.migration.ts';
 
 export const migrations = [
   ...eventsMigrations,
@@ -35,5 +34,4 @@ export const migrations = [
   { name: '0013-sealed-votes', class: SealedVotesMigration },
   { name: '0014-vote-counts-as-published', class: VoteCountsAsPublishedMigration },
   { name: '0015-round-stats-planned-once', class: RoundStatsPlannedOnceMigration },
-  { name: '0016-every-vote-counted-as-published', class: EveryVoteCountedAsPublishedMigration },
 ];
