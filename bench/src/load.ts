@@ -20,6 +20,11 @@ export interface LoadOptions {
   headers?: Record<string, string>;
   /** A fresh body per request (e.g. the next participant's vote). */
   body?: () => string;
+  /**
+   * A fresh path and body per request, when the path changes too (votes moving from one session to
+   * the next, say): `url` then names the server and the first path.
+   */
+  request?: () => { path: string; body: string };
 }
 
 /** Sends load with autocannon (127.0.0.1 only, bounded by duration) and keeps the figures that matter. */
@@ -32,15 +37,17 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     duration: options.durationSeconds,
     method: options.method ?? 'GET',
     headers,
-    requests: options.body
-      ? [
-          {
-            method: options.method ?? 'POST',
-            headers,
-            setupRequest: (req) => ({ ...req, body: options.body!() }),
-          },
-        ]
-      : undefined,
+    requests:
+      options.body || options.request
+        ? [
+            {
+              method: options.method ?? 'POST',
+              headers,
+              setupRequest: (req) =>
+                options.request ? { ...req, ...options.request() } : { ...req, body: options.body!() },
+            },
+          ]
+        : undefined,
   });
   return {
     name: options.name,
