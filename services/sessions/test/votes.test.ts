@@ -257,6 +257,29 @@ describe('votes: state conflicts and tokens', () => {
     expect(observer.body.error.code).toBe('observer_cannot_vote');
   });
 
+  it('counts a round from nothing after a reset, and without the vote of a voter who became an observer', async () => {
+    const session = await r.createSession('ann');
+    const [bob, cleo, dan] = [
+      await r.join(session.code, 'Bob'),
+      await r.join(session.code, 'Cleo'),
+      await r.join(session.code, 'Dan'),
+    ];
+    const story = await r.openStory(session);
+    await r.vote(session.code, bob.id, '5');
+    await r.vote(session.code, cleo.id, '8');
+    expect((await r.reset(session.id, story)).status).toBe(200);
+    const stats = async (id: number, value: string) => (await r.vote(session.code, id, value)).body.stats;
+    expect(await stats(bob.id, '3')).toEqual({ votes_cast: 1, total_participants: 3, all_voted: false });
+    expect(await stats(cleo.id, '3')).toEqual({ votes_cast: 2, total_participants: 3, all_voted: false });
+    await h.client.patch(`/sessions/${session.code}/participants/${cleo.id}`, {
+      body: { role: 'observer' },
+      headers: asUser('ann'),
+    });
+    // Bob's second vote counts one; Dan's completes the round of two voters.
+    expect(await stats(bob.id, '5')).toEqual({ votes_cast: 1, total_participants: 2, all_voted: false });
+    expect(await stats(dan.id, '5')).toEqual({ votes_cast: 2, total_participants: 2, all_voted: true });
+  });
+
   it('takes away the votes of a removed participant and refuses its next vote', async () => {
     const session = await r.createSession('ann');
     const bob = await r.join(session.code, 'Bob');
