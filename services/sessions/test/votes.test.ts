@@ -424,6 +424,44 @@ describe('votes: a deck changed while they are cast', () => {
 });
 
 describe('votes: the counts the room gets', () => {
+  it('counts a round once for all of its vote.cast that a claim takes, and sends each with that count', async () => {
+    const session = await r.createSession('ann');
+    const [ann, bob] = [await r.join(session.code, 'Ann'), await r.join(session.code, 'Bob')];
+    await r.join(session.code, 'Cleo');
+    const story = await r.openStory(session);
+    await r.vote(session.code, ann.id, '5');
+    await r.vote(session.code, bob.id, '8');
+    const outbox = async () =>
+      (await h.runtime.db.fork().getConnection().execute('select count(*)::int as n from outbox'))[0]!.n;
+    await until(async () => (await outbox()) === 0);
+    // Five vote.cast of the round that each counted one vote, claimed in a transaction rolled back.
+    const em = h.runtime.db.fork();
+    await em.begin();
+    const sql = (query: string, params: unknown[] = []) =>
+      em.getConnection().execute(query, params, 'all', em.getTransactionContext());
+    try {
+      await sql("set local track_functions = 'pl'");
+      const stale = { votes_cast: 1, total_participants: 3, all_voted: false };
+      for (let i = 0; i < 5; i++)
+        await sql("insert into outbox (id, type, payload) values (?, 'vote.cast', ?::jsonb)", [
+          randomUUID(),
+          JSON.stringify({ data: { session_id: session.id, story_id: story.id, stats: stale } }),
+        ]);
+      const claimed = (await sql('select * from sessions_outbox_claim(100)')) as Array<{
+        payload: { data: { stats: unknown } };
+      }>;
+      expect(claimed.map((c) => c.payload.data.stats)).toEqual(
+        Array(5).fill({ votes_cast: 2, total_participants: 3, all_voted: false }),
+      );
+      const counted = await sql(
+        "select calls::int from pg_stat_xact_user_functions where funcname = 'round_stats'",
+      );
+      expect(counted).toEqual([{ calls: 1 }]);
+    } finally {
+      await em.rollback();
+    }
+  });
+
   it('counts both votes cast at the same moment in the later vote.cast, and in the room’s record of it', async () => {
     const session = await r.createSession('ann');
     const early = await r.join(session.code, 'Early');

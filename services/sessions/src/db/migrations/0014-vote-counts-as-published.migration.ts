@@ -10,31 +10,8 @@ export const ROUND_STATS_QUERY = `        select jsonb_build_object('votes_cast'
                        (select count(*)::int from participants p
                          where p.session_id = session and p.role <> 'observer' and p.removed_at is null) as total) k`;
 
-/**
- * The outbox relay of this unit claims its batches with `sessions_outbox_claim`: the claim of every
- * unit's outbox (`outbox_claim`), with each vote.cast's stats counted again as it leaves. A vote's
- * statement counts the votes committed when it began, so two votes cast at the same moment each miss
- * the other's, and both events said "1 of 2 voted" when both had voted. Counted at the claim, after
- * the vote's commit, the events the room gets last count every vote committed before them. The room's
- * record of a vote whose count changed takes the new count too (what a reconnecting client replays).
- * A vote that counted everyone is not counted again: a vote cast at the same moment cannot add to it,
- * so a round of re-votes costs the claim nothing more.
- *
- * The counts come in a statement after the claim's: a statement reads what was committed when it
- * began, and the claim (a function) reads with a snapshot taken after its caller's, so a count made
- * in the claiming statement could miss the votes of the events it claimed.
- */
-export class VoteCountsAsPublishedMigration extends Migration {
-  override async up(): Promise<void> {
-    // A round's counts: its counted voters' votes and its counted participants (observers and those
-    // who left count for neither). The unit's own reads of the counts call it too.
-    this.addSql(`create or replace function round_stats(story uuid, session uuid) returns jsonb
-      language sql stable as $$
-${ROUND_STATS_QUERY}
-      $$`);
-    this.addSql(`create type claimed_event as (id uuid, type varchar, payload jsonb, created_at text,
-                                               seq bigint, attempts int, traceparent text)`);
-    this.addSql(`create or replace function sessions_outbox_claim(batch int) returns setof claimed_event
+/** `sessions_outbox_claim` as this migration makes it (0016 replaces it; its down() brings this back). */
+export const SESSIONS_OUTBOX_CLAIM_0014 = `create or replace function sessions_outbox_claim(batch int) returns setof claimed_event
       language plpgsql as $$
       declare
         got claimed_event[];
@@ -66,7 +43,33 @@ ${ROUND_STATS_QUERY}
                  case when s.stats is null then s.payload else jsonb_set(s.payload, '{data,stats}', s.stats) end,
                  s.created_at, s.seq, s.attempts, s.traceparent
             from sent s order by s.ordinality;
-      end $$`);
+      end $$`;
+
+/**
+ * The outbox relay of this unit claims its batches with `sessions_outbox_claim`: the claim of every
+ * unit's outbox (`outbox_claim`), with each vote.cast's stats counted again as it leaves. A vote's
+ * statement counts the votes committed when it began, so two votes cast at the same moment each miss
+ * the other's, and both events said "1 of 2 voted" when both had voted. Counted at the claim, after
+ * the vote's commit, the events the room gets last count every vote committed before them. The room's
+ * record of a vote whose count changed takes the new count too (what a reconnecting client replays).
+ * A vote that counted everyone is not counted again: a vote cast at the same moment cannot add to it,
+ * so a round of re-votes costs the claim nothing more.
+ *
+ * The counts come in a statement after the claim's: a statement reads what was committed when it
+ * began, and the claim (a function) reads with a snapshot taken after its caller's, so a count made
+ * in the claiming statement could miss the votes of the events it claimed.
+ */
+export class VoteCountsAsPublishedMigration extends Migration {
+  override async up(): Promise<void> {
+    // A round's counts: its counted voters' votes and its counted participants (observers and those
+    // who left count for neither). The unit's own reads of the counts call it too.
+    this.addSql(`create or replace function round_stats(story uuid, session uuid) returns jsonb
+      language sql stable as $$
+${ROUND_STATS_QUERY}
+      $$`);
+    this.addSql(`create type claimed_event as (id uuid, type varchar, payload jsonb, created_at text,
+                                               seq bigint, attempts int, traceparent text)`);
+    this.addSql(SESSIONS_OUTBOX_CLAIM_0014);
   }
 
   override async down(): Promise<void> {

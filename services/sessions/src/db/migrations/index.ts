@@ -15,6 +15,7 @@ import { RoomEventIndexesMigration } from './0012-room-event-indexes.migration.t
 import { SealedVotesMigration } from './0013-sealed-votes.migration.ts';
 import { VoteCountsAsPublishedMigration } from './0014-vote-counts-as-published.migration.ts';
 import { RoundStatsPlannedOnceMigration } from './0015-round-stats-planned-once.migration.ts';
+import { ClaimCountsEachRoundOnceMigration } from './0016-claim-counts-each-round-once.migration.ts';
 
 export const migrations = [
   ...eventsMigrations,
@@ -34,4 +35,5 @@ export const migrations = [
   { name: '0013-sealed-votes', class: SealedVotesMigration },
   { name: '0014-vote-counts-as-published', class: VoteCountsAsPublishedMigration },
   { name: '0015-round-stats-planned-once', class: RoundStatsPlannedOnceMigration },
+  { name: '0016-claim-counts-each-round-once', class: ClaimCountsEachRoundOnceMigration },
 ];
