@@ -49,13 +49,20 @@ export async function dropDatabase(url: string): Promise<void> {
   );
 }
 
-/** Runs one statement on the database of the URL with its own connection (benchmarks seed data with it). */
-export async function runStatement(url: string, text: string, values: unknown[] = []): Promise<number> {
+/**
+ * Runs `work` with a connection of its own to the URL's database, opened for it and closed after: a
+ * backend that has done nothing else (what `pg_stat_xact_*` then show is `work`'s alone).
+ */
+export async function withOwnConnection<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
   await client.connect();
   try {
-    return (await client.query(text, values)).rowCount ?? 0;
+    return await work(client);
   } finally {
     await client.end();
   }
 }
+
+/** Runs one statement on the database of the URL with its own connection (benchmarks seed data with it). */
+export const runStatement = (url: string, text: string, values: unknown[] = []): Promise<number> =>
+  withOwnConnection(url, async (client) => (await client.query(text, values)).rowCount ?? 0);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
+import { withOwnConnection } from '@pp/db';
 import { until } from '@pp/testing';
 import { rooms } from './support/room.ts';
 import { asUser, startSessions, type SessionsHarness } from './support/sessions-harness.ts';
@@ -63,6 +64,32 @@ describe('votes: casting', () => {
       true,
     );
     expect(answers.every((a) => a.body.stats.total_participants === 50)).toBe(true);
+  });
+
+  it('hands a round’s votes over by looking each voter up by key, never reading every participant', async () => {
+    const session = await r.createSession('ann');
+    const voters = [
+      await r.join(session.code, 'Ann'),
+      await r.join(session.code, 'Bob'),
+      await r.join(session.code, 'Cleo'),
+    ];
+    const story = await r.openStory(session);
+    for (const [i, v] of voters.entries()) await r.vote(session.code, v.id, ['3', '5', '8'][i]!);
+    // On a connection of the test's own, whose statistics hold this transaction's reads alone.
+    await withOwnConnection(h.databaseUrl, async (db) => {
+      await db.query('begin');
+      const sealed = await db.query('select round_votes($1) as votes', [story.id]);
+      expect(sealed.rows[0].votes).toEqual([
+        { participant: { id: voters[0]!.id, name: 'Ann' }, value: '3' },
+        { participant: { id: voters[1]!.id, name: 'Bob' }, value: '5' },
+        { participant: { id: voters[2]!.id, name: 'Cleo' }, value: '8' },
+      ]);
+      const scans = await db.query(
+        "select seq_scan::int, idx_scan::int from pg_stat_xact_user_tables where relname = 'participants'",
+      );
+      expect(scans.rows).toEqual([{ seq_scan: 0, idx_scan: 3 }]);
+      await db.query('rollback');
+    });
   });
 
   it('leaves observers out of the count and refuses their votes with 403', async () => {
@@ -434,32 +461,26 @@ describe('votes: the counts the room gets', () => {
     const outbox = async () =>
       (await h.runtime.db.fork().getConnection().execute('select count(*)::int as n from outbox'))[0]!.n;
     await until(async () => (await outbox()) === 0);
-    // Five vote.cast of the round that each counted one vote, claimed in a transaction rolled back.
-    const em = h.runtime.db.fork();
-    await em.begin();
-    const sql = (query: string, params: unknown[] = []) =>
-      em.getConnection().execute(query, params, 'all', em.getTransactionContext());
-    try {
-      await sql("set local track_functions = 'pl'");
+    // Five vote.cast of the round that each counted one vote, claimed in a transaction rolled back, on
+    // a connection of the test's own (its function statistics hold this transaction's calls alone).
+    await withOwnConnection(h.databaseUrl, async (db) => {
+      await db.query("begin; set local track_functions = 'pl'");
       const stale = { votes_cast: 1, total_participants: 3, all_voted: false };
       for (let i = 0; i < 5; i++)
-        await sql("insert into outbox (id, type, payload) values (?, 'vote.cast', ?::jsonb)", [
+        await db.query("insert into outbox (id, type, payload) values ($1, 'vote.cast', $2::jsonb)", [
           randomUUID(),
           JSON.stringify({ data: { session_id: session.id, story_id: story.id, stats: stale } }),
         ]);
-      const claimed = (await sql('select * from sessions_outbox_claim(100)')) as Array<{
-        payload: { data: { stats: unknown } };
-      }>;
-      expect(claimed.map((c) => c.payload.data.stats)).toEqual(
+      const claimed = await db.query('select * from sessions_outbox_claim(100)');
+      expect(claimed.rows.map((c) => c.payload.data.stats)).toEqual(
         Array(5).fill({ votes_cast: 2, total_participants: 3, all_voted: false }),
       );
-      const counted = await sql(
+      const counted = await db.query(
         "select calls::int from pg_stat_xact_user_functions where funcname = 'round_stats'",
       );
-      expect(counted).toEqual([{ calls: 1 }]);
-    } finally {
-      await em.rollback();
-    }
+      expect(counted.rows).toEqual([{ calls: 1 }]);
+      await db.query('rollback');
+    });
   });
 
   it('counts both votes cast at the same moment in the later vote.cast, and in the room’s record of it', async () => {

@@ -127,6 +127,8 @@ export async function startSessions(options: AppOptions = {}, env: Record<string
     url: service.server.url,
     client: api(service.server.url),
     runtime,
+    /** The service's database (a test's own connection to it: `withOwnConnection`). */
+    databaseUrl: testDb.url,
     /** Every event published on this service's prefix since it started, and their texts as sent. */
     events: seen,
     rawEvents: raw,

@@ -1,5 +1,17 @@
 import { Migration } from '@pp/db';
 
+/** `round_votes` as this migration makes it (0017 replaces it; its down() brings this back). */
+export const ROUND_VOTES_0013 = `create or replace function round_votes(story uuid) returns jsonb
+      language plpgsql volatile as $$
+      begin
+        return (
+          select coalesce(jsonb_agg(jsonb_build_object('participant', jsonb_build_object('id', p.id, 'name', p.name),
+                                                       'value', v.value)
+                                    order by v.created_at, v.id), '[]'::jsonb)
+            from votes v join participants p on p.id = v.participant_id
+           where v.story_id = story);
+      end $$`;
+
 /**
  * The votes of a round with their voters, as a seal hands them over, from a function: called by the
  * round command's statement once the seal holds the round's lock, it reads with a snapshot of its
@@ -10,16 +22,7 @@ import { Migration } from '@pp/db';
  */
 export class SealedVotesMigration extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`create or replace function round_votes(story uuid) returns jsonb
-      language plpgsql volatile as $$
-      begin
-        return (
-          select coalesce(jsonb_agg(jsonb_build_object('participant', jsonb_build_object('id', p.id, 'name', p.name),
-                                                       'value', v.value)
-                                    order by v.created_at, v.id), '[]'::jsonb)
-            from votes v join participants p on p.id = v.participant_id
-           where v.story_id = story);
-      end $$`);
+    this.addSql(ROUND_VOTES_0013);
   }
 
   override async down(): Promise<void> {

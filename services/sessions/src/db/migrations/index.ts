@@ -16,6 +16,7 @@ import { SealedVotesMigration } from './0013-sealed-votes.migration.ts';
 import { VoteCountsAsPublishedMigration } from './0014-vote-counts-as-published.migration.ts';
 import { RoundStatsPlannedOnceMigration } from './0015-round-stats-planned-once.migration.ts';
 import { ClaimCountsEachRoundOnceMigration } from './0016-claim-counts-each-round-once.migration.ts';
+import { SealedVotesByVoterKeyMigration } from './0017-sealed-votes-by-voter-key.migration.ts';
 
 export const migrations = [
   ...eventsMigrations,
@@ -36,4 +37,5 @@ export const migrations = [
   { name: '0014-vote-counts-as-published', class: VoteCountsAsPublishedMigration },
   { name: '0015-round-stats-planned-once', class: RoundStatsPlannedOnceMigration },
   { name: '0016-claim-counts-each-round-once', class: ClaimCountsEachRoundOnceMigration },
+  { name: '0017-sealed-votes-by-voter-key', class: SealedVotesByVoterKeyMigration },
 ];
