@@ -3,7 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { withOwnConnection } from '@pp/db';
 import { until } from '@pp/testing';
 import { rooms } from './support/room.ts';
-import { asUser, startSessions, type SessionsHarness } from './support/sessions-harness.ts';
+import { asService, asUser, startSessions, type SessionsHarness } from './support/sessions-harness.ts';
 
 let h: SessionsHarness;
 let r: ReturnType<typeof rooms>;
@@ -305,6 +305,26 @@ describe('votes: state conflicts and tokens', () => {
     // Bob's second vote counts one; Dan's completes the round of two voters.
     expect(await stats(bob.id, '5')).toEqual({ votes_cast: 1, total_participants: 2, all_voted: false });
     expect(await stats(dan.id, '5')).toEqual({ votes_cast: 2, total_participants: 2, all_voted: true });
+  });
+
+  it('counts a sealed round’s votes of counted voters only: one whose voter left after the reveal drops out', async () => {
+    const session = await r.createSession('ann');
+    const bob = await r.join(session.code, 'Bob');
+    const cleo = await r.join(session.code, 'Cleo');
+    const story = await r.openStory(session);
+    await r.vote(session.code, bob.id, '5');
+    await r.vote(session.code, cleo.id, '8');
+    const stats = async () =>
+      (
+        await h.client.get(`/internal/sessions/${session.id}/stories/${story.id}/stats`, {
+          headers: asService(),
+        })
+      ).body.stats;
+    expect(await stats()).toEqual({ votes_cast: 2, total_participants: 2, all_voted: true });
+    expect((await r.seal(session.id, story.id)).status).toBe(200);
+    await h.client.delete(`/sessions/${session.code}/participants/${bob.id}`, { headers: asUser('ann') });
+    // The sealed round keeps Bob's vote (the reveal showed it), and no longer counts it.
+    expect(await stats()).toEqual({ votes_cast: 1, total_participants: 1, all_voted: true });
   });
 
   it('takes away the votes of a removed participant and refuses its next vote', async () => {

@@ -138,8 +138,8 @@ export async function recordVote(em: EntityManager, v: VoteToRecord) {
 }
 
 /**
- * The counts of a round (after a seal or when asked): the round_stats function (migration 0014), which
- * the outbox relay also counts each vote.cast with as it publishes it.
+ * The counts of a round (after a seal or when asked): the round_stats function (migrations 0014, 0015
+ * and 0018), which the outbox relay also counts each vote.cast with as it publishes it.
  */
 export async function roundCounts(em: EntityManager, sessionId: string, storyId: string) {
   const found = await row<{ stats: { votes_cast: number; total_participants: number } }>(

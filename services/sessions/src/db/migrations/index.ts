@@ -17,6 +17,7 @@ import { VoteCountsAsPublishedMigration } from './0014-vote-counts-as-published.
 import { RoundStatsPlannedOnceMigration } from './0015-round-stats-planned-once.migration.ts';
 import { ClaimCountsEachRoundOnceMigration } from './0016-claim-counts-each-round-once.migration.ts';
 import { SealedVotesByVoterKeyMigration } from './0017-sealed-votes-by-voter-key.migration.ts';
+import { OpenRoundCountsMigration } from './0018-open-round-counts.migration.ts';
 
 export const migrations = [
   ...eventsMigrations,
@@ -38,4 +39,5 @@ export const migrations = [
   { name: '0015-round-stats-planned-once', class: RoundStatsPlannedOnceMigration },
   { name: '0016-claim-counts-each-round-once', class: ClaimCountsEachRoundOnceMigration },
   { name: '0017-sealed-votes-by-voter-key', class: SealedVotesByVoterKeyMigration },
+  { name: '0018-open-round-counts', class: OpenRoundCountsMigration },
 ];
