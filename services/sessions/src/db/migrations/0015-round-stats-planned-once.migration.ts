@@ -1,6 +1,14 @@
 import { Migration } from '@pp/db';
 import { ROUND_STATS_QUERY } from './0014-vote-counts-as-published.migration.ts';
 
+/** `round_stats` as this migration makes it (0018 replaces it; its down() brings this back). */
+export const ROUND_STATS_0015 = `create or replace function round_stats(story uuid, session uuid) returns jsonb
+      language plpgsql stable as $$
+      begin
+        return (
+${ROUND_STATS_QUERY});
+      end $$`;
+
 /**
  * `round_stats` counts the same, as a PL/pgSQL function: it plans its query once per connection and
  * reuses the plan, where the SQL function planned its body again on every call (a function with a
@@ -11,12 +19,7 @@ import { ROUND_STATS_QUERY } from './0014-vote-counts-as-published.migration.ts'
  */
 export class RoundStatsPlannedOnceMigration extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`create or replace function round_stats(story uuid, session uuid) returns jsonb
-      language plpgsql stable as $$
-      begin
-        return (
-${ROUND_STATS_QUERY});
-      end $$`);
+    this.addSql(ROUND_STATS_0015);
   }
 
   override async down(): Promise<void> {

@@ -1,5 +1,5 @@
 import { Migration } from '@pp/db';
-import { ROUND_STATS_QUERY } from './0014-vote-counts-as-published.migration.ts';
+import { ROUND_STATS_0015 } from './0015-round-stats-planned-once.migration.ts';
 
 /**
  * `round_stats` counts an open round's votes without looking their voters up. An open round holds
@@ -31,11 +31,6 @@ export class OpenRoundCountsMigration extends Migration {
   }
 
   override async down(): Promise<void> {
-    this.addSql(`create or replace function round_stats(story uuid, session uuid) returns jsonb
-      language plpgsql stable as $$
-      begin
-        return (
-${ROUND_STATS_QUERY});
-      end $$`);
+    this.addSql(ROUND_STATS_0015);
   }
 }
