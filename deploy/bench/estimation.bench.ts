@@ -1,19 +1,22 @@
 /**
  * The estimation loop under load, on the whole system as `npm start` runs it (every unit its own
- * process, rate limit raised): votes of 32 clients spread over the participants of one session (re-votes
- * in a round everyone has voted in), a round's votes (each participant's first, session after session)
- * and the public lookup, all through the gateway; adding, activating and revealing stories (32 owners'
- * clients, a session each); beside them, the machine's baseline: a minimal express service doing one
- * INSERT and one JetStream publish behind a bare http-proxy-middleware gateway, and the same with a
- * second such service that the first calls (the floor under a change two units make together). The votes are
- * measured once more with tracing on (spans exported to a local OTLP sink), to print what it costs.
+ * process, rate limit raised): votes of 32 clients spread over the participants of one session
+ * (re-votes in a round everyone has voted in), a round's votes (each participant's first, session
+ * after session) and the public lookup, all through the gateway; adding, activating and revealing
+ * stories (32 owners' clients, a session each); beside them, the machine's baseline: a minimal
+ * express service doing one INSERT and one JetStream publish behind a bare http-proxy-middleware
+ * gateway, and the same with a second such service that the first calls (the floor under a change
+ * two units make together). The votes are measured once more with tracing on (spans exported to a
+ * local OTLP sink), to print what it costs.
  * And, on the idle system, one request at a time through the gateway: a re-vote, a round's vote,
- * adding a story, activating one and a reveal; before all of it, the CPU the system spends a second doing nothing.
+ * adding a story, activating one and a reveal; before all of it, the CPU the system spends a second
+ * doing nothing.
  *
  * The targets are ratios to the yardsticks of the same run (CPU per operation varies by a quarter from
  * run to run on a shared machine; its ratio to the yardsticks holds within a few percent):
  * - a vote, re-votes and a round's votes each: at most VOTE_CPU_RATIO times the baseline's CPU, at
- *   VOTE_RPS_SHARE or more of its req/s, p99 under 50 ms, no failed answer; the public lookup: the baseline's req/s, no failed answer;
+ *   VOTE_RPS_SHARE or more of its req/s, p99 under 50 ms, no failed answer; the public lookup: the
+ *   baseline's req/s, no failed answer;
  * - adding and activating a story: at most STORY_CPU_RATIO times the floor's CPU each; a reveal step
  *   (a vote, the reveal and the reset): at most REVEAL_CPU_RATIO times; none failed;
  * - idle, one at a time: each vote's median at most IDLE_VOTE_MS, adding, activating and revealing at
@@ -305,8 +308,9 @@ async function storyChanges(
 
 /**
  * One request at a time on the idle system, through the gateway, as a single client in a quiet room
- * sees it: a re-vote, a round's vote (each participant's first), adding a story (a fresh session every 25, as a room's queue stays short), activating
- * one of two stories in turn and a reveal (after an unmeasured vote, followed by an unmeasured reset).
+ * sees it: a re-vote, a round's vote (each participant's first), adding a story (a fresh session
+ * every 25, as a room's queue stays short), activating one of two stories in turn and a reveal
+ * (after an unmeasured vote, followed by an unmeasured reset).
  * IDLE_REQUESTS of each (after as many unmeasured), in rounds; the median of each round's median.
  */
 async function idleRequests(gateway: string, token: string): Promise<LatencyResult[]> {
@@ -336,9 +340,9 @@ async function idleRequests(gateway: string, token: string): Promise<LatencyResu
       ).then(() => undefined),
     );
     // A round's votes: each participant's first, in sessions prepared before (and settled).
-    const rounds = await prepareRounds(gateway, token, Math.ceil(IDLE_REQUESTS / PARTICIPANTS));
+    const meeting = await prepareRounds(gateway, token, Math.ceil(IDLE_REQUESTS / PARTICIPANTS));
     const roundVote = await oneAtATime("idle: a round's vote", IDLE_REQUESTS, (i, time) => {
-      const r = rounds[Math.floor(i / PARTICIPANTS)]!;
+      const r = meeting[Math.floor(i / PARTICIPANTS)]!;
       return clock(time, () =>
         json('POST', `${gateway}/sessions/${r.code}/vote`, {
           participant_id: r.ids[i % PARTICIPANTS],
