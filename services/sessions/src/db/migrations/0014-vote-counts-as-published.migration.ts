@@ -10,24 +10,35 @@ export const ROUND_STATS_QUERY = `        select jsonb_build_object('votes_cast'
                        (select count(*)::int from participants p
                          where p.session_id = session and p.role <> 'observer' and p.removed_at is null) as total) k`;
 
+/**
+ * The claim of `outbox_claim` into `got` (claimed_event[]), in the claim's order: the first statement of
+ * `sessions_outbox_claim` (here and in migration 0016).
+ */
+export const CLAIM_INTO_GOT = `        select coalesce(array_agg(row(c.id, c.type, c.payload, c.created_at, c.seq, c.attempts,
+                                      c.traceparent)::claimed_event order by c.n), '{}')
+          into got
+          from outbox_claim(batch) with ordinality as c(id, type, payload, created_at, seq, attempts, traceparent, n);`;
+
+/**
+ * Which claimed events (CTE `claimed`) are counted again, by position: the vote.cast that did not count
+ * everyone (a vote that counted everyone counted right: one cast at the same moment adds nothing).
+ */
+export const RECOUNT_CTE = `recount as (
+                 select c.ordinality as n, (c.payload->'data'->>'session_id')::uuid as session_id,
+                        (c.payload->'data'->>'story_id')::uuid as story_id
+                   from claimed c
+                  where c.type = 'vote.cast' and (c.payload->'data'->'stats'->>'all_voted') is distinct from 'true'),`;
+
 /** `sessions_outbox_claim` as this migration makes it (0016 replaces it; its down() brings this back). */
 export const SESSIONS_OUTBOX_CLAIM_0014 = `create or replace function sessions_outbox_claim(batch int) returns setof claimed_event
       language plpgsql as $$
       declare
         got claimed_event[];
       begin
-        select coalesce(array_agg(row(c.id, c.type, c.payload, c.created_at, c.seq, c.attempts,
-                                      c.traceparent)::claimed_event order by c.n), '{}')
-          into got
-          from outbox_claim(batch) with ordinality as c(id, type, payload, created_at, seq, attempts, traceparent, n);
+${CLAIM_INTO_GOT}
         return query
           with claimed as (select * from unnest(got) with ordinality as c),
-               -- a vote that counted everyone counted right: one cast at the same moment adds nothing
-               recount as (
-                 select c.ordinality as n, (c.payload->'data'->>'session_id')::uuid as session_id,
-                        (c.payload->'data'->>'story_id')::uuid as story_id
-                   from claimed c
-                  where c.type = 'vote.cast' and (c.payload->'data'->'stats'->>'all_voted') is distinct from 'true'),
+               ${RECOUNT_CTE}
                counts as (
                  select r.story_id, round_stats(r.story_id, r.session_id) as stats
                    from (select distinct session_id, story_id from recount) r),

@@ -1,5 +1,9 @@
 import { Migration } from '@pp/db';
-import { SESSIONS_OUTBOX_CLAIM_0014 } from './0014-vote-counts-as-published.migration.ts';
+import {
+  CLAIM_INTO_GOT,
+  RECOUNT_CTE,
+  SESSIONS_OUTBOX_CLAIM_0014,
+} from './0014-vote-counts-as-published.migration.ts';
 
 /**
  * `sessions_outbox_claim` counts each round once per claim, and records the new counts in the room by
@@ -25,18 +29,10 @@ export class ClaimCountsEachRoundOnceMigration extends Migration {
         recounted jsonb[];
         i int;
       begin
-        select coalesce(array_agg(row(c.id, c.type, c.payload, c.created_at, c.seq, c.attempts,
-                                      c.traceparent)::claimed_event order by c.n), '{}')
-          into got
-          from outbox_claim(batch) with ordinality as c(id, type, payload, created_at, seq, attempts, traceparent, n);
+${CLAIM_INTO_GOT}
         -- the new counts of the claimed events, by position (null: sent as written)
         with claimed as (select * from unnest(got) with ordinality as c),
-             -- a vote that counted everyone counted right: one cast at the same moment adds nothing
-             recount as (
-               select c.ordinality as n, (c.payload->'data'->>'session_id')::uuid as session_id,
-                      (c.payload->'data'->>'story_id')::uuid as story_id
-                 from claimed c
-                where c.type = 'vote.cast' and (c.payload->'data'->'stats'->>'all_voted') is distinct from 'true'),
+             ${RECOUNT_CTE}
              -- materialized: referenced once, it would be inlined into the join below and counted
              -- again for every claimed event of its round
              counts as materialized (
