@@ -29,10 +29,20 @@ export async function preparedRows<T>(
   }
 }
 
+/** A `$n` statement as a plain query in the entity manager's transaction (whose connection the pool does not hand out). */
+function inTransaction<T>(em: EntityManager, text: string, values: unknown[]): Promise<T[]> {
+  const ordered: unknown[] = [];
+  const bound = text.replace(/\$(\d+)/g, (_, n: string) => {
+    ordered.push(values[Number(n) - 1]);
+    return '?';
+  });
+  return em.getConnection().execute<T[]>(bound, ordered, 'all', em.getTransactionContext());
+}
+
 /**
  * A statement that runs both on its own and inside the entity manager's transaction: prepared (see
- * preparedRows) on its own, a plain query in the transaction (whose connection the pool does not
- * hand out). The text's `$n` placeholders are bound in either case.
+ * preparedRows) on its own, a plain query in the transaction. The text's `$n` placeholders are bound
+ * in either case.
  */
 export async function statementRows<T>(
   em: EntityManager,
@@ -40,10 +50,20 @@ export async function statementRows<T>(
   values: unknown[],
 ): Promise<T[]> {
   if (!em.isInTransaction()) return preparedRows<T>(em, statement, values);
-  const ordered: unknown[] = [];
-  const text = statement.text.replace(/\$(\d+)/g, (_, n: string) => {
-    ordered.push(values[Number(n) - 1]);
-    return '?';
-  });
-  return em.getConnection().execute<T[]>(text, ordered, 'all', em.getTransactionContext());
+  return inTransaction<T>(em, statement.text, values);
+}
+
+/**
+ * A statement planned afresh each time it runs, with its values (`$n` placeholders) bound: for a
+ * poll over tables that grow, where a plan kept from when they were small could go on reading them
+ * whole. Runs on its own, or in the entity manager's transaction.
+ */
+export async function plannedRows<T>(em: EntityManager, text: string, values: unknown[]): Promise<T[]> {
+  if (em.isInTransaction()) return inTransaction<T>(em, text, values);
+  const pool = await (em.getConnection() as PostgreSqlConnection).getNativeClient();
+  try {
+    return (await pool.query({ text, values })).rows as T[];
+  } catch (err) {
+    throw em.getDriver().convertException(err as Error);
+  }
 }

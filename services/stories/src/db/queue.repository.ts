@@ -249,8 +249,10 @@ const COMMIT: PreparedStatement = {
      history as (
        insert into story_history (event_id, session_id, occurred_at, envelope)
        select (e->>'id')::uuid, $1::uuid, (e->>'occurred_at')::timestamptz, e from published),
+     -- when the current story was opened, as the change leaves it (see DeadlineDueMigration)
      done as (
-       update sessions set queue_version = queue_version + 1, round_unsettled_since = null
+       update sessions set queue_version = queue_version + 1, round_unsettled_since = null,
+              voting_since = $9::timestamptz
         where id = $1::uuid and exists (select 1 from ok))
      select count(*)::int as committed from ok`,
 };
@@ -264,6 +266,8 @@ export interface QueueWrite {
   created: StoryRecord[];
   deleted: string[];
   events: EventEnvelope[];
+  /** The session's current (voting) story as the change leaves it, if any. */
+  current: QueueStory | undefined;
 }
 
 const rowOf = (s: QueueStory, whole: boolean) => ({
@@ -284,7 +288,7 @@ const rowOf = (s: QueueStory, whole: boolean) => ({
 
 /**
  * Writes a change of the stories with its events (in the outbox, and in the session's story history),
- * and marks the round settled, in one autocommit statement: only if the session's round version and
+ * and marks the round settled (keeping when its current story was opened), in one autocommit statement: only if the session's round version and
  * queue are still those the change was planned on (under the session's row lock). Resolves with
  * whether it wrote.
  */
@@ -298,6 +302,7 @@ export async function commitQueue(em: EntityManager, write: QueueWrite): Promise
     `{${write.deleted.join(',')}}`,
     JSON.stringify(write.events),
     currentTraceparent(),
+    write.current ? (write.current.votingStartedAt ?? '-infinity') : null,
   ]);
   return result?.committed === 1;
 }

@@ -1,5 +1,5 @@
 import type { StoryForUnits } from '@pp/contracts';
-import type { EntityManager } from '@pp/db';
+import { plannedRows, type EntityManager } from '@pp/db';
 import type { StoryStatus } from '../domain/story-queue.ts';
 import type { KeptVote } from '../domain/vote-names.ts';
 import { Story, type StoryRecord } from './entities/index.ts';
@@ -111,9 +111,45 @@ export function newStory(data: NewStory, now: Date): StoryRecord {
   };
 }
 
-/** Why a story is due to be revealed by the deadline task, and (for a countdown) its time of zero. */
+/**
+ * Why a story is due to be revealed by the deadline task, and (for a countdown) its time of zero and
+ * whether its round is still open (the story voting, its session not archived).
+ */
 export type DueReveal =
-  { id: string; reason: 'vote_by_deadline' } | { id: string; reason: 'countdown'; revealAt: Date };
+  | { id: string; reason: 'vote_by_deadline' }
+  | { id: string; reason: 'countdown'; revealAt: Date; open: boolean };
+
+/**
+ * What the deadline task reads on each poll. Each branch starts from what is due (an index range up
+ * to now) and looks each one's story up by key (a subquery with a limit is not flattened into a join,
+ * which, planned without statistics, could read every open story of every session instead): the
+ * sessions whose vote-by deadline passed while their current story, opened before it, is still open,
+ * and the countdowns past zero that were not tried yet, open or not (one whose round ended otherwise
+ * is let go rather than left to fill the limit). Planned each time (see plannedRows).
+ */
+export const OVERDUE_SQL = `(select st.id, null::timestamptz as reveal_at, se.vote_by_at as due, true as open
+     from sessions se
+     cross join lateral (
+       select s.id from stories s
+        where s.session_id = se.id and s.status = 'voting'
+          and (s.voting_started_at is null or s.voting_started_at <= se.vote_by_at)
+        limit 1) st
+    -- the partial index sessions_deadline_due_idx, whose condition this repeats
+    where se.voteby_enabled and se.voting_since <= se.vote_by_at and se.status <> 'archived'
+      and se.vote_by_at <= $1
+    order by se.vote_by_at limit $2)
+  union all
+  (select c.story_id, c.reveal_at, c.reveal_at, coalesce(st.open, false)
+     from round_countdowns c
+     left join lateral (
+       -- by the story's key alone: a condition on its status could be served by the index of all open stories
+       select s.status = 'voting' and se.status <> 'archived' as open
+         from stories s join sessions se on se.id = s.session_id
+        where s.id = c.story_id
+        limit 1) st on true
+    where c.reveal_at is not null and c.reveal_at <= $1
+    order by c.reveal_at limit $2)
+  order by due`;
 
 /**
  * Stories due to be revealed: still open at their session's vote-by deadline (`voting`, opened before
@@ -122,26 +158,13 @@ export type DueReveal =
  * left as it is.
  */
 export async function overdueStories(em: EntityManager, now: Date, limit = 50): Promise<DueReveal[]> {
-  const rows = (await em.getConnection().execute(
-    `(select st.id, null::timestamptz as reveal_at, se.vote_by_at as due
-        from stories st join sessions se on se.id = st.session_id
-       where st.status = 'voting' and se.status <> 'archived'
-         and se.voteby_enabled and se.vote_by_at is not null and se.vote_by_at <= ?
-         and (st.voting_started_at is null or st.voting_started_at <= se.vote_by_at)
-       order by se.vote_by_at limit ?)
-     union all
-     (select c.story_id, c.reveal_at, c.reveal_at from round_countdowns c
-        join stories st on st.id = c.story_id and st.status = 'voting'
-        join sessions se on se.id = st.session_id and se.status <> 'archived'
-       where c.reveal_at is not null and c.reveal_at <= ?
-       order by c.reveal_at limit ?)
-     order by due`,
-    [now, limit, now, limit],
-    'all',
-  )) as Array<{ id: string; reveal_at: Date | string | null }>;
+  const rows = await plannedRows<{ id: string; reveal_at: Date | null; open: boolean }>(em, OVERDUE_SQL, [
+    now,
+    limit,
+  ]);
   return rows.map((r) =>
     r.reveal_at === null
       ? { id: r.id, reason: 'vote_by_deadline' }
-      : { id: r.id, reason: 'countdown', revealAt: new Date(r.reveal_at) },
+      : { id: r.id, reason: 'countdown', revealAt: new Date(r.reveal_at), open: r.open },
   );
 }

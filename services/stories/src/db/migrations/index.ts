@@ -7,6 +7,7 @@ import { NfcDecksMigration } from './0005-nfc-decks.migration.ts';
 import { RoundCountdownsMigration } from './0006-round-countdowns.migration.ts';
 import { ArchivingMigration } from './0007-archiving.migration.ts';
 import { StoryHistoryAgeMigration } from './0008-story-history-age.migration.ts';
+import { DeadlineDueMigration } from './0009-deadline-due.migration.ts';
 
 export const migrations = [
   ...eventsMigrations,
@@ -18,4 +19,5 @@ export const migrations = [
   { name: '0006-round-countdowns', class: RoundCountdownsMigration },
   { name: '0007-archiving', class: ArchivingMigration },
   { name: '0008-story-history-age', class: StoryHistoryAgeMigration },
+  { name: '0009-deadline-due', class: DeadlineDueMigration },
 ];

@@ -321,6 +321,7 @@ async function changeInTurn<T>(
           queueVersion: planned.queueVersion,
           ...differences(planned, made.stories, made.whole),
           events: made.events,
+          current: made.stories.find((s) => s.status === 'voting'),
         });
         if (written) {
           // Its events carry the round version: the sessions unit learns from them that the change is
