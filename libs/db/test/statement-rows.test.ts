@@ -1,6 +1,6 @@
 import { createLogger } from '@pp/logger';
 import { createTestDatabase, type TestDatabase } from '@pp/testing';
-import { createDatabase, statementRows, type Database } from '../src/index.ts';
+import { createDatabase, plannedRows, statementRows, type Database } from '../src/index.ts';
 
 const logger = createLogger({ name: 'db-test', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 
@@ -55,5 +55,37 @@ describe('statementRows', () => {
       .execute<Array<{ name: string }>>('select name from pg_prepared_statements');
     // The pool's other connections may hold it too; the transaction's plain query prepared nothing.
     expect(prepared.map((p) => p.name)).not.toContain('db-test.marker');
+  });
+});
+
+/** A poll's statement, planned on each run: on its own and in a transaction, with its values bound. */
+describe('plannedRows', () => {
+  let testDb: TestDatabase;
+  let db: Database;
+
+  beforeAll(async () => {
+    testDb = await createTestDatabase('planned_rows');
+    db = await createDatabase({ url: testDb.url, entities: [], migrations: [], logger });
+  });
+  afterAll(async () => {
+    await db.close();
+    await testDb.drop();
+  });
+
+  it('answers the same on its own and in a transaction, and keeps nothing prepared', async () => {
+    // $2 before $1, and $1 twice
+    const text = `select $2::text as label, n from generate_series(1, $1::int) n where n <> $1::int order by n`;
+    const alone = await plannedRows(db.em(), text, [3, 'due']);
+    const inside = await db.em().transactional((tx) => plannedRows(tx, text, [3, 'due']));
+    expect(alone).toEqual([
+      { label: 'due', n: 1 },
+      { label: 'due', n: 2 },
+    ]);
+    expect(inside).toEqual(alone);
+    const prepared = await db
+      .em()
+      .getConnection()
+      .execute<Array<{ statement: string }>>('select statement from pg_prepared_statements');
+    expect(prepared.map((p) => p.statement)).not.toContain(text);
   });
 });
