@@ -8,3 +8,4 @@ export * from './round-robin-proxy.ts';
 export * from './sse.ts';
 export * from './tracing.ts';
 export * from './stop-in-steps.ts';
+export * from './table-reads.ts';

@@ -3,9 +3,9 @@
  * open stories of other sessions; and which stories it finds due.
  */
 import { randomUUID } from 'node:crypto';
-import { createDatabase, withOwnConnection } from '@pp/db';
+import { createDatabase } from '@pp/db';
 import { createLogger } from '@pp/logger';
-import { createTestDatabase, type TestDatabase } from '@pp/testing';
+import { createTestDatabase, tableReads, type TestDatabase } from '@pp/testing';
 import { migrations } from '../src/db/migrations/index.ts';
 import { OVERDUE_SQL } from '../src/db/story.repository.ts';
 
@@ -115,27 +115,21 @@ describe('the deadline task’s poll', () => {
   afterAll(() => db.drop());
 
   it('finds the stories due, and reads the due ones only, by index, among hundreds of open stories', async () => {
-    await withOwnConnection(db.url, async (client) => {
-      await client.query('begin');
-      const due = await client.query(OVERDUE_SQL, [now, 50]);
-      expect(due.rows).toEqual([
-        { id: ids.due!.story, reveal_at: null, due: ago(2 * MINUTE), open: true },
-        { id: ids.unstamped!.story, reveal_at: null, due: ago(MINUTE), open: true },
-        { id: ids.counting!.story, reveal_at: ago(30_000), due: ago(30_000), open: true },
-        { id: ids.counted!.story, reveal_at: ago(20_000), due: ago(20_000), open: false },
-      ]);
-      const read = await client.query(
-        `select relname, seq_scan::int, idx_tup_fetch::int from pg_stat_xact_user_tables
-          where relname in ('sessions', 'stories') order by relname`,
-      );
-      // Two due sessions and their stories, two countdowns' stories and the session of the open one
-      // (a poll that went through every open story read 600 and more of each).
-      expect(read.rows).toEqual([
-        { relname: 'sessions', seq_scan: 0, idx_tup_fetch: expect.any(Number) },
-        { relname: 'stories', seq_scan: 0, idx_tup_fetch: expect.any(Number) },
-      ]);
-      for (const row of read.rows) expect(row.idx_tup_fetch).toBeLessThanOrEqual(6);
-      await client.query('rollback');
-    });
+    const { rows, reads } = await tableReads(db.url, { text: OVERDUE_SQL, values: [now, 50] }, [
+      'sessions',
+      'stories',
+    ]);
+    expect(rows).toEqual([
+      { id: ids.due!.story, reveal_at: null, due: ago(2 * MINUTE), open: true },
+      { id: ids.unstamped!.story, reveal_at: null, due: ago(MINUTE), open: true },
+      { id: ids.counting!.story, reveal_at: ago(30_000), due: ago(30_000), open: true },
+      { id: ids.counted!.story, reveal_at: ago(20_000), due: ago(20_000), open: false },
+    ]);
+    // Two due sessions and their stories, two countdowns' stories and their sessions (a poll that went
+    // through every open story read 600 and more of each).
+    for (const table of Object.values(reads)) {
+      expect(table.seqScans).toBe(0);
+      expect(table.rowsRead).toBeLessThanOrEqual(6);
+    }
   });
 });

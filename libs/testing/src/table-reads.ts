@@ -1,0 +1,63 @@
+import { withOwnConnection } from '@pp/db';
+
+/** What one statement read of a table: the whole-table scans it made, and the rows those and its index look-ups read. */
+export interface TableReads {
+  seqScans: number;
+  rowsRead: number;
+}
+
+export interface TableReadsOptions {
+  /**
+   * Runs of the statement first, on the same connection (each rolled back): a named statement keeps
+   * the plan it is given after its first runs, made for the tables as they were then.
+   */
+  warmUps?: number;
+  /** What happens between the warm-ups and the run measured (the tables grown, say). */
+  between?: () => Promise<void>;
+}
+
+/**
+ * Runs one statement (`$n` placeholders, or `?` ones in order; a named one is prepared under its
+ * name) on a connection of its own to the database, in a transaction rolled back after (a write
+ * changes nothing), and says what it read of each of the tables named: how a statement reaches a
+ * growing table (by key, or by reading it whole) shows in these counts whatever its plan's shape.
+ */
+export async function tableReads(
+  url: string,
+  statement: { text: string; values: unknown[]; name?: string },
+  tables: readonly string[],
+  { warmUps = 0, between }: TableReadsOptions = {},
+): Promise<{ rows: Array<Record<string, unknown>>; rowCount: number; reads: Record<string, TableReads> }> {
+  let n = 0;
+  const query = {
+    name: statement.name,
+    text: statement.text.replace(/\?/g, () => `$${++n}`),
+    values: statement.values,
+  };
+  return withOwnConnection(url, async (client) => {
+    for (let run = 0; run < warmUps; run++) {
+      await client.query('begin');
+      await client.query(query);
+      await client.query('rollback');
+    }
+    // What the warm-ups read is counted with the backend's next report, not with the run measured.
+    await client.query('select pg_stat_force_next_flush()');
+    await between?.();
+    await client.query('begin');
+    try {
+      const { rows, rowCount } = await client.query(query);
+      const stats = await client.query<{ relname: string; seq_scan: string; rows_read: string }>(
+        `select relname, seq_scan, coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) as rows_read
+           from pg_stat_xact_user_tables where relname = any($1)`,
+        [tables],
+      );
+      const reads: Record<string, TableReads> = {};
+      for (const table of tables) reads[table] = { seqScans: 0, rowsRead: 0 };
+      for (const s of stats.rows)
+        reads[s.relname] = { seqScans: Number(s.seq_scan), rowsRead: Number(s.rows_read) };
+      return { rows, rowCount: rowCount ?? 0, reads };
+    } finally {
+      await client.query('rollback');
+    }
+  });
+}
