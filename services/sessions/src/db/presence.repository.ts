@@ -54,16 +54,22 @@ export async function touchStreams(em: EntityManager, streamIds: string[], at: D
   ]);
 }
 
-/** Participants announced as connected without an open stream any more (a few at a time). */
-export async function leftWithoutStream(em: EntityManager, live: Liveness, limit = 100) {
-  const found = await rows<{ participant_id: number }>(
-    em,
-    `select rp.participant_id from room_presence rp
+/**
+ * The presence sweep's read: connected participants without an open stream (through the index of the
+ * connected ones: every participant who ever opened the room keeps a row).
+ */
+export const LEFT_WITHOUT_STREAM_SQL = `select rp.participant_id from room_presence rp
       where rp.connected and not exists (
         select 1 from room_streams s where s.participant_id = rp.participant_id and ${LIVE})
-      limit ?`,
-    [live.seenAfter, live.closedAfter, limit],
-  );
+      limit ?`;
+
+/** Participants announced as connected without an open stream any more (a few at a time). */
+export async function leftWithoutStream(em: EntityManager, live: Liveness, limit = 100) {
+  const found = await rows<{ participant_id: number }>(em, LEFT_WITHOUT_STREAM_SQL, [
+    live.seenAfter,
+    live.closedAfter,
+    limit,
+  ]);
   return found.map((r) => r.participant_id);
 }
 

@@ -172,14 +172,26 @@ export async function sealedVotesOf(em: EntityManager, storyId: string): Promise
 export const deleteVotesOfStory = (em: EntityManager, storyId: string) =>
   run(em, 'delete from votes where story_id = ?', [storyId]);
 
+/**
+ * The participant's votes on rounds not sealed yet: each vote's round looked up by its key (a join
+ * could be planned as a read of every round of every session).
+ */
+export const DELETE_OPEN_VOTES_SQL = `delete from votes v
+      where v.participant_id = ? and (select not s.sealed from rounds s where s.id = v.story_id)`;
+
 /** A participant leaving or becoming an observer loses its votes on rounds not sealed yet. */
 export const deleteOpenVotesOf = (em: EntityManager, participantId: number) =>
-  run(
-    em,
-    `delete from votes v using rounds s
-      where v.story_id = s.id and s.sealed = false and v.participant_id = ?`,
-    [participantId],
-  );
+  run(em, DELETE_OPEN_VOTES_SQL, [participantId]);
+
+/** The session's unsealed rounds, locked; then their votes (see unsealedVotes). */
+export const LOCK_UNSEALED_ROUNDS_SQL =
+  'select id from rounds where session_id = ? and sealed = false order by id for update';
+export const UNSEALED_VOTES_SQL = `select distinct r.id as story_id, r.title, v.value
+       from rounds r
+       -- each round's votes by its key (offset 0: not flattened into a join, which may read every vote)
+       cross join lateral (select v.value from votes v where v.story_id = r.id offset 0) v
+      where r.session_id = ? and r.sealed = false
+      order by r.title, v.value`;
 
 /**
  * The votes of the session's rounds not sealed yet (the open one, and stories made pending with their
@@ -187,15 +199,6 @@ export const deleteOpenVotesOf = (em: EntityManager, participantId: number) =>
  * one waits, then finds the session changed and is refused.
  */
 export async function unsealedVotes(tx: EntityManager, sessionId: string) {
-  await run(tx, 'select id from rounds where session_id = ? and sealed = false order by id for update', [
-    sessionId,
-  ]);
-  return rows<{ story_id: string; title: string; value: string }>(
-    tx,
-    `select distinct r.id as story_id, r.title, v.value
-       from rounds r join votes v on v.story_id = r.id
-      where r.session_id = ? and r.sealed = false
-      order by r.title, v.value`,
-    [sessionId],
-  );
+  await run(tx, LOCK_UNSEALED_ROUNDS_SQL, [sessionId]);
+  return rows<{ story_id: string; title: string; value: string }>(tx, UNSEALED_VOTES_SQL, [sessionId]);
 }

@@ -18,6 +18,7 @@ import { RoundStatsPlannedOnceMigration } from './0015-round-stats-planned-once.
 import { ClaimCountsEachRoundOnceMigration } from './0016-claim-counts-each-round-once.migration.ts';
 import { SealedVotesByVoterKeyMigration } from './0017-sealed-votes-by-voter-key.migration.ts';
 import { OpenRoundCountsMigration } from './0018-open-round-counts.migration.ts';
+import { ReadsBySessionMigration } from './0019-reads-by-session.migration.ts';
 
 export const migrations = [
   ...eventsMigrations,
@@ -40,4 +41,5 @@ export const migrations = [
   { name: '0016-claim-counts-each-round-once', class: ClaimCountsEachRoundOnceMigration },
   { name: '0017-sealed-votes-by-voter-key', class: SealedVotesByVoterKeyMigration },
   { name: '0018-open-round-counts', class: OpenRoundCountsMigration },
+  { name: '0019-reads-by-session', class: ReadsBySessionMigration },
 ];
