@@ -61,6 +61,22 @@ export interface EventDeliveries {
   payload: WebhookPayload;
 }
 
+export const ADD_EVENT_DELIVERIES_SQL = `insert into deliveries (id, webhook_id, event_id, event_type, payload, status, attempts, retries, next_attempt_at, created_at, traceparent)
+     select gen_random_uuid(), w.id, e.event_id, e.type, e.payload, 'pending', 0, true,
+            now() + (e.n - 1) * interval '1 microsecond', now() + (e.n - 1) * interval '1 microsecond', $2::text
+       from rows from (jsonb_to_recordset($1::jsonb)
+              as (owner_id text, session_id uuid, event_id uuid, type varchar, payload jsonb))
+              with ordinality as e(owner_id, session_id, event_id, type, payload, n)
+       -- each event's owner's webhooks by index (offset 0: not flattened into a join, which a plan kept
+       -- from when the table was small would make a read of every webhook)
+       cross join lateral (
+         select w.id from webhooks w
+          where w.owner_id = e.owner_id and w.enabled and (w.session_id is null or w.session_id = e.session_id)
+            and (w.events @> array[e.type]::text[] or w.events @> array['*'])
+         offset 0) w
+     on conflict (webhook_id, event_id) do nothing
+     returning id`;
+
 /**
  * One delivery, due now, for each enabled webhook of the session's owner that subscribes to the event
  * (all of the owner's sessions, or this one), for every event given, in one statement. An event
@@ -72,33 +88,18 @@ export interface EventDeliveries {
  */
 export async function addEventDeliveries(em: EntityManager, events: EventDeliveries[]): Promise<number> {
   if (events.length === 0) return 0;
-  const rows = await query<{ id: string }>(
-    em,
-    'add_event_deliveries',
-    `insert into deliveries (id, webhook_id, event_id, event_type, payload, status, attempts, retries, next_attempt_at, created_at, traceparent)
-     select gen_random_uuid(), w.id, e.event_id, e.type, e.payload, 'pending', 0, true,
-            now() + (e.n - 1) * interval '1 microsecond', now() + (e.n - 1) * interval '1 microsecond', $2::text
-       from rows from (jsonb_to_recordset($1::jsonb)
-              as (owner_id text, session_id uuid, event_id uuid, type varchar, payload jsonb))
-              with ordinality as e(owner_id, session_id, event_id, type, payload, n)
-       join webhooks w
-         on w.owner_id = e.owner_id and w.enabled and (w.session_id is null or w.session_id = e.session_id)
-        and (w.events @> array[e.type]::text[] or w.events @> array['*'])
-     on conflict (webhook_id, event_id) do nothing
-     returning id`,
-    [
-      JSON.stringify(
-        events.map((e) => ({
-          owner_id: e.ownerId,
-          session_id: e.sessionId,
-          event_id: e.eventId,
-          type: e.type,
-          payload: e.payload,
-        })),
-      ),
-      currentTraceparent(),
-    ],
-  );
+  const rows = await query<{ id: string }>(em, 'add_event_deliveries', ADD_EVENT_DELIVERIES_SQL, [
+    JSON.stringify(
+      events.map((e) => ({
+        owner_id: e.ownerId,
+        session_id: e.sessionId,
+        event_id: e.eventId,
+        type: e.type,
+        payload: e.payload,
+      })),
+    ),
+    currentTraceparent(),
+  ]);
   return rows.length;
 }
 
@@ -239,16 +240,17 @@ const withAttempts = ({ attempt_log, ...row }: Row & { attempt_log: AttemptRow[]
   attempts: attempt_log.map(attempt),
 });
 
+/**
+ * A batch of pruneDeliveries: the oldest first, through the index of their age (without an order, a
+ * read of the table from its start).
+ */
+export const PRUNE_DELIVERIES_SQL = `delete from deliveries where id in (
+       select id from deliveries where created_at < $1 and status <> 'pending' order by created_at limit $2
+     ) returning id`;
+
 /** Deliveries settled before the cutoff go, with their attempts; resolves with how many went. */
 export async function pruneDeliveries(em: EntityManager, before: Date, batch: number): Promise<number> {
-  const rows = await query<{ id: string }>(
-    em,
-    'prune_deliveries',
-    `delete from deliveries where id in (
-       select id from deliveries where created_at < $1 and status <> 'pending' limit $2
-     ) returning id`,
-    [before, batch],
-  );
+  const rows = await query<{ id: string }>(em, 'prune_deliveries', PRUNE_DELIVERIES_SQL, [before, batch]);
   return rows.length;
 }
 

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@pp/db';
+import { plannedRows, type EntityManager } from '@pp/db';
 import type { WebhookKind } from '../domain/chat-formats.ts';
 import type { WebhookPayload } from '../domain/payload.ts';
 import { asDateOrNull, query } from './sql.ts';
@@ -105,25 +105,12 @@ export interface SettledAttempt {
 }
 
 /**
- * Records a batch of attempts in one statement: the attempts' log, of the deliveries still there (a
- * webhook deleted during an attempt took its deliveries with it; one deleted while this statement runs
- * fails it, and the batch, written again, finds it gone); each delivery's new state (only if
- * it is still the attempt this replica leased: a lease that ran out and was taken again is not
- * overwritten); each webhook's health (a success clears its failing streak; a 410, or failures only
- * since before `failingCutoff`, disable it with the reason); and the waiting deliveries of a webhook
- * disabled now fail, those of this batch with them: none stays pending behind a disabled webhook, to
- * resume when it is enabled again (its owner disabling it during the attempt counts too).
+ * The statement of settleAttempts. It reaches the batch's deliveries and webhooks by key (`= any` of
+ * an array the statement makes first, or a look-up per row), and is planned on each run
+ * (plannedRows): a plan kept from when the deliveries and webhooks were few went on reading both tables
+ * whole for each batch.
  */
-export async function settleAttempts(
-  em: EntityManager,
-  attempts: SettledAttempt[],
-  failingCutoff: Date,
-  reasons: { gone: string; failing: string },
-): Promise<void> {
-  await query(
-    em,
-    'settle_attempts',
-    `with r as (
+export const SETTLE_ATTEMPTS_SQL = `with r as (
        select * from jsonb_to_recordset($1::jsonb) as r(
          "deliveryId" uuid, "webhookId" uuid, number int, manual boolean, "attemptedAt" timestamptz,
          "statusCode" int, "latencyMs" int, excerpt text, error text, outcome text, "nextAttemptAt" timestamptz)
@@ -138,10 +125,12 @@ export async function settleAttempts(
          from r where outcome <> 'deferred' group by "webhookId"
      ), judged as (
        select h.*, not h.ok and coalesce(w.failing_since, h.first_failure) < $2 as failing_too_long
-         from health h join webhooks w using (id)
+         from health h
+         -- each webhook by its key (offset 0: not flattened into a join, planned as a read of them all)
+         cross join lateral (select w.failing_since from webhooks w where w.id = h.id offset 0) w
      ), stopped as (
        select w.id from webhooks w left join judged j using (id)
-        where w.id in (select "webhookId" from r) and (not w.enabled or coalesce(j.gone or j.failing_too_long, false))
+        where w.id = any(array(select "webhookId" from r)) and (not w.enabled or coalesce(j.gone or j.failing_too_long, false))
      ), settled as (
        update deliveries d set
          status = case when r.outcome = 'succeeded' then 'succeeded'
@@ -161,13 +150,33 @@ export async function settleAttempts(
          disabled_reason = case when not w.enabled then w.disabled_reason when j.gone then $3
                                 when j.failing_too_long then $4 else null end,
          disabled_at = case when w.enabled and (j.gone or j.failing_too_long) then now() else w.disabled_at end
-       from judged j where w.id = j.id
+       from judged j where w.id = j.id and w.id = any(array(select id from judged))
        returning w.id, w.enabled
      )
      update deliveries d set status = 'failed', next_attempt_at = null
-       from webhooks_now n
-      where d.webhook_id = n.id and not n.enabled and d.status = 'pending'
-        and d.id not in (select "deliveryId" from r)`,
-    [JSON.stringify(attempts), failingCutoff, reasons.gone, reasons.failing],
-  );
+      where d.webhook_id = any(array(select id from webhooks_now where not enabled)) and d.status = 'pending'
+        and d.id not in (select "deliveryId" from r)`;
+
+/**
+ * Records a batch of attempts in one statement: the attempts' log, of the deliveries still there (a
+ * webhook deleted during an attempt took its deliveries with it; one deleted while this statement runs
+ * fails it, and the batch, written again, finds it gone); each delivery's new state (only if
+ * it is still the attempt this replica leased: a lease that ran out and was taken again is not
+ * overwritten); each webhook's health (a success clears its failing streak; a 410, or failures only
+ * since before `failingCutoff`, disable it with the reason); and the waiting deliveries of a webhook
+ * disabled now fail, those of this batch with them: none stays pending behind a disabled webhook, to
+ * resume when it is enabled again (its owner disabling it during the attempt counts too).
+ */
+export async function settleAttempts(
+  em: EntityManager,
+  attempts: SettledAttempt[],
+  failingCutoff: Date,
+  reasons: { gone: string; failing: string },
+): Promise<void> {
+  await plannedRows(em, SETTLE_ATTEMPTS_SQL, [
+    JSON.stringify(attempts),
+    failingCutoff,
+    reasons.gone,
+    reasons.failing,
+  ]);
 }
