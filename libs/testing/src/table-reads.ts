@@ -61,3 +61,12 @@ export async function tableReads(
     }
   });
 }
+
+/**
+ * The tables a statement read more of than its own rows: scanned whole, or more than `atMost` rows
+ * read (an empty list when it kept to its own; a test expects that, and a failure names the table).
+ */
+export const readsBeyond = (reads: Record<string, TableReads>, atMost: number) =>
+  Object.entries(reads)
+    .filter(([, r]) => r.seqScans > 0 || r.rowsRead > atMost)
+    .map(([table, r]) => ({ table, ...r }));
