@@ -7,9 +7,9 @@ import { Migration } from '@pp/db';
  * webhook of every owner instead, a read that grew with the platform.
  *
  * A trigger keeps it, in the statement that changes a webhook (only when what counts changed: the
- * webhook enabled or not, its types, its last change). Types are counted in their order, so that two
- * changes lock the rows they share in one order. A webhook that held a type's earliest change and
- * changed or went has that type's time read again from the webhooks that want it.
+ * webhook enabled or not, its types, its last change), one type after the other in their order, so
+ * that two changes lock the rows they share in one order. A webhook that held a type's earliest change
+ * and changed or went has that type's time read again from the webhooks that want it.
  */
 export class WantedEventTypesMigration extends Migration {
   override async up(): Promise<void> {
@@ -25,25 +25,30 @@ export class WantedEventTypesMigration extends Migration {
       language plpgsql as $$
       declare
         t text;
+        was boolean;
+        wants boolean;
       begin
-        if tg_op <> 'INSERT' and old.enabled then
-          for t in select distinct e from unnest(old.events) e order by 1 loop
-            update wanted_event_types set webhooks = webhooks - 1 where type = t;
-          end loop;
-        end if;
-        if tg_op <> 'DELETE' and new.enabled then
-          for t in select distinct e from unnest(new.events) e order by 1 loop
+        for t in select e from unnest(case when tg_op <> 'INSERT' and old.enabled then old.events end) e
+                 union
+                 select e from unnest(case when tg_op <> 'DELETE' and new.enabled then new.events end) e
+                 order by 1 loop
+          was := tg_op <> 'INSERT' and old.enabled and t = any(old.events);
+          wants := tg_op <> 'DELETE' and new.enabled and t = any(new.events);
+          if wants then
             insert into wanted_event_types as w (type, webhooks, since) values (t, 1, new.updated_at)
-              on conflict (type) do update set webhooks = w.webhooks + 1,
+              on conflict (type) do update set webhooks = w.webhooks + case when was then 0 else 1 end,
                 since = case when w.webhooks = 0 then excluded.since else least(w.since, excluded.since) end;
-          end loop;
-        end if;
-        if tg_op <> 'INSERT' and old.enabled then
-          update wanted_event_types w
-             set since = coalesce((select min(x.updated_at) from webhooks x
-                                    where x.enabled and x.events @> array[w.type]), w.since)
-           where w.type = any(old.events) and w.webhooks > 0 and w.since = old.updated_at;
-        end if;
+          else
+            update wanted_event_types set webhooks = webhooks - 1 where type = t;
+          end if;
+          -- it held the type's earliest change: read the type's time again from the webhooks that want it
+          if was then
+            update wanted_event_types w
+               set since = coalesce((select min(x.updated_at) from webhooks x
+                                      where x.enabled and x.events @> array[t]), w.since)
+             where w.type = t and w.webhooks > 0 and w.since = old.updated_at;
+          end if;
+        end loop;
         return null;
       end $$`);
     this.addSql(`create trigger webhooks_wanted_event_types
