@@ -9,6 +9,8 @@ export interface LoadResult {
   count: number;
   non2xx: number;
   errors: number;
+  /** The failed answers by status code (a connection error as `error`), when any failed. */
+  failures?: Record<string, number>;
 }
 
 export interface LoadOptions {
@@ -57,9 +59,31 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     count: result.requests.total,
     non2xx: result.non2xx,
     errors: result.errors,
+    failures: failuresOf(result.statusCodeStats, result.errors),
   };
 }
 
-export const formatRow = (r: LoadResult) =>
-  `${r.name.padEnd(34)} ${r.rps.toFixed(0).padStart(7)}  ${String(r.p50).padStart(6)}  ${String(r.p99).padStart(6)}  ${String(r.non2xx + r.errors).padStart(6)}`;
+/** The non-2xx answers by status, and the connection errors, of a load's result. */
+function failuresOf(byStatus: Record<string, { count?: number }> | undefined, errors: number) {
+  const failures: Record<string, number> = {};
+  for (const [status, { count = 0 }] of Object.entries(byStatus ?? {}))
+    if (!status.startsWith('2') && count > 0) failures[status] = count;
+  if (errors > 0) failures.error = errors;
+  return failures;
+}
+
+/** How a row's failures read: `409 × 12, 503 × 3` (empty when none failed). */
+export const formatFailures = (failures: Record<string, number> | undefined) =>
+  Object.entries(failures ?? {})
+    .map(([status, count]) => `${status} × ${count}`)
+    .join(', ');
+
+/** A result's row under HEADER; the failed answers by status after it, when any failed. */
+export function formatRow(r: LoadResult) {
+  const failures = formatFailures(r.failures);
+  return (
+    `${r.name.padEnd(34)} ${r.rps.toFixed(0).padStart(7)}  ${String(r.p50).padStart(6)}  ${String(r.p99).padStart(6)}  ${String(r.non2xx + r.errors).padStart(6)}` +
+    (failures ? `  (${failures})` : '')
+  );
+}
 export const HEADER = `${'scenario'.padEnd(34)} ${'req/s'.padStart(7)}  ${'p50 ms'.padStart(6)}  ${'p99 ms'.padStart(6)}  ${'failed'.padStart(6)}`;

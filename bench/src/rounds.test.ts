@@ -1,3 +1,4 @@
+import { formatRow } from './load.ts';
 import { inRounds, median, medianOfRounds } from './rounds.ts';
 
 describe('rounds of a measurement', () => {
@@ -31,6 +32,23 @@ describe('rounds of a measurement', () => {
       errors,
     });
     expect(medianOfRounds([load(0, 1), load(3, 0)])).toMatchObject({ non2xx: 3, errors: 1 });
+  });
+
+  it('sums the failed answers of every round by status, and the row says them', () => {
+    const load = (failures: Record<string, number>) => ({
+      name: 'vote',
+      rps: 1,
+      p50: 1,
+      p99: 1,
+      count: 1,
+      non2xx: Object.values(failures).reduce((a, b) => a + b, 0),
+      errors: 0,
+      failures,
+    });
+    const combined = medianOfRounds([load({ '409': 2 }), load({}), load({ '409': 1, '503': 4 })]);
+    expect(combined.failures).toEqual({ '409': 3, '503': 4 });
+    expect(formatRow(combined)).toMatch(/ 7 {2}\(409 × 3, 503 × 4\)$/);
+    expect(formatRow(load({}))).not.toMatch(/\(/);
   });
 
   it('runs the rounds one after the other, at least one', async () => {

@@ -15,7 +15,7 @@ type Figures = { name: string; rps: number; p50: number; p99: number; count: num
 
 /**
  * One figure for rounds of the same measurement: the median of each of rps, p50 and p99 over the
- * rounds; the counts, and every count of failures (`failed`, `non2xx`, `errors`), summed over all of
+ * rounds; the counts, and every count of failures (`failed`, `non2xx`, `errors`, `failures` by status), summed over all of
  * them, so that a failure in any round fails the target.
  */
 export function medianOfRounds<T extends Figures>(rounds: readonly T[]): T {
@@ -31,6 +31,15 @@ export function medianOfRounds<T extends Figures>(rounds: readonly T[]): T {
   };
   for (const key of ['failed', 'non2xx', 'errors'] as const)
     if (key in rounds[0]!) combined[key] = sum(key as keyof T);
+  if ('failures' in rounds[0]!) {
+    const failures: Record<string, number> = {};
+    for (const r of rounds)
+      for (const [status, count] of Object.entries(
+        (r as { failures?: Record<string, number> }).failures ?? {},
+      ))
+        failures[status] = (failures[status] ?? 0) + count;
+    combined.failures = failures;
+  }
   return combined as T;
 }
 
