@@ -75,6 +75,8 @@ const IDLE_VOTE_MS = 1.5;
 const IDLE_CHANGE_MS = 4;
 /** How long the idle system's CPU is read (its ticks come every second or two). */
 const IDLE_SECONDS = 15;
+/** Votes the round's votes have sessions for, to the re-votes' count in as long a measurement. */
+const ROUND_VOTES_MARGIN = 1.5;
 /** Requests of each kind one at a time on the idle system (after as many to warm up). */
 const IDLE_REQUESTS = Number(process.env.BENCH_IDLE_REQUESTS ?? 200);
 
@@ -528,9 +530,15 @@ export async function run(
     const voteResult = medianOfRounds(votes.map((v) => v.round));
     // The votes above are re-votes in a round everyone has voted in (the statement's count is then
     // final); a meeting's votes are mostly first votes in a round still open. Those too, beside the
-    // baseline, in sessions enough for as many votes as the re-votes' rate (a round's vote costs
-    // more), each round in new rounds of them (the resets' events settled before the yardstick's).
-    const rooms = await prepareRounds(gateway, token, Math.ceil((voteResult.rps * duration) / PARTICIPANTS));
+    // baseline, in sessions enough for half as many votes again as the re-votes' rate (a round's vote
+    // costs more, but the machine's speed drifts between measurements: one run ran out of sessions
+    // with none to spare), each round in new rounds of them (the resets' events settled before the
+    // yardstick's).
+    const rooms = await prepareRounds(
+      gateway,
+      token,
+      Math.ceil((ROUND_VOTES_MARGIN * voteResult.rps * duration) / PARTICIPANTS),
+    );
     const roundVotes = await inRounds(ROUNDS, async (round) => {
       if (round > 0) {
         await newRounds(gateway, token, rooms);
