@@ -29,7 +29,10 @@ export async function preparedRows<T>(
   }
 }
 
-/** A `$n` statement as a plain query in the entity manager's transaction (whose connection the pool does not hand out). */
+/**
+ * A `$n` statement as a plain query in the entity manager's transaction (whose connection the pool
+ * does not hand out).
+ */
 function inTransaction<T>(em: EntityManager, text: string, values: unknown[]): Promise<T[]> {
   const ordered: unknown[] = [];
   const bound = text.replace(/\$(\d+)/g, (_, n: string) => {

@@ -1,6 +1,9 @@
 import { withOwnConnection } from '@pp/db';
 
-/** What one statement read of a table: the whole-table scans it made, and the rows those and its index look-ups read. */
+/**
+ * What one statement read of a table: the whole-table scans it made, and the rows those and its index
+ * look-ups read.
+ */
 export interface TableReads {
   seqScans: number;
   rowsRead: number;

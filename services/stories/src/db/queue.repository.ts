@@ -288,9 +288,9 @@ const rowOf = (s: QueueStory, whole: boolean) => ({
 
 /**
  * Writes a change of the stories with its events (in the outbox, and in the session's story history),
- * and marks the round settled (keeping when its current story was opened), in one autocommit statement: only if the session's round version and
- * queue are still those the change was planned on (under the session's row lock). Resolves with
- * whether it wrote.
+ * and marks the round settled (keeping when its current story was opened), in one autocommit
+ * statement: only if the session's round version and queue are still those the change was planned on
+ * (under the session's row lock). Resolves with whether it wrote.
  */
 export async function commitQueue(em: EntityManager, write: QueueWrite): Promise<boolean> {
   const [result] = await preparedRows<{ committed: number }>(em, COMMIT, [

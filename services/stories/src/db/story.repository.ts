@@ -142,7 +142,8 @@ export const OVERDUE_SQL = `(select st.id, null::timestamptz as reveal_at, se.vo
   (select c.story_id, c.reveal_at, c.reveal_at, coalesce(st.open, false)
      from round_countdowns c
      left join lateral (
-       -- by the story's key alone: a condition on its status could be served by the index of all open stories
+       -- by the story's key alone: a condition on its status could be served by the index of every
+       -- open story
        select s.status = 'voting' and se.status <> 'archived' as open
          from stories s join sessions se on se.id = s.session_id
         where s.id = c.story_id

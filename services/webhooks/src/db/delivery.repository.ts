@@ -61,6 +61,7 @@ export interface EventDeliveries {
   payload: WebhookPayload;
 }
 
+/** The statement of addEventDeliveries (below). */
 export const ADD_EVENT_DELIVERIES_SQL = `insert into deliveries (id, webhook_id, event_id, event_type, payload, status, attempts, retries, next_attempt_at, created_at, traceparent)
      select gen_random_uuid(), w.id, e.event_id, e.type, e.payload, 'pending', 0, true,
             now() + (e.n - 1) * interval '1 microsecond', now() + (e.n - 1) * interval '1 microsecond', $2::text

@@ -107,8 +107,8 @@ export interface SettledAttempt {
 /**
  * The statement of settleAttempts. It reaches the batch's deliveries and webhooks by key (`= any` of
  * an array the statement makes first, or a look-up per row), and is planned on each run
- * (plannedRows): a plan kept from when the deliveries and webhooks were few went on reading both tables
- * whole for each batch.
+ * (plannedRows): a plan kept from when the deliveries and webhooks were few went on reading both
+ * tables whole for each batch.
  */
 export const SETTLE_ATTEMPTS_SQL = `with r as (
        select * from jsonb_to_recordset($1::jsonb) as r(
