@@ -1,11 +1,12 @@
 import { withOwnConnection } from '@pp/db';
 
 /**
- * What one statement read of a table: the whole-table scans it made, and the rows those and its index
- * look-ups read.
+ * What one statement read of a table: the whole-table scans it made, its index look-ups, and the rows
+ * those read.
  */
 export interface TableReads {
   seqScans: number;
+  indexScans: number;
   rowsRead: number;
 }
 
@@ -49,15 +50,24 @@ export async function tableReads(
     await client.query('begin');
     try {
       const { rows, rowCount } = await client.query(query);
-      const stats = await client.query<{ relname: string; seq_scan: string; rows_read: string }>(
-        `select relname, seq_scan, coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) as rows_read
+      const stats = await client.query<{
+        relname: string;
+        seq_scan: string;
+        idx_scan: string | null;
+        rows_read: string;
+      }>(
+        `select relname, seq_scan, idx_scan, coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) as rows_read
            from pg_stat_xact_user_tables where relname = any($1)`,
         [tables],
       );
       const reads: Record<string, TableReads> = {};
-      for (const table of tables) reads[table] = { seqScans: 0, rowsRead: 0 };
+      for (const table of tables) reads[table] = { seqScans: 0, indexScans: 0, rowsRead: 0 };
       for (const s of stats.rows)
-        reads[s.relname] = { seqScans: Number(s.seq_scan), rowsRead: Number(s.rows_read) };
+        reads[s.relname] = {
+          seqScans: Number(s.seq_scan),
+          indexScans: Number(s.idx_scan ?? 0),
+          rowsRead: Number(s.rows_read),
+        };
       return { rows, rowCount: rowCount ?? 0, reads };
     } finally {
       await client.query('rollback');

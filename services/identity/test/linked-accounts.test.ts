@@ -39,6 +39,6 @@ describe('a user’s linked accounts', () => {
       ['linked_accounts'],
     );
     expect(rowCount).toBe(2);
-    expect(reads.linked_accounts).toEqual({ seqScans: 0, rowsRead: 2 });
+    expect(reads.linked_accounts).toEqual({ seqScans: 0, indexScans: 1, rowsRead: 2 });
   });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { withOwnConnection } from '@pp/db';
-import { until } from '@pp/testing';
+import { tableReads, until } from '@pp/testing';
 import { rooms } from './support/room.ts';
 import { asService, asUser, startSessions, type SessionsHarness } from './support/sessions-harness.ts';
 
@@ -75,21 +75,17 @@ describe('votes: casting', () => {
     ];
     const story = await r.openStory(session);
     for (const [i, v] of voters.entries()) await r.vote(session.code, v.id, ['3', '5', '8'][i]!);
-    // On a connection of the test's own, whose statistics hold this transaction's reads alone.
-    await withOwnConnection(h.databaseUrl, async (db) => {
-      await db.query('begin');
-      const sealed = await db.query('select round_votes($1) as votes', [story.id]);
-      expect(sealed.rows[0].votes).toEqual([
-        { participant: { id: voters[0]!.id, name: 'Ann' }, value: '3' },
-        { participant: { id: voters[1]!.id, name: 'Bob' }, value: '5' },
-        { participant: { id: voters[2]!.id, name: 'Cleo' }, value: '8' },
-      ]);
-      const scans = await db.query(
-        "select seq_scan::int, idx_scan::int from pg_stat_xact_user_tables where relname = 'participants'",
-      );
-      expect(scans.rows).toEqual([{ seq_scan: 0, idx_scan: 3 }]);
-      await db.query('rollback');
-    });
+    const { rows, reads } = await tableReads(
+      h.databaseUrl,
+      { text: 'select round_votes($1) as votes', values: [story.id] },
+      ['participants'],
+    );
+    expect(rows[0]!.votes).toEqual([
+      { participant: { id: voters[0]!.id, name: 'Ann' }, value: '3' },
+      { participant: { id: voters[1]!.id, name: 'Bob' }, value: '5' },
+      { participant: { id: voters[2]!.id, name: 'Cleo' }, value: '8' },
+    ]);
+    expect(reads.participants).toEqual({ seqScans: 0, indexScans: 3, rowsRead: 3 });
   });
 
   it('leaves observers out of the count and refuses their votes with 403', async () => {

@@ -74,6 +74,6 @@ describe('the event types the webhooks want', () => {
       { text: 'select type, since from wanted_event_types where webhooks > 0', values: [] },
       ['webhooks'],
     );
-    expect(reads.webhooks).toEqual({ seqScans: 0, rowsRead: 0 });
+    expect(reads.webhooks).toEqual({ seqScans: 0, indexScans: 0, rowsRead: 0 });
   });
 });
