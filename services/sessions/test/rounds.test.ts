@@ -117,12 +117,7 @@ const insertVote = (storyId: string, participantId: number, value: string): [str
 
 describe('rounds: seal', () => {
   it('hands over every vote with its voter and refuses votes after it with 409 story_already_revealed', async () => {
-    const session = await r.createSession('ann');
-    const bob = await r.join(session.code, 'Bob');
-    const cleo = await r.join(session.code, 'Cleo');
-    const story = await r.openStory(session);
-    await r.vote(session.code, bob.id, '5');
-    await r.vote(session.code, cleo.id, '8');
+    const { session, bob, cleo, story } = await r.votedRound('ann', ['5', '8']);
     const sealed = await r.seal(session.id, story.id);
     expect(sealed.status).toBe(200);
     expect(sealed.body.votes).toEqual([
@@ -224,12 +219,7 @@ describe('rounds: seal', () => {
 
 describe('rounds: automatic seals', () => {
   it('seals on all_voted only while the session auto-reveals and every voting participant has voted', async () => {
-    const session = await r.createSession('ann');
-    const bob = await r.join(session.code, 'Bob');
-    const cleo = await r.join(session.code, 'Cleo');
-    const story = await r.openStory(session);
-    await r.vote(session.code, bob.id, '5');
-    await r.vote(session.code, cleo.id, '5');
+    const { session, story } = await r.votedRound('ann', ['5', '5']);
     const off = await r.seal(session.id, story.id, 'all_voted');
     expect([off.status, off.body.error.code]).toEqual([409, 'reveal_not_due']);
 

@@ -304,12 +304,7 @@ describe('votes: state conflicts and tokens', () => {
   });
 
   it('counts a sealed round’s votes of counted voters only: one whose voter left after the reveal drops out', async () => {
-    const session = await r.createSession('ann');
-    const bob = await r.join(session.code, 'Bob');
-    const cleo = await r.join(session.code, 'Cleo');
-    const story = await r.openStory(session);
-    await r.vote(session.code, bob.id, '5');
-    await r.vote(session.code, cleo.id, '8');
+    const { session, bob, story } = await r.votedRound('ann', ['5', '8']);
     const stats = async () =>
       (
         await h.client.get(`/internal/sessions/${session.id}/stories/${story.id}/stats`, {

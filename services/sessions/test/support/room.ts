@@ -68,5 +68,21 @@ export function rooms(h: SessionsHarness) {
   const currentStory = async (code: string) =>
     (await h.client.get(`/sessions/${code}`)).body.session.current_story;
 
-  return { createSession, join, round, openStory, seal, reset, vote, currentStory };
+  /** A session of the owner's where Bob and Cleo joined and voted these cards on its open story. */
+  const votedRound = async (owner: string, [bobVotes, cleoVotes]: [string, string]) => {
+    const session = await createSession(owner);
+    const bob = await join(session.code, 'Bob');
+    const cleo = await join(session.code, 'Cleo');
+    const story = await openStory(session);
+    for (const [voter, value] of [
+      [bob, bobVotes],
+      [cleo, cleoVotes],
+    ] as const) {
+      const res = await vote(session.code, voter.id, value);
+      if (res.status !== 200) throw new Error(`vote answered ${res.status}: ${res.text}`);
+    }
+    return { session, bob, cleo, story };
+  };
+
+  return { createSession, join, round, openStory, seal, reset, vote, currentStory, votedRound };
 }
