@@ -67,11 +67,18 @@ export async function startTracing(options: TracingOptions, env = process.env): 
         ignoreIncomingRequestHook: (req: IncomingMessage) => UNTRACED.test(req.url ?? ''),
         requireParentforOutgoingSpans: true,
       }),
+      // The server span is named after the route (the instrumentation sets it on every layer it
+      // passes): no span of its own for each middleware, router or handler.
       new express.ExpressInstrumentation({
-        ignoreLayersType: [express.ExpressLayerType.MIDDLEWARE, express.ExpressLayerType.ROUTER],
+        ignoreLayersType: [
+          express.ExpressLayerType.MIDDLEWARE,
+          express.ExpressLayerType.ROUTER,
+          express.ExpressLayerType.REQUEST_HANDLER,
+        ],
       }),
       // The outbox relay and the timers query all the time: only queries inside a trace are spans.
-      new pg.PgInstrumentation({ requireParentSpan: true }),
+      // A connection taken from the pool is no span of its own (a wait for one shows before the query).
+      new pg.PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }),
     ],
   });
   sdk.start();
