@@ -89,6 +89,6 @@ export function definition(config: Config, options: { now?: () => Date } = {}): 
     migrations,
     createApp: (runtime) => createApp(config, runtime, contextFor(runtime)),
     consumers: (runtime) => consumers(runtime, contextFor(runtime)),
-    background: tasks,
+    background: (runtime) => tasks(runtime, contextFor(runtime)),
   };
 }

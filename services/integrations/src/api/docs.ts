@@ -231,6 +231,8 @@ export const integrationsApi = {
   },
   'GET /integrations/sync-logs': {
     summary: "The caller's sync log, newest first",
+    description:
+      'A row per story of each sync attempt, manual or automatic, kept 90 days: older rows are forgotten (hourly).',
     query: syncLogsQuery,
     responses: {
       200: {

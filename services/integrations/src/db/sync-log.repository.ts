@@ -63,6 +63,24 @@ export async function insertSyncLogs(em: EntityManager, entries: SyncLogEntry[],
   return inserted.length;
 }
 
+/**
+ * A batch of pruneSyncLogs: the `batch` oldest logs through the index of their age, those of them
+ * before the cutoff deleted by key. (Asked with the cutoff in the read, or joined to the delete, the
+ * planner may read the table whole, as it does without statistics.)
+ */
+export const PRUNE_SYNC_LOGS_SQL = `delete from sync_logs where id = any(array(
+       select id from (select id, created_at from sync_logs order by created_at limit ?) oldest
+        where created_at < ?)) returning id`;
+
+/** At most `batch` sync logs written before `before` go; resolves with how many went. */
+export async function pruneSyncLogs(em: EntityManager, before: Date, batch: number): Promise<number> {
+  return (await rows(em, PRUNE_SYNC_LOGS_SQL, [batch, before])).length;
+}
+
+export async function vacuumSyncLogs(em: EntityManager): Promise<void> {
+  await em.getConnection().execute('vacuum (skip_locked) sync_logs');
+}
+
 /** Whether an automatic sync of this event and story was already recorded. */
 export async function eventSynced(em: EntityManager, eventId: string, storyId: string): Promise<boolean> {
   const found = await rows(em, 'select 1 from sync_logs where event_id = ? and story_id = ?', [
