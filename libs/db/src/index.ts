@@ -6,3 +6,4 @@ export { Migration } from '@mikro-orm/migrations';
 export * from './prepared.ts';
 export * from './turns.ts';
 export * from './nfc.ts';
+export * from './pruning.ts';

@@ -44,7 +44,3 @@ export async function deleteExpiredOAuthStates(em: EntityManager, now: Date, bat
   );
   return (rows as unknown[]).length;
 }
-
-export async function vacuumOAuthStates(em: EntityManager): Promise<void> {
-  await em.getConnection().execute('vacuum (skip_locked) oauth_states');
-}

@@ -77,10 +77,6 @@ export async function pruneSyncLogs(em: EntityManager, before: Date, batch: numb
   return (await rows(em, PRUNE_SYNC_LOGS_SQL, [batch, before])).length;
 }
 
-export async function vacuumSyncLogs(em: EntityManager): Promise<void> {
-  await em.getConnection().execute('vacuum (skip_locked) sync_logs');
-}
-
 /** Whether an automatic sync of this event and story was already recorded. */
 export async function eventSynced(em: EntityManager, eventId: string, storyId: string): Promise<boolean> {
   const found = await rows(em, 'select 1 from sync_logs where event_id = ? and story_id = ?', [

@@ -254,7 +254,3 @@ export async function pruneDeliveries(em: EntityManager, before: Date, batch: nu
   const rows = await query<{ id: string }>(em, 'prune_deliveries', PRUNE_DELIVERIES_SQL, [before, batch]);
   return rows.length;
 }
-
-export async function vacuumDeliveries(em: EntityManager): Promise<void> {
-  await em.getConnection().execute('vacuum (skip_locked) deliveries, delivery_attempts');
-}
