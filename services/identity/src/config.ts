@@ -24,6 +24,12 @@ export const configSchema = z.object({
     .int()
     .min(50)
     .default(5 * 60_000),
+  /** How often the tokens that ended (expired or revoked) over 30 days ago are forgotten. */
+  ENDED_TOKEN_SWEEP_MS: z.coerce
+    .number()
+    .int()
+    .min(50)
+    .default(60 * 60_000),
   OAUTH_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
   // A provider is enabled when its client id and secret are set; its URLs default to the real ones.
   OAUTH_GITHUB_CLIENT_ID: optionalText,

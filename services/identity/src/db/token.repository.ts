@@ -65,3 +65,19 @@ export async function touchToken(em: EntityManager, id: string, now: Date): Prom
     { lastUsedAt: now },
   );
 }
+
+/**
+ * A batch of deleteEndedTokens: the `batch` tokens that ended first (expired or revoked, whichever came
+ * first), through the index of that moment, those of them that ended before the cutoff deleted by key.
+ */
+export const DELETE_ENDED_TOKENS_SQL = `delete from tokens where id = any(array(
+       select id from (select id, least(revoked_at, expires_at) as ended_at from tokens
+                        where revoked_at is not null or expires_at is not null
+                        order by least(revoked_at, expires_at) limit ?) first_ended
+        where ended_at < ?)) returning id`;
+
+/** At most `batch` tokens that ended before `before` go; how many went. */
+export async function deleteEndedTokens(em: EntityManager, before: Date, batch: number): Promise<number> {
+  const rows = await em.getConnection().execute(DELETE_ENDED_TOKENS_SQL, [batch, before]);
+  return (rows as unknown[]).length;
+}
