@@ -18,6 +18,8 @@ export interface TableReadsOptions {
   warmUps?: number;
   /** What happens between the warm-ups and the run measured (the tables grown, say). */
   between?: () => Promise<void>;
+  /** Statements run in the measured run's transaction before it (`set local` settings, say). */
+  settings?: readonly string[];
 }
 
 /**
@@ -30,7 +32,7 @@ export async function tableReads(
   url: string,
   statement: { text: string; values: unknown[]; name?: string },
   tables: readonly string[],
-  { warmUps = 0, between }: TableReadsOptions = {},
+  { warmUps = 0, between, settings = [] }: TableReadsOptions = {},
 ): Promise<{ rows: Array<Record<string, unknown>>; rowCount: number; reads: Record<string, TableReads> }> {
   let n = 0;
   const query = {
@@ -49,6 +51,7 @@ export async function tableReads(
     await between?.();
     await client.query('begin');
     try {
+      for (const setting of settings) await client.query(setting);
       const { rows, rowCount } = await client.query(query);
       const stats = await client.query<{
         relname: string;

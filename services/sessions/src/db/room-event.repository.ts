@@ -1,4 +1,4 @@
-import { statementRows, type EntityManager, type PreparedStatement } from '@pp/db';
+import { statementRows, withoutTableScans, type EntityManager, type PreparedStatement } from '@pp/db';
 import type { PlacedRoomMessage, RoomEventType, RoomMessage } from '../domain/room-events.ts';
 import { asDate, row, rows, run } from './sql.ts';
 
@@ -129,17 +129,19 @@ export async function latestRoomMessages(
     .map((r) => ({ id: r.event_id, type: r.type, occurred_at: asDate(r.occurred_at), data: r.payload }));
 }
 
-/** Lets the room's history before a moment go, with the places of what went; how many events went. */
-export async function pruneRoomEvents(em: EntityManager, before: Date): Promise<number> {
-  const pruned = await row<{ n: number }>(
-    em,
-    `with gone as (delete from room_events where occurred_at < ? returning event_id),
+export const PRUNE_ROOM_EVENTS_SQL = `with gone as (delete from room_events where occurred_at < ? returning event_id),
      places as (delete from room_positions where event_id in (select event_id from gone))
-     select count(*)::int as n from gone`,
-    [before],
+     select count(*)::int as n from gone`;
+
+/**
+ * Lets the room's history before a moment go, found through the index of its time, with the places
+ * of what went; how many events went.
+ */
+export const pruneRoomEvents = (em: EntityManager, before: Date): Promise<number> =>
+  withoutTableScans(
+    em,
+    async (tx) => (await row<{ n: number }>(tx, PRUNE_ROOM_EVENTS_SQL, [before]))?.n ?? 0,
   );
-  return pruned?.n ?? 0;
-}
 
 /** Autovacuum may be off or behind: the pruning reclaims what it deleted itself. */
 export const vacuumRoomEvents = (em: EntityManager) =>

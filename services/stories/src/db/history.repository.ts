@@ -1,5 +1,5 @@
 import type { EventEnvelope } from '@pp/contracts';
-import type { EntityManager } from '@pp/db';
+import { withoutTableScans, type EntityManager } from '@pp/db';
 
 /** The latest events of a session's story changes, newest first. */
 export async function recentStoryEvents(em: EntityManager, sessionId: string, limit: number) {
@@ -12,15 +12,18 @@ export async function recentStoryEvents(em: EntityManager, sessionId: string, li
   return rows.map((r) => r.envelope);
 }
 
-/** Forgets the events older than `before`; how many went. */
-export async function forgetStoryHistory(em: EntityManager, before: Date): Promise<number> {
-  const result = (await em
-    .getConnection()
-    .execute('delete from story_history where occurred_at < ?', [before], 'run')) as {
-    affectedRows?: number;
-  };
-  return result.affectedRows ?? 0;
-}
+export const FORGET_STORY_HISTORY_SQL = 'delete from story_history where occurred_at < ?';
+
+/** Forgets the events older than `before`, found through the index of their time; how many went. */
+export const forgetStoryHistory = (em: EntityManager, before: Date): Promise<number> =>
+  withoutTableScans(em, async (tx) => {
+    const result = (await tx
+      .getConnection()
+      .execute(FORGET_STORY_HISTORY_SQL, [before], 'run', tx.getTransactionContext())) as {
+      affectedRows?: number;
+    };
+    return result.affectedRows ?? 0;
+  });
 
 /** Autovacuum may be off or behind: the pruning reclaims what it deleted itself. */
 export async function vacuumStoryHistory(em: EntityManager): Promise<void> {
