@@ -86,3 +86,34 @@ export const readsBeyond = (reads: Record<string, TableReads>, atMost: number) =
   Object.entries(reads)
     .filter(([, r]) => r.seqScans > 0 || r.rowsRead > atMost)
     .map(([table, r]) => ({ table, ...r }));
+
+/**
+ * A table pruned by age as a day of traffic leaves it: `old` rows over a day old, `today` rows of
+ * the day since (what the pruning keeps), the index of their time (`brinIndex`) summarized as the
+ * vacuum after each pruning does, and a hundred rows since. `insert(count, since)` adds `count` rows
+ * from `since` on (an SQL expression of a time), a millisecond apart.
+ */
+export async function dayOfRows(
+  url: string,
+  options: {
+    old: number;
+    today: number;
+    brinIndex: string;
+    insert: (
+      sql: (text: string, values?: unknown[]) => Promise<unknown>,
+      count: number,
+      since: string,
+    ) => Promise<unknown>;
+  },
+): Promise<void> {
+  await withOwnConnection(url, async (client) => {
+    const sql = (text: string, values: unknown[] = []) => client.query(text, values);
+    await options.insert(sql, options.old, "now() - interval '25 hours'");
+    await options.insert(sql, options.today, "now() - interval '20 hours'");
+    await sql('select brin_summarize_new_values($1)', [options.brinIndex]);
+    await options.insert(sql, 100, 'now()');
+  });
+}
+
+/** A row about as big as a story change's event (about 400 bytes): an index range holds a couple of thousand. */
+export const EVENT_SIZED_JSON = `jsonb_build_object('title', repeat('x', 400))`;

@@ -1,6 +1,6 @@
 import { signIdentity } from '@pp/http';
 import { api } from '@pp/testing';
-import { INTERNAL_KEY, startIdentity, type IdentityHarness } from './support/identity-harness.ts';
+import { asService, INTERNAL_KEY, startIdentity, type IdentityHarness } from './support/identity-harness.ts';
 
 let identity: IdentityHarness;
 const client = api(() => identity.url);
@@ -9,14 +9,6 @@ const asUser = (sub: string) => ({
     sub,
     kind: 'user',
     token_kind: 'access',
-    iss: 'gateway',
-    aud: 'identity',
-  }),
-});
-const asService = () => ({
-  'x-pp-identity': signIdentity(INTERNAL_KEY, {
-    sub: 'gateway',
-    kind: 'service',
     iss: 'gateway',
     aud: 'identity',
   }),

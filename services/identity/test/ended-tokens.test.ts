@@ -3,13 +3,12 @@
  * through the moment each ended among every working token, never by reading the table whole.
  */
 import { createDatabase, withOwnConnection, type Database } from '@pp/db';
-import { signIdentity } from '@pp/http';
 import { createLogger } from '@pp/logger';
 import { api, createTestDatabase, readsBeyond, tableReads, until, type TestDatabase } from '@pp/testing';
 import { DELETE_ENDED_TOKENS_SQL } from '../src/db/token.repository.ts';
 import { migrations } from '../src/db/migrations/index.ts';
 import { ENDED_TOKEN_DAYS } from '../src/use-cases/forget-ended-tokens.use-case.ts';
-import { INTERNAL_KEY, startIdentity, type IdentityHarness } from './support/identity-harness.ts';
+import { asService, startIdentity, type IdentityHarness } from './support/identity-harness.ts';
 
 /** `count` tokens of the user; each column's value an SQL expression (`k` numbers them from 1). */
 const insertTokens = (
@@ -38,17 +37,7 @@ describe('identity: tokens that ended long ago', () => {
   const sql = (text: string, values: unknown[] = []) =>
     withOwnConnection(identity.config.DATABASE_URL, async (c) => (await c.query(text, values)).rows);
   const introspect = (token: string) =>
-    client.post('/internal/tokens/introspect', {
-      body: { token },
-      headers: {
-        'x-pp-identity': signIdentity(INTERNAL_KEY, {
-          sub: 'gateway',
-          kind: 'service',
-          iss: 'gateway',
-          aud: 'identity',
-        }),
-      },
-    });
+    client.post('/internal/tokens/introspect', { body: { token }, headers: asService() });
 
   beforeAll(async () => {
     identity = await startIdentity({ ENDED_TOKEN_SWEEP_MS: '100' });

@@ -2,7 +2,7 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { signIdentity } from '@pp/http';
 import { api } from '@pp/testing';
 import type { FakeOAuthProvider } from './support/fake-oauth-provider.ts';
-import { INTERNAL_KEY, type IdentityHarness } from './support/identity-harness.ts';
+import { asService, INTERNAL_KEY, type IdentityHarness } from './support/identity-harness.ts';
 import { startWithSignOn } from './support/sign-on.ts';
 import { followSignOn } from './support/oauth-flow.ts';
 
@@ -18,16 +18,8 @@ const asUser = (sub: string) => ({
     aud: 'identity',
   }),
 });
-const asService = {
-  'x-pp-identity': signIdentity(INTERNAL_KEY, {
-    sub: 'gateway',
-    kind: 'service',
-    iss: 'gateway',
-    aud: 'identity',
-  }),
-};
 const active = async (token: string) =>
-  (await client.post('/internal/tokens/introspect', { body: { token }, headers: asService })).body.active;
+  (await client.post('/internal/tokens/introspect', { body: { token }, headers: asService() })).body.active;
 const signOn = async (name: 'github' | 'google') => {
   const flow = await followSignOn(identity.url, name);
   return client.get(flow.callbackPath, { headers: flow.browser });

@@ -1,7 +1,7 @@
 import { eventEnvelopeSchema } from '@pp/contracts';
 import { signIdentity } from '@pp/http';
 import { api, pastMoment } from '@pp/testing';
-import { INTERNAL_KEY, startIdentity, type IdentityHarness } from './support/identity-harness.ts';
+import { asService, INTERNAL_KEY, startIdentity, type IdentityHarness } from './support/identity-harness.ts';
 
 let identity: IdentityHarness;
 const client = api(() => identity.url);
@@ -11,14 +11,6 @@ const asUser = (sub: string, token_kind: 'access' | 'api' | 'mcp' = 'access') =>
     sub,
     kind: 'user',
     token_kind,
-    iss: 'gateway',
-    aud: 'identity',
-  }),
-});
-const asService = () => ({
-  'x-pp-identity': signIdentity(INTERNAL_KEY, {
-    sub: 'gateway',
-    kind: 'service',
     iss: 'gateway',
     aud: 'identity',
   }),

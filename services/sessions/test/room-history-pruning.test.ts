@@ -3,40 +3,43 @@
  * time, whatever the planner would make of the table without statistics, never a read of the day's
  * rows that stay.
  */
-import { createDatabase, NO_TABLE_SCANS, withOwnConnection } from '@pp/db';
+import { createDatabase, NO_TABLE_SCANS } from '@pp/db';
 import { createLogger } from '@pp/logger';
-import { createTestDatabase, readsBeyond, tableReads, type TestDatabase } from '@pp/testing';
+import {
+  createTestDatabase,
+  dayOfRows,
+  EVENT_SIZED_JSON,
+  readsBeyond,
+  tableReads,
+  type TestDatabase,
+} from '@pp/testing';
 import { migrations } from '../src/db/migrations/index.ts';
 import { PRUNE_ROOM_EVENTS_SQL } from '../src/db/room-event.repository.ts';
 
-const logger = createLogger({ name: 'room-history-pruning-test', level: 'silent' });
 const OLD = 2_000;
-const TODAY = 60_000;
-/** An event as big as a story change's (about 400 bytes): a range of the index holds a couple of thousand. */
-const PAYLOAD = `jsonb_build_object('title', repeat('x', 400))`;
 
 describe('the room history’s pruning', () => {
   let db: TestDatabase;
 
   beforeAll(async () => {
     db = await createTestDatabase('sessions-room-pruning');
+    const logger = createLogger({ name: 'room-history-pruning-test', level: 'silent' });
     await (await createDatabase({ url: db.url, entities: [], migrations, logger })).close();
-    await withOwnConnection(db.url, async (client) => {
-      /** `count` events from `since` on, a millisecond apart, each with its place in the bus's order. */
-      const events = (count: number, since: string) =>
-        client.query(
+    // Each event with its place in the bus's order.
+    await dayOfRows(db.url, {
+      old: OLD,
+      today: 60_000,
+      brinIndex: 'room_events_occurred_brin',
+      insert: (sql, count, since) =>
+        sql(
           `with made as (
              insert into room_events (event_id, session_id, type, payload, occurred_at)
-             select gen_random_uuid(), gen_random_uuid(), 'vote.cast', ${PAYLOAD}, ${since} + k * interval '1 millisecond'
+             select gen_random_uuid(), gen_random_uuid(), 'vote.cast', ${EVENT_SIZED_JSON},
+                    ${since} + k * interval '1 millisecond'
                from generate_series(1, $1) k returning event_id, session_id)
            insert into room_positions (event_id, session_id, position) select event_id, session_id, 1 from made`,
           [count],
-        );
-      await events(OLD, "now() - interval '25 hours'");
-      await events(TODAY, "now() - interval '20 hours'");
-      // A vacuum after each pruning summarizes the index; what came since is read as it stands.
-      await client.query(`select brin_summarize_new_values('room_events_occurred_brin')`);
-      await events(100, 'now()');
+        ),
     });
   });
   afterAll(() => db.drop());

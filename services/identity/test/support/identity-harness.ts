@@ -1,6 +1,6 @@
 import type { Database } from '@pp/db';
 import { deleteBusStreams, type EventBus, type NatsConnection, type OutboxRelay } from '@pp/events';
-import type { RunningServer } from '@pp/http';
+import { signIdentity, type RunningServer } from '@pp/http';
 import { createLogger } from '@pp/logger';
 import { startService } from '@pp/runtime';
 import { createTestDatabase, testNatsUrl, uniqueName, type TestDatabase } from '@pp/testing';
@@ -9,6 +9,16 @@ import { readConfig, type Config } from '../../src/config.ts';
 
 export const INTERNAL_KEY = 'internal-signing-key-for-tests-0123456789';
 export const TOKEN_KEY = 'token-signing-key-for-tests-0123456789abcd';
+
+/** The headers of a call from the gateway itself (token introspection, say). */
+export const asService = () => ({
+  'x-pp-identity': signIdentity(INTERNAL_KEY, {
+    sub: 'gateway',
+    kind: 'service',
+    iss: 'gateway',
+    aud: 'identity',
+  }),
+});
 
 export interface IdentityHarness {
   url: string;
