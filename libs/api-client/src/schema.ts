@@ -1086,7 +1086,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The caller's sync log, newest first */
+    /**
+     * The caller's sync log, newest first
+     * @description A row per story of each sync attempt, manual or automatic, kept 90 days: older rows are forgotten (hourly).
+     */
     get: operations['getIntegrationsSyncLogs'];
     put?: never;
     post?: never;
