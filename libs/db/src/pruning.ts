@@ -3,7 +3,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 /**
  * Rows that outlived their use, deleted a batch at a time (`deleteBatch` deletes at most `size` and
  * says how many went) so that no statement holds many locks, until a batch comes back short or the
- * unit stops; then the tables named in `vacuum` are vacuumed when any went (autovacuum may be off or behind). How many went.
+ * unit stops; then the tables named in `vacuum` are vacuumed when any went (autovacuum may be off or
+ * behind). How many went.
  */
 export async function deleteInBatches(
   em: EntityManager,

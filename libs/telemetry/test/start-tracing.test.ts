@@ -40,7 +40,7 @@ async function receiver() {
 }
 
 describe('startTracing in a process of its own', () => {
-  it('traces a request as its route and its query, without a span per layer or per connection taken', async () => {
+  it('traces a request as its route and its query, no span per layer or per connection', async () => {
     const sink = await receiver();
     const child = spawn(process.execPath, [SERVICE], {
       env: {
