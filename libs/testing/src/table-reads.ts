@@ -115,5 +115,5 @@ export async function dayOfRows(
   });
 }
 
-/** JSON about as big as a story change's event (400 bytes): a range of a BRIN index holds a couple of thousand. */
+/** JSON about as big as a story change's event (400 bytes): a BRIN range holds a couple of thousand. */
 export const EVENT_SIZED_JSON = `jsonb_build_object('title', repeat('x', 400))`;
