@@ -74,8 +74,11 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
     },
     migrations: {
       migrationsList: options.migrations,
+      // Each migration in a transaction of its own (with its log row), or none for one that builds
+      // indexes concurrently (IndexBuildMigration): such a build waits for the transactions open when
+      // it starts, and would wait for ever on one holding every migration.
       transactional: true,
-      allOrNothing: true,
+      allOrNothing: false,
       tableName: 'mikro_orm_migrations',
       silent: true,
       snapshot: false,

@@ -7,3 +7,4 @@ export * from './prepared.ts';
 export * from './turns.ts';
 export * from './nfc.ts';
 export * from './pruning.ts';
+export * from './index-build.ts';

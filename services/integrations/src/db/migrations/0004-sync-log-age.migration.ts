@@ -1,12 +1,15 @@
-import { Migration } from '@pp/db';
+import { IndexBuildMigration } from '@pp/db';
 
-/** Sync logs are kept 90 days: the pruning finds the oldest through their age, never the whole table. */
-export class SyncLogAgeMigration extends Migration {
+/**
+ * Sync logs are kept 90 days: the pruning finds the oldest through their age, never the whole table.
+ * Built concurrently: the log was never pruned before.
+ */
+export class SyncLogAgeMigration extends IndexBuildMigration {
   override async up(): Promise<void> {
-    this.addSql('create index sync_logs_created_idx on sync_logs (created_at)');
+    this.buildIndex('sync_logs_created_idx', 'on sync_logs (created_at)');
   }
 
   override async down(): Promise<void> {
-    this.addSql('drop index if exists sync_logs_created_idx');
+    this.dropIndex('sync_logs_created_idx');
   }
 }
