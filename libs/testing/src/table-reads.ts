@@ -1,4 +1,6 @@
-import { withOwnConnection } from '@pp/db';
+import { createDatabase, NO_TABLE_SCANS, withOwnConnection, type DatabaseOptions } from '@pp/db';
+import { createLogger } from '@pp/logger';
+import { createTestDatabase } from './infra.ts';
 
 /**
  * What one statement read of a table: the whole-table scans it made, its index look-ups, and the rows
@@ -88,31 +90,46 @@ export const readsBeyond = (reads: Record<string, TableReads>, atMost: number) =
     .map(([table, r]) => ({ table, ...r }));
 
 /**
- * A table pruned by age as a day of traffic leaves it: `old` rows over a day old, `today` rows of
- * the day since (what the pruning keeps), the index of their time (`brinIndex`) summarized as the
- * vacuum after each pruning does, and a hundred rows since. `insert(count, since)` adds `count` rows
- * from `since` on (an SQL expression of a time), a millisecond apart.
+ * What a pruning by age reads of a table as a day of traffic leaves it, on a database of its own made
+ * by `migrations`: `old` rows over a day old, 60,000 of the day since (what the pruning keeps), the
+ * index of their time (`brinIndex`) summarized as the vacuum after each pruning does, and a hundred
+ * rows since. `insert(sql, count, since)` adds `count` rows from `since` on (an SQL expression of a
+ * time), a millisecond apart; `statement` runs with the cutoff a day back as its one value, planned
+ * without table scans as the units plan it (`withoutTableScans`).
  */
-export async function dayOfRows(
-  url: string,
-  options: {
-    old: number;
-    today: number;
-    brinIndex: string;
-    insert: (
-      sql: (text: string, values?: unknown[]) => Promise<unknown>,
-      count: number,
-      since: string,
-    ) => Promise<unknown>;
-  },
-): Promise<void> {
-  await withOwnConnection(url, async (client) => {
-    const sql = (text: string, values: unknown[] = []) => client.query(text, values);
-    await options.insert(sql, options.old, "now() - interval '25 hours'");
-    await options.insert(sql, options.today, "now() - interval '20 hours'");
-    await sql('select brin_summarize_new_values($1)', [options.brinIndex]);
-    await options.insert(sql, 100, 'now()');
-  });
+export async function pruningReads(options: {
+  unit: string;
+  migrations: DatabaseOptions['migrations'];
+  old: number;
+  brinIndex: string;
+  insert: (
+    sql: (text: string, values?: unknown[]) => Promise<unknown>,
+    count: number,
+    since: string,
+  ) => Promise<unknown>;
+  statement: string;
+  tables: readonly string[];
+}) {
+  const db = await createTestDatabase(options.unit);
+  try {
+    const logger = createLogger({ name: 'pruning-reads', level: 'silent' });
+    await (
+      await createDatabase({ url: db.url, entities: [], migrations: options.migrations, logger })
+    ).close();
+    await withOwnConnection(db.url, async (client) => {
+      const sql = (text: string, values: unknown[] = []) => client.query(text, values);
+      await options.insert(sql, options.old, "now() - interval '25 hours'");
+      await options.insert(sql, 60_000, "now() - interval '20 hours'");
+      await sql('select brin_summarize_new_values($1)', [options.brinIndex]);
+      await options.insert(sql, 100, 'now()');
+    });
+    const cutoff = new Date(Date.now() - 24 * 3600_000);
+    return await tableReads(db.url, { text: options.statement, values: [cutoff] }, options.tables, {
+      settings: [NO_TABLE_SCANS],
+    });
+  } finally {
+    await db.drop();
+  }
 }
 
 /** JSON about as big as a story change's event (400 bytes): a BRIN range holds a couple of thousand. */
