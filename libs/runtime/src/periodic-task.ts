@@ -39,3 +39,25 @@ export function startPeriodicTask(options: {
     },
   };
 }
+
+/**
+ * A periodic pruning: every `intervalMs`, `prune` deletes what outlived its use (asking `stopped()`
+ * between batches) and says how many rows went; a pruning that took any is logged as `pruned`.
+ */
+export const startPruningTask = (options: {
+  name: string;
+  intervalMs: number;
+  logger: Logger;
+  prune: (stopped: () => boolean) => Promise<number>;
+  /** The log line of a pruning that took rows. */
+  pruned: string;
+}): BackgroundTask =>
+  startPeriodicTask({
+    name: options.name,
+    intervalMs: options.intervalMs,
+    logger: options.logger,
+    tick: async (stopped) => {
+      const count = await options.prune(stopped);
+      if (count > 0) options.logger.info({ count }, options.pruned);
+    },
+  });

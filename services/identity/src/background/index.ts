@@ -1,8 +1,7 @@
-import type { BackgroundTask, ConsumerSpec, ServiceRuntime } from '@pp/runtime';
+import { startPruningTask, type BackgroundTask, type ConsumerSpec, type ServiceRuntime } from '@pp/runtime';
 import type { Config } from '../config.ts';
 import { forgetEndedTokens } from '../use-cases/forget-ended-tokens.use-case.ts';
 import { sweepOAuthStates } from '../use-cases/sweep-oauth-states.use-case.ts';
-import { startSweepTask } from './sweep.task.ts';
 
 /** The identity unit consumes no event: it only announces user.created and token.revoked. */
 export const consumers = (): ConsumerSpec[] => [];
@@ -14,23 +13,19 @@ export const consumers = (): ConsumerSpec[] => [];
 export const tasks = (runtime: ServiceRuntime, config: Config, now: () => Date): BackgroundTask[] => {
   const { db, logger } = runtime;
   return [
-    startSweepTask({
+    startPruningTask({
       name: 'oauth-state-sweep',
-      sweep: sweepOAuthStates,
-      swept: 'expired sign-on states swept',
       intervalMs: config.OAUTH_STATE_SWEEP_MS,
-      db,
       logger,
-      now,
+      prune: (stopped) => sweepOAuthStates(db.fork(), now(), stopped),
+      pruned: 'expired sign-on states swept',
     }),
-    startSweepTask({
+    startPruningTask({
       name: 'ended-token-sweep',
-      sweep: forgetEndedTokens,
-      swept: 'long-ended tokens forgotten',
       intervalMs: config.ENDED_TOKEN_SWEEP_MS,
-      db,
       logger,
-      now,
+      prune: (stopped) => forgetEndedTokens(db.fork(), now(), stopped),
+      pruned: 'long-ended tokens forgotten',
     }),
   ];
 };

@@ -1,10 +1,10 @@
-import type { BackgroundTask, ServiceRuntime } from '@pp/runtime';
+import { startPruningTask, type BackgroundTask, type ServiceRuntime } from '@pp/runtime';
 import type { Config } from '../config.ts';
+import { pruneDeliveries } from '../use-cases/prune-deliveries.use-case.ts';
 import type { WebhooksContext } from '../use-cases/shared/context.ts';
 import { startDispatchTask } from './dispatch.task.ts';
 import type { Dispatcher } from './dispatcher.ts';
 import type { EventSubscriptions } from './event-subscriptions.ts';
-import { startPruneTask } from './prune.task.ts';
 
 export { eventSubscriptions, type EventSubscriptions } from './event-subscriptions.ts';
 
@@ -22,5 +22,11 @@ export const tasks = (
 ): BackgroundTask[] => [
   subscriptions.start(),
   startDispatchTask({ dispatcher, intervalMs: config.WEBHOOKS_POLL_MS, logger: runtime.logger }),
-  startPruneTask({ context, logger: runtime.logger }),
+  startPruningTask({
+    name: 'delivery log pruning',
+    intervalMs: 3600_000,
+    logger: runtime.logger,
+    prune: (stopped) => pruneDeliveries(context(), stopped),
+    pruned: 'old deliveries pruned',
+  }),
 ];
